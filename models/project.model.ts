@@ -1,0 +1,37 @@
+import { Column, CreatedAt, DataType, Default, Model, PrimaryKey, Table, UpdatedAt } from 'sequelize-typescript';
+
+@Table({ tableName: 'projects', underscored: true })
+export class ProjectModel extends Model {
+  @PrimaryKey
+  @Default(DataType.UUIDV4)
+  @Column(DataType.UUID)
+  declare id: string;
+
+  @Column(DataType.UUID)
+  declare organization_id: string;
+
+  @Column(DataType.UUID)
+  declare workspace_id: string;
+
+  @Column(DataType.TEXT)
+  declare key: string;
+
+  @Column(DataType.TEXT)
+  declare name: string;
+
+  @Column(DataType.TEXT)
+  declare description: string | null;
+
+  @Default(false)
+  @Column(DataType.BOOLEAN)
+  declare is_default: boolean;
+
+  @Column(DataType.UUID)
+  declare created_by: string | null;
+
+  @CreatedAt
+  declare created_at: Date;
+
+  @UpdatedAt
+  declare updated_at: Date;
+}

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable the service reads, validated once at boot.
+ * The README's configuration table mirrors this schema.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  PUBLIC_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().default('.data'),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  DB_LOG_SQL: bool.default('false'),
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  JWT_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  REQUIRE_EMAIL_VERIFICATION: bool.default('false'),
+  CAPTCHA_SECRET: z.string().optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Agent Platform <no-reply@localhost>'),
+  MIN_CLIENT_VERSION: z
+    .string()
+    .regex(/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/, 'MIN_CLIENT_VERSION must be a semver version')
+    .optional(),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(30),
+  PLATFORM_MAX_SANDBOX_RUNTIME_SECONDS: z.coerce.number().int().min(1).default(86400),
+  PLATFORM_DEFAULT_SANDBOX_RUNTIME_SECONDS: z.coerce.number().int().min(1).default(3600),
+  DEFAULT_MAX_MEMBERS: z.coerce.number().int().min(1).default(50),
+  SEED_DEMO: bool.optional(),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
+});
+
+export type Config = z.infer<typeof schema> & { seedDemo: boolean };
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${problems}`);
+  }
+  const value = parsed.data;
+  if (value.NODE_ENV === 'production' && !value.JWT_SECRET) {
+    throw new Error('Invalid configuration:\n  JWT_SECRET: required when NODE_ENV=production');
+  }
+  return { ...value, seedDemo: value.SEED_DEMO ?? value.NODE_ENV === 'development' };
+}
+
+let current: Config | undefined;
+
+/** The configuration read once per process. */
+export function config(): Config {
+  current ??= loadConfig();
+  return current;
+}
+
+/** Tests override single settings through this. */
+export function overrideConfig(patch: Partial<Config>): void {
+  current = { ...config(), ...patch };
+}

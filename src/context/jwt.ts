@@ -1,0 +1,56 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import jwt from 'jsonwebtoken';
+import { config } from '../config/config';
+import { AuthenticationError } from '../core/errors';
+
+/**
+ * HS256 access tokens with claims sub, tv (token version), iat and exp.
+ * Outside production a secret is generated once and kept under DATA_DIR.
+ */
+let secret: string | undefined;
+
+function jwtSecret(): string {
+  if (secret) return secret;
+  const configured = config().JWT_SECRET;
+  if (configured) return (secret = configured);
+  const file = path.resolve(config().DATA_DIR, 'jwt-secret');
+  if (fs.existsSync(file)) return (secret = fs.readFileSync(file, 'utf8').trim());
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  secret = crypto.randomBytes(48).toString('base64url');
+  fs.writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function signAccessToken(user: { id: string; token_version: number }): string {
+  return jwt.sign({ tv: user.token_version }, jwtSecret(), {
+    algorithm: 'HS256',
+    subject: user.id,
+    expiresIn: config().JWT_TTL_SECONDS,
+  });
+}
+
+export interface AccessClaims {
+  sub: string;
+  tv: number;
+}
+
+/** Verifies a JWT; failures are the spec's 401 types. */
+export function verifyAccessToken(token: string): AccessClaims {
+  try {
+    const claims = jwt.verify(token, jwtSecret(), { algorithms: ['HS256'] });
+    if (typeof claims !== 'object' || typeof claims.sub !== 'string' || typeof claims.tv !== 'number') {
+      throw new AuthenticationError('Invalid access token', 'token_error');
+    }
+    return { sub: claims.sub, tv: claims.tv };
+  } catch (error) {
+    if (error instanceof AuthenticationError) throw error;
+    if (error instanceof jwt.TokenExpiredError) throw new AuthenticationError('Access token has expired', 'expired_token_error');
+    throw new AuthenticationError('Invalid access token', 'token_error');
+  }
+}
+
+export function looksLikeJwt(token: string): boolean {
+  return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
+}

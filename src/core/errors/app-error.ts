@@ -1,0 +1,125 @@
+/**
+ * One typed error hierarchy for the whole service. Services throw these; the
+ * GraphQL formatter (core/errors/graphql-errors.ts) and the REST envelope
+ * (core/errors/http-envelope.ts) are the only two places that map them.
+ */
+export type ErrorType =
+  | 'already_exists_error'
+  | 'app_error'
+  | 'authentication_error'
+  | 'conflict_error'
+  | 'database_error'
+  | 'expired_signature_error'
+  | 'expired_token_error'
+  | 'forbidden_error'
+  | 'invalid_error'
+  | 'invalid_username_error'
+  | 'member_limit_exceeded_error'
+  | 'not_found_error'
+  | 'server_error'
+  | 'task_set_not_found'
+  | 'token_error'
+  | 'upgrade_required_error'
+  | 'usage_limit_exceeded_error'
+  | 'user_suspended'
+  | 'user_verification_error'
+  | 'validation_error'
+  | 'mail_error';
+
+/** One item of a 422 envelope, pydantic style. */
+export interface ValidationItem {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+  readonly errors: ValidationItem[] | null;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    type: ErrorType,
+    detail: string,
+    options: { errors?: ValidationItem[] | null; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.name = new.target.name;
+    this.status = status;
+    this.type = type;
+    this.errors = options.errors ?? null;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export class InvalidError extends AppError {
+  constructor(detail: string, type: ErrorType = 'invalid_error') {
+    super(400, type, detail);
+  }
+}
+
+export class AuthenticationError extends AppError {
+  constructor(
+    detail = 'Authentication required',
+    type: 'authentication_error' | 'token_error' | 'expired_token_error' | 'expired_signature_error' = 'authentication_error',
+  ) {
+    super(401, type, detail);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(detail = 'You do not have permission to perform this action', type: ErrorType = 'forbidden_error') {
+    super(403, type, detail);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(what = 'Resource', type: ErrorType = 'not_found_error') {
+    super(404, type, `${what} not found`);
+  }
+}
+
+export class AlreadyExistsError extends AppError {
+  constructor(detail = 'Resource already exists') {
+    super(409, 'already_exists_error', detail);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(detail: string) {
+    super(409, 'conflict_error', detail);
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(errors: ValidationItem[], detail = 'Request validation failed') {
+    super(422, 'validation_error', detail, { errors });
+  }
+}
+
+export class UpgradeRequiredError extends AppError {
+  constructor(detail: string) {
+    super(426, 'upgrade_required_error', detail);
+  }
+}
+
+export class RateLimitedError extends AppError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'usage_limit_exceeded_error', 'Rate limit exceeded; retry later', {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
+  }
+}
+
+export class ServerError extends AppError {
+  constructor(detail = 'Internal server error') {
+    super(500, 'server_error', detail);
+  }
+}
+
+/** Shorthand for a single 422 item. */
+export function validationFailure(loc: (string | number)[], msg: string, type = 'value_error'): ValidationError {
+  return new ValidationError([{ loc, msg, type }]);
+}

@@ -1,0 +1,3 @@
+export * from './app-error';
+export * from './to-app-error';
+export * from './http-envelope';

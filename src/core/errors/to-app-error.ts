@@ -1,0 +1,39 @@
+import { GraphQLError } from 'graphql';
+import { UniqueConstraintError, ForeignKeyConstraintError, ValidationError as SequelizeValidationError } from 'sequelize';
+import { AppError, AlreadyExistsError, ConflictError, ServerError, ValidationError } from './app-error';
+
+/**
+ * Normalises anything thrown during a request into an AppError. Unknown
+ * failures become a masked 500; the original is returned beside it for logging.
+ */
+export function toAppError(error: unknown): { appError: AppError; unexpected: unknown | null } {
+  let current: unknown = error;
+  // GraphQL wraps resolver errors; unwrap to the thrown value.
+  while (current instanceof GraphQLError && current.originalError) current = current.originalError;
+  if (current instanceof AppError) return { appError: current, unexpected: null };
+  if (current instanceof UniqueConstraintError) {
+    return { appError: new AlreadyExistsError('A resource with these values already exists'), unexpected: null };
+  }
+  if (current instanceof ForeignKeyConstraintError) {
+    return { appError: new ConflictError('The resource is referenced by or references another resource'), unexpected: null };
+  }
+  if (current instanceof SequelizeValidationError) {
+    return {
+      appError: new ValidationError(
+        current.errors.map((item) => ({ loc: ['body', item.path ?? 'value'], msg: item.message, type: 'value_error' })),
+      ),
+      unexpected: null,
+    };
+  }
+  if (current instanceof GraphQLError) {
+    // A GraphQL-level failure that carries no AppError: bad query or variables.
+    const code = current.extensions?.code;
+    if (code === 'GRAPHQL_VALIDATION_FAILED' || code === 'BAD_USER_INPUT' || code === 'GRAPHQL_PARSE_FAILED' || !current.originalError) {
+      return {
+        appError: new ValidationError([{ loc: ['body'], msg: current.message, type: 'value_error' }], current.message),
+        unexpected: null,
+      };
+    }
+  }
+  return { appError: new ServerError(), unexpected: current };
+}

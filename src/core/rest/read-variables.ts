@@ -1,0 +1,68 @@
+import {
+  typeFromAST,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import type { RestRequest } from '../../context/context';
+import type { ValidationItem } from '../errors';
+import { validateInputValue } from '../validation/class-validation';
+import { checkInput, fromQueryText } from '../validation/coerce';
+
+/**
+ * Builds the GraphQL variables of a REST call from its three sources, strictly:
+ * path parameters (already matched by Sofa), the JSON body for the `input`
+ * argument, and the query string for every other argument. Every problem is
+ * collected with its location (`path`, `body`, `query`).
+ */
+export function readRestVariables(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  pathValues: Record<string, unknown>,
+  rest: RestRequest,
+): { variables: Record<string, unknown>; errors: ValidationItem[] } {
+  const variables: Record<string, unknown> = {};
+  const errors: ValidationItem[] = [];
+  const hasBody = rest.method === 'POST' || rest.method === 'PUT' || rest.method === 'PATCH' || rest.method === 'DELETE';
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    const type = typeFromAST(schema, definition.type as never) as GraphQLInputType | undefined;
+    if (!type) continue;
+    if (name in pathValues) {
+      const value = checkInput(type, pathValues[name], ['path', name], errors);
+      if (value !== undefined) variables[name] = value;
+    } else if (name === 'input' && hasBody) {
+      const body = rest.body === undefined ? {} : rest.body;
+      const itemErrors: ValidationItem[] = [];
+      const value = checkInput(type, body, ['body'], itemErrors);
+      errors.push(...itemErrors);
+      // Rule checks run on what parsed, so one reply lists every problem.
+      const ruleErrors = validateInputValue(type, value ?? partial(body), ['body']);
+      errors.push(...ruleErrors.filter((item) => !itemErrors.some((other) => isPrefix(other.loc, item.loc))));
+      if (value !== undefined) variables[name] = value;
+    } else {
+      const value = checkInput(type, fromQueryText(type, rest.query.getAll(name)), ['query', name], errors);
+      if (value !== undefined) variables[name] = value;
+    }
+  }
+  return { variables, errors };
+}
+
+function partial(body: unknown): unknown {
+  return body && typeof body === 'object' && !Array.isArray(body) ? body : undefined;
+}
+
+function isPrefix(prefix: (string | number)[], loc: (string | number)[]): boolean {
+  return prefix.length <= loc.length && prefix.every((part, index) => part === loc[index]);
+}
+
+/**
+ * Maps a GraphQL-side validation location (argument path) to the REST one:
+ * `input.x` → `body.x`, a path parameter → `path`, anything else → `query`.
+ */
+export function toRestLoc(loc: (string | number)[], pathParams: string[]): (string | number)[] {
+  if (loc[0] === 'body' || loc[0] === 'query' || loc[0] === 'path') return loc;
+  if (loc[0] === 'input') return ['body', ...loc.slice(1)];
+  if (typeof loc[0] === 'string' && pathParams.includes(loc[0])) return ['path', ...loc];
+  return ['query', ...loc];
+}

@@ -1,0 +1,26 @@
+import { Extensions, InputType } from 'type-graphql';
+
+/**
+ * Marks a class as a GraphQL input type of the API and remembers the class, so
+ * the REST layer can build instances for class-validator from plain bodies.
+ * `strict` inputs reject unknown keys (422 extra_forbidden) instead of
+ * ignoring them.
+ */
+const inputClasses = new Map<string, new () => object>();
+
+export function ApiInput(name: string, options: { strict?: boolean; description?: string } = {}): ClassDecorator {
+  return (target) => {
+    inputClasses.set(name, target as unknown as new () => object);
+    Extensions({ strict: options.strict ?? false })(target);
+    InputType(name, { description: options.description })(target);
+  };
+}
+
+export function inputClass(name: string): (new () => object) | undefined {
+  return inputClasses.get(name);
+}
+
+export function isRegisteredInput(target: unknown): boolean {
+  for (const value of inputClasses.values()) if (value === target) return true;
+  return false;
+}

@@ -1,0 +1,167 @@
+import {
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInt,
+  GraphQLString,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  type GraphQLEnumType,
+  type GraphQLInputType,
+  type GraphQLScalarType,
+} from 'graphql';
+import type { ValidationItem } from '../errors';
+
+/**
+ * Strict, pydantic-like checking of a plain JSON value against a GraphQL input
+ * type. Unlike graphql-js coercion it reports every problem with a structured
+ * location and a machine-readable type, drops unknown keys (or rejects them on
+ * strict inputs) and never wraps a scalar into a list. It returns the cleaned
+ * external value, ready to be passed as a GraphQL variable.
+ */
+export function checkInput(type: GraphQLInputType, value: unknown, loc: (string | number)[], errors: ValidationItem[]): unknown {
+  if (isNonNullType(type)) {
+    if (value === undefined) {
+      errors.push({ loc, msg: 'Field required', type: 'missing' });
+      return undefined;
+    }
+    if (value === null) {
+      errors.push(typeMismatch(type.ofType, loc, value));
+      return undefined;
+    }
+    return checkInput(type.ofType, value, loc, errors);
+  }
+  if (value === null || value === undefined) return value;
+  if (isListType(type)) {
+    if (!Array.isArray(value)) {
+      errors.push({ loc, msg: 'Input should be a valid list', type: 'list_type' });
+      return undefined;
+    }
+    return value.map((item, index) => checkInput(type.ofType, item, [...loc, index], errors));
+  }
+  if (isInputObjectType(type)) {
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      errors.push({ loc, msg: 'Input should be a valid dictionary or object', type: 'dict_type' });
+      return undefined;
+    }
+    const fields = type.getFields();
+    const strict = Boolean((type.extensions as { strict?: boolean }).strict);
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+      if (!fields[key]) {
+        if (strict) errors.push({ loc: [...loc, key], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' });
+        continue;
+      }
+    }
+    for (const field of Object.values(fields)) {
+      const item = (value as Record<string, unknown>)[field.name];
+      if (item === undefined && field.defaultValue !== undefined) continue;
+      const checked = checkInput(field.type, item, [...loc, field.name], errors);
+      if (checked !== undefined) out[field.name] = checked;
+    }
+    return out;
+  }
+  if (isEnumType(type)) {
+    if (typeof value !== 'string' || !type.getValue(value)) {
+      errors.push(enumMismatch(type, loc));
+      return undefined;
+    }
+    return value;
+  }
+  return checkScalar(type as GraphQLScalarType, value, loc, errors);
+}
+
+function checkScalar(type: GraphQLScalarType, value: unknown, loc: (string | number)[], errors: ValidationItem[]): unknown {
+  const ok = (() => {
+    switch (type.name) {
+      case GraphQLString.name:
+        return typeof value === 'string';
+      case GraphQLInt.name:
+        return typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= 2147483647;
+      case GraphQLFloat.name:
+        return typeof value === 'number' && Number.isFinite(value);
+      case GraphQLBoolean.name:
+        return typeof value === 'boolean';
+      case GraphQLID.name:
+        return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
+      default:
+        try {
+          type.parseValue(value);
+          return true;
+        } catch {
+          return false;
+        }
+    }
+  })();
+  if (!ok) {
+    errors.push(typeMismatch(type, loc, value));
+    return undefined;
+  }
+  return value;
+}
+
+function enumMismatch(type: GraphQLEnumType, loc: (string | number)[]): ValidationItem {
+  const names = type.getValues().map((item) => `'${item.name}'`);
+  const expected = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}` : names[0];
+  return { loc, msg: `Input should be ${expected}`, type: 'enum' };
+}
+
+function typeMismatch(type: GraphQLInputType, loc: (string | number)[], value: unknown): ValidationItem {
+  if (isListType(type)) return { loc, msg: 'Input should be a valid list', type: 'list_type' };
+  if (isInputObjectType(type)) return { loc, msg: 'Input should be a valid dictionary or object', type: 'dict_type' };
+  if (isEnumType(type)) return enumMismatch(type, loc);
+  const named = getNamedType(type);
+  switch (named.name) {
+    case GraphQLString.name:
+      return { loc, msg: 'Input should be a valid string', type: 'string_type' };
+    case GraphQLInt.name:
+      return typeof value === 'number'
+        ? { loc, msg: 'Input should be a valid integer', type: 'int_from_float' }
+        : { loc, msg: 'Input should be a valid integer, unable to parse input as an integer', type: 'int_parsing' };
+    case GraphQLFloat.name:
+      return { loc, msg: 'Input should be a valid number', type: 'float_parsing' };
+    case GraphQLBoolean.name:
+      return { loc, msg: 'Input should be a valid boolean, unable to interpret input', type: 'bool_parsing' };
+    default: {
+      const errorType = (isScalarType(named) && (named.extensions as { errorType?: string }).errorType) || 'value_error';
+      const msg = errorType === 'uuid_parsing' ? 'Input should be a valid UUID' : `Input should be a valid ${named.name}`;
+      return { loc, msg, type: errorType };
+    }
+  }
+}
+
+/**
+ * Converts query-string text to the JSON value its GraphQL type expects, so
+ * `checkInput` can judge it: integers and booleans (`true/false/1/0`) are
+ * parsed, anything unparsable is left as text and reported by the check.
+ */
+export function fromQueryText(type: GraphQLInputType, values: string[]): unknown {
+  const nullable = isNonNullType(type) ? type.ofType : type;
+  const present = values.filter((value) => value !== '');
+  if (present.length === 0) return undefined;
+  if (isListType(nullable)) return present.map((value) => fromQueryText(nullable.ofType, [value]));
+  const text = present[present.length - 1];
+  const named = getNamedType(nullable);
+  if (named === GraphQLInt || named === GraphQLFloat) {
+    const number = Number(text);
+    return /^[+-]?\d+(\.\d+)?$/.test(text.trim()) && Number.isFinite(number) ? number : text;
+  }
+  if (named === GraphQLBoolean) {
+    const lowered = text.toLowerCase();
+    if (lowered === 'true' || lowered === '1') return true;
+    if (lowered === 'false' || lowered === '0') return false;
+    return text;
+  }
+  if (isInputObjectType(named)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}

@@ -1,0 +1,28 @@
+import path from 'node:path';
+import { config } from '../config/config';
+import { logger } from '../core/logger';
+import { connectDatabase, migrate } from './database';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded';
+
+/**
+ * Connects to DATABASE_URL, or starts the embedded PostgreSQL with its data
+ * under DATA_DIR/pg (kept across restarts), then runs pending migrations.
+ */
+export async function bootDatabase(): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
+  let url = config().DATABASE_URL;
+  let embedded: EmbeddedDatabase | null = null;
+  if (!url) {
+    const dataDir = path.resolve(config().DATA_DIR, 'pg');
+    logger.info({ dataDir }, 'DATABASE_URL not set: starting embedded PostgreSQL');
+    embedded = await startEmbeddedPostgres({
+      dataDir,
+      persistent: true,
+      log: (line) => logger.debug({ postgres: line.trim() }, 'postgres'),
+    });
+    url = embedded.url;
+  }
+  const ran = await migrate(url);
+  if (ran.length) logger.info({ migrations: ran }, 'migrations applied');
+  connectDatabase(url, { poolMax: config().DB_POOL_MAX, logSql: config().DB_LOG_SQL });
+  return { url, embedded };
+}

@@ -1,0 +1,78 @@
+import { Umzug } from 'umzug';
+import type { Sequelize } from 'sequelize-typescript';
+import { createSequelize } from '../../models';
+import { migrations } from '../../migrations';
+import { logger } from '../core/logger';
+
+/**
+ * The process-wide Sequelize instance. Statement listeners let tests count SQL
+ * statements (DataLoader batching) without mocking anything.
+ */
+let instance: Sequelize | undefined;
+const statementListeners = new Set<(sql: string) => void>();
+
+export function connectDatabase(url: string, options: { poolMax: number; logSql?: boolean }): Sequelize {
+  if (instance) return instance;
+  instance = createSequelize(url, {
+    poolMax: options.poolMax,
+    logSql: (sql) => {
+      for (const listener of statementListeners) listener(sql);
+      if (options.logSql) logger.debug({ sql }, 'sql');
+    },
+  });
+  return instance;
+}
+
+export function database(): Sequelize {
+  if (!instance) throw new Error('Database not connected: call connectDatabase() first');
+  return instance;
+}
+
+export async function closeDatabase(): Promise<void> {
+  if (!instance) return;
+  const closing = instance;
+  instance = undefined;
+  await closing.close();
+}
+
+/** Calls `listener` with every SQL statement until the returned function is called. */
+export function onStatement(listener: (sql: string) => void): () => void {
+  statementListeners.add(listener);
+  return () => statementListeners.delete(listener);
+}
+
+/**
+ * Runs pending migrations on a dedicated single connection, so the advisory
+ * lock that serialises concurrent starts is taken and released on one session.
+ */
+export async function migrate(url: string): Promise<string[]> {
+  const sequelize = createSequelize(url, { poolMax: 1 });
+  const umzug = new Umzug({
+    migrations: migrations.map((migration) => ({ name: migration.name, up: migration.up })),
+    context: sequelize,
+    storage: {
+      // A plain table instead of umzug's SequelizeStorage keeps one connection
+      // and a lock: two replicas starting at once do not run a migration twice.
+      async executed({ context }) {
+        await context.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, run_at timestamptz NOT NULL DEFAULT now())');
+        const [rows] = await context.query('SELECT name FROM schema_migrations ORDER BY name');
+        return (rows as { name: string }[]).map((row) => row.name);
+      },
+      async logMigration({ name, context }) {
+        await context.query('INSERT INTO schema_migrations (name) VALUES (:name)', { replacements: { name } });
+      },
+      async unlogMigration({ name, context }) {
+        await context.query('DELETE FROM schema_migrations WHERE name = :name', { replacements: { name } });
+      },
+    },
+    logger: undefined,
+  });
+  try {
+    await sequelize.query('SELECT pg_advisory_lock(727272)');
+    const ran = await umzug.up();
+    await sequelize.query('SELECT pg_advisory_unlock(727272)');
+    return ran.map((migration) => migration.name);
+  } finally {
+    await sequelize.close();
+  }
+}

@@ -1,0 +1,38 @@
+import { IsEmail, MaxLength, MinLength } from 'class-validator';
+import { Field } from 'type-graphql';
+import { ApiInput } from '../../core/validation/api-input';
+
+@ApiInput('SignupInput')
+export class SignupInput {
+  @Field(() => String)
+  @IsEmail({}, { message: 'value is not a valid email address' })
+  @MaxLength(320)
+  email: string;
+
+  @Field(() => String)
+  @MinLength(8, { message: 'Password should have at least 8 characters' })
+  @MaxLength(1024)
+  password: string;
+
+  @Field(() => Boolean, { nullable: true, defaultValue: true })
+  accept_terms?: boolean;
+
+  @Field(() => Boolean, { nullable: true })
+  email_opt_in?: boolean | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(255)
+  full_name?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(255)
+  group_code?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(2048)
+  next_url?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Lower-case slug, 3 to 39 characters; defaults to the e-mail local part.' })
+  @MaxLength(255)
+  username?: string | null;
+}

@@ -1,0 +1,57 @@
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { AppContext } from '../../context/context';
+import { Rest } from '../../core/graphql-decorators';
+import { CreateWorkspaceInput, UpdateWorkspaceInput } from './workspaces.inputs';
+import { toWorkspace } from './workspaces.mapper';
+import { createWorkspace, getWorkspace, listWorkspaces, updateWorkspace } from './workspaces.service';
+import { WorkspaceListResponse, WorkspaceResponse } from './workspaces.types';
+
+@Resolver(() => WorkspaceResponse)
+export class WorkspaceResolver {
+  @Query(() => WorkspaceListResponse, { description: 'List the workspaces of an organization.' })
+  @Rest('GET', '/org/:org/ws', { tags: ['workspaces'] })
+  async workspaces(@Arg('org', () => String) org: string, @Ctx() ctx: AppContext): Promise<WorkspaceListResponse> {
+    return { workspaces: (await listWorkspaces(ctx, org)).map(toWorkspace) };
+  }
+
+  @Query(() => WorkspaceResponse, { description: 'Get one workspace.' })
+  @Rest('GET', '/org/:org/ws/:workspace', { tags: ['workspaces'] })
+  async workspace(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Ctx() ctx: AppContext,
+  ): Promise<WorkspaceResponse> {
+    return toWorkspace(await getWorkspace(ctx, org, workspace));
+  }
+
+  @Mutation(() => WorkspaceResponse, { description: 'Create a workspace (with its default project).' })
+  @Rest('POST', '/org/:org/ws', { status: 201, tags: ['workspaces'] })
+  async create_workspace(
+    @Arg('org', () => String) org: string,
+    @Arg('input', () => CreateWorkspaceInput) input: CreateWorkspaceInput,
+    @Ctx() ctx: AppContext,
+  ): Promise<WorkspaceResponse> {
+    return toWorkspace(await createWorkspace(ctx, org, input));
+  }
+
+  @Mutation(() => WorkspaceResponse, { description: 'Update a workspace: absent fields stay, null clears the description.' })
+  @Rest('PUT', '/org/:org/ws/:workspace', { tags: ['workspaces'] })
+  async update_workspace(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('input', () => UpdateWorkspaceInput) input: UpdateWorkspaceInput,
+    @Ctx() ctx: AppContext,
+  ): Promise<WorkspaceResponse> {
+    return toWorkspace(await updateWorkspace(ctx, org, workspace, input));
+  }
+
+  @FieldResolver(() => String, { nullable: true })
+  async org_name(@Root() workspace: WorkspaceResponse, @Ctx() ctx: AppContext): Promise<string | null> {
+    return (await ctx.loaders.organizationById.load(workspace.org_id))?.name ?? null;
+  }
+
+  @FieldResolver(() => Int, { nullable: true })
+  project_count(@Root() workspace: WorkspaceResponse, @Ctx() ctx: AppContext): Promise<number> {
+    return ctx.loaders.workspaceProjectCount.load(workspace.id);
+  }
+}
