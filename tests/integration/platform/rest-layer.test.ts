@@ -1,0 +1,94 @@
+import { createUser, type TestUser } from '../../factories/accounts';
+import { rest } from '../../helpers/http';
+import { useTestApp } from '../../helpers/test-app';
+
+const api = useTestApp();
+let user: TestUser;
+
+beforeAll(async () => {
+  user = await createUser();
+});
+
+describe('REST layer', () => {
+  it('answers a malformed JSON body with 422 json_invalid', async () => {
+    const res = await rest(api, 'POST', `/org/${user.orgKey}/ws`, { token: user.token, rawBody: '{"key": "abc",' });
+    expect(res.status).toBe(422);
+    expect(res.body.type).toBe('validation_error');
+    expect(res.body.errors[0].type).toBe('json_invalid');
+    expect(res.body.errors[0].loc[0]).toBe('body');
+  });
+
+  it('answers an unknown route with a 404 envelope', async () => {
+    const res = await rest(api, 'GET', '/no/such/route', { token: user.token });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: 404, detail: expect.any(String), errors: null, type: 'not_found_error' });
+  });
+
+  it('answers an unknown method on a known path with 404', async () => {
+    const res = await rest(api, 'DELETE', `/org/${user.orgKey}/ws`, { token: user.token });
+    expect(res.status).toBe(404);
+    expect(res.body.type).toBe('not_found_error');
+  });
+
+  it('serves paths exactly, without trailing-slash redirects', async () => {
+    const res = await rest(api, 'GET', `/org/${user.orgKey}/ws/`, { token: user.token });
+    expect(res.status).toBe(404);
+  });
+
+  it('rejects a body over 1 MiB with 400 invalid_error', async () => {
+    const big = JSON.stringify({ key: 'big-body', name: 'Big', description: 'x'.repeat(1024 * 1024 + 10) });
+    const res = await rest(api, 'POST', `/org/${user.orgKey}/ws`, { token: user.token, rawBody: big });
+    expect(res.status).toBe(400);
+    expect(res.body.type).toBe('invalid_error');
+  });
+
+  it('reports every validation problem at once with body locations', async () => {
+    const res = await rest(api, 'POST', `/org/${user.orgKey}/ws`, {
+      token: user.token,
+      body: { key: 'ab', name: 12, description: 'd'.repeat(1001) },
+    });
+    expect(res.status).toBe(422);
+    const items = res.body.errors.map((item: { loc: unknown[]; type: string }) => [item.loc.join('.'), item.type]);
+    expect(items).toEqual(
+      expect.arrayContaining([
+        ['body.key', 'string_too_short'],
+        ['body.name', 'string_type'],
+        ['body.description', 'string_too_long'],
+      ]),
+    );
+  });
+
+  it('reports a missing required body field as missing', async () => {
+    const res = await rest(api, 'POST', `/org/${user.orgKey}/ws`, { token: user.token, body: { name: 'No key' } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ loc: ['body', 'key'], msg: 'Field required', type: 'missing' }]);
+  });
+
+  it('rejects a body that is not an object with dict_type', async () => {
+    const res = await rest(api, 'POST', `/org/${user.orgKey}/ws`, { token: user.token, body: ['a'] });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0]).toMatchObject({ loc: ['body'], type: 'dict_type' });
+  });
+
+  it('ignores unknown body keys on non-strict inputs', async () => {
+    const res = await rest(api, 'POST', `/org/${user.orgKey}/ws`, {
+      token: user.token,
+      body: { key: 'extra-keys', name: 'Extra', unknown_field: true },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.key).toBe('extra-keys');
+  });
+
+  it('echoes X-Request-Id, or makes one up', async () => {
+    const echoed = await rest(api, 'GET', '/health', { headers: { 'x-request-id': 'req-123' } });
+    expect(echoed.headers.get('x-request-id')).toBe('req-123');
+    const made = await rest(api, 'GET', '/no/such/route');
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers 401 before validating the body', async () => {
+    const res = await rest(api, 'POST', `/org/${user.orgKey}/ws`, { body: { key: 1 } });
+    expect(res.status).toBe(401);
+    expect(res.body.type).toBe('authentication_error');
+  });
+});
