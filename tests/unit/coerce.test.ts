@@ -1,0 +1,63 @@
+import { GraphQLBoolean, GraphQLEnumType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString } from 'graphql';
+import type { ValidationItem } from '../../src/core/errors';
+import { UUIDScalar } from '../../src/core/scalars';
+import { checkInput, fromQueryText } from '../../src/core/validation/coerce';
+
+function check(type: Parameters<typeof checkInput>[0], value: unknown) {
+  const errors: ValidationItem[] = [];
+  const result = checkInput(type, value, ['query', 'p'], errors);
+  return { result, errors };
+}
+
+describe('query-string parsing', () => {
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['TRUE', true],
+    ['false', false],
+    ['0', false],
+  ])('reads boolean %s as %s', (text, expected) => {
+    expect(check(GraphQLBoolean, fromQueryText(GraphQLBoolean, [text]))).toEqual({ result: expected, errors: [] });
+  });
+
+  it('rejects any other boolean text with bool_parsing', () => {
+    const { errors } = check(GraphQLBoolean, fromQueryText(GraphQLBoolean, ['maybe']));
+    expect(errors).toEqual([{ loc: ['query', 'p'], msg: expect.any(String), type: 'bool_parsing' }]);
+  });
+
+  it('keeps thousands of repeated values as one list', () => {
+    const values = Array.from({ length: 5000 }, (_, index) => `v${index}`);
+    const type = new GraphQLList(new GraphQLNonNull(GraphQLString));
+    const { result, errors } = check(type, fromQueryText(type, values));
+    expect(errors).toEqual([]);
+    expect(result).toHaveLength(5000);
+  });
+
+  it('reports a non-integer with int_parsing and an empty value as absent', () => {
+    expect(check(GraphQLInt, fromQueryText(GraphQLInt, ['12x'])).errors[0].type).toBe('int_parsing');
+    expect(check(GraphQLInt, fromQueryText(GraphQLInt, ['42'])).result).toBe(42);
+    expect(fromQueryText(GraphQLInt, [''])).toBeUndefined();
+  });
+});
+
+describe('strict input checks', () => {
+  const Color = new GraphQLEnumType({ name: 'Color', values: { red: {}, blue: {} } });
+
+  it('reports a bad UUID with uuid_parsing', () => {
+    expect(check(UUIDScalar, 'not-a-uuid').errors[0].type).toBe('uuid_parsing');
+    expect(check(UUIDScalar, '0B9F6A8E-2D7C-4F7E-9A41-5C3E2F1D0A9B').errors).toEqual([]);
+  });
+
+  it('reports an unknown enum value with enum and lists the allowed values', () => {
+    const { errors } = check(Color, 'green');
+    expect(errors[0]).toEqual({ loc: ['query', 'p'], msg: "Input should be 'red' or 'blue'", type: 'enum' });
+  });
+
+  it('never wraps a scalar into a list', () => {
+    expect(check(new GraphQLList(GraphQLString), 'one').errors[0].type).toBe('list_type');
+  });
+
+  it('reports a missing required value with missing', () => {
+    expect(check(new GraphQLNonNull(GraphQLString), undefined).errors[0].type).toBe('missing');
+  });
+});
