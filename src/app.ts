@@ -4,10 +4,12 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import type { GraphQLSchema } from 'graphql';
 import semver from 'semver';
 import { config } from './config/config';
+import { readCredential } from './context/auth';
 import { createContext, newRequestId, type AppContext, type RestRequest } from './context/context';
 import { NotFoundError, toAppError, toEnvelope, UpgradeRequiredError, ValidationError } from './core/errors';
 import { formatGraphQLError } from './core/errors/graphql-errors';
 import { DEFAULT_BODY_LIMIT, readBody } from './core/http/body';
+import { enforceRateLimit } from './core/http/rate-limit';
 import { graphiqlPage, readAsset, swaggerPage } from './core/http/static-assets';
 import { logger } from './core/logger';
 import { httpDuration, httpRequests, registry } from './core/metrics';
@@ -112,6 +114,12 @@ export async function createApp(): Promise<App> {
     const clientVersion = req.headers['x-client-version'];
     if (minVersion && typeof clientVersion === 'string' && semver.valid(clientVersion) && semver.lt(clientVersion, minVersion)) {
       throw new UpgradeRequiredError(`Client version ${clientVersion} is no longer supported; upgrade to ${minVersion} or later`);
+    }
+
+    if (path === '/graphql' || path.startsWith(`${REST_BASE}/`)) {
+      const credential = readCredential({ get: (name) => headerValue(req, name) });
+      const limits = await enforceRateLimit({ path, ip: req.socket.remoteAddress ?? '', credential });
+      for (const [name, value] of Object.entries(limits)) res.setHeader(name, value);
     }
 
     if (path === '/graphql') {
