@@ -1,5 +1,10 @@
 import type { Migration } from './types';
 import * as m0001 from './0001-core-tenancy';
+import * as m0002 from './0002-accounts';
+import * as m0003 from './0003-members-projects-integrations';
+import * as m0004 from './0004-sessions';
+import * as m0005 from './0005-session-indexes';
+import * as m0010 from './0010-rate-limits';
 
 /**
  * The ordered list of migrations. Forward-only: a landed migration is never
@@ -7,4 +12,9 @@ import * as m0001 from './0001-core-tenancy';
  */
 export const migrations: { name: string; up: Migration }[] = [
   { name: '0001-core-tenancy', up: m0001.up },
+  { name: '0002-accounts', up: m0002.up },
+  { name: '0003-members-projects-integrations', up: m0003.up },
+  { name: '0004-sessions', up: m0004.up },
+  { name: '0005-session-indexes', up: m0005.up },
+  { name: '0010-rate-limits', up: m0010.up },
 ];

@@ -1,15 +1,25 @@
 import { Sequelize } from 'sequelize-typescript';
+import { ApiKeyModel } from './api-key.model';
+import { ChatIntegrationModel } from './chat-integration.model';
+import { MailOutboxModel } from './mail-outbox.model';
+import { PasswordResetTokenModel } from './password-reset-token.model';
 import { MembershipModel } from './membership.model';
 import { OrganizationModel } from './organization.model';
 import { ProjectModel } from './project.model';
+import { SessionGroupModel } from './session-group.model';
+import { SessionMessageModel } from './session-message.model';
+import { SessionModel } from './session.model';
 import { UserModel } from './user.model';
 import { WorkspaceModel } from './workspace.model';
 
 export { MembershipModel, OrganizationModel, ProjectModel, UserModel, WorkspaceModel };
+export { ApiKeyModel, MailOutboxModel, PasswordResetTokenModel };
 export { ROLES, type Role } from './membership.model';
+export { SessionGroupModel, SessionMessageModel, SessionModel };
+export { ChatIntegrationModel };
 
 /** Every model, registered explicitly (no directory scanning). */
-export const MODELS = [UserModel, OrganizationModel, MembershipModel, WorkspaceModel, ProjectModel];
+export const MODELS = [UserModel, OrganizationModel, MembershipModel, WorkspaceModel, ProjectModel, ApiKeyModel, PasswordResetTokenModel, MailOutboxModel, ChatIntegrationModel, SessionGroupModel, SessionModel, SessionMessageModel];
 
 export function createSequelize(url: string, options: { poolMax: number; logSql?: (sql: string) => void }): Sequelize {
   return new Sequelize(url, {

@@ -1,28 +1,54 @@
 import 'reflect-metadata';
 import { GraphQLSchema, isObjectType } from 'graphql';
-import { buildSchema, type MiddlewareFn, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, type NonEmptyArray } from 'type-graphql';
 import { requireViewer, type AppContext } from './context/context';
 import { ValidationError } from './core/errors';
 import { isRegisteredInput } from './core/validation/api-input';
 import { validateInstance } from './core/validation/class-validation';
 import { AccountResolver } from './modules/accounts/accounts.resolver';
+import { ApiKeyResolver } from './modules/api-keys/api-keys.resolver';
+import { OrganizationResolver } from './modules/organizations/organizations.resolver';
 import { WorkspaceResolver } from './modules/workspaces/workspaces.resolver';
+import { SessionResolver } from './modules/sessions/sessions.resolver';
+import { WorkspaceSessionsResolver } from './modules/sessions/workspace-sessions.resolver';
+import { SessionGroupResolver } from './modules/session-groups/session-groups.resolver';
+import { MemberResolver } from './modules/members/members.resolver';
+import { ProjectResolver, WorkspaceProjectsResolver } from './modules/projects/projects.resolver';
+import { ChatIntegrationResolver } from './modules/integrations/chat-integration.resolver';
 
 /** Every resolver of the API, listed explicitly. */
-export const RESOLVERS: NonEmptyArray<Function> = [AccountResolver, WorkspaceResolver];
+export const RESOLVERS: NonEmptyArray<Function> = [
+  AccountResolver,
+  ApiKeyResolver,
+  OrganizationResolver,
+  WorkspaceResolver,
+  MemberResolver,
+  ProjectResolver,
+  WorkspaceProjectsResolver,
+  ChatIntegrationResolver,
+  SessionResolver,
+  SessionGroupResolver,
+  WorkspaceSessionsResolver,
+];
 
 /**
  * Every root Query and Mutation requires a viewer unless it is marked
- * @Public(); the guard test walks the schema to keep this true.
+ * @Public(); the guard test walks the schema to keep this true. The check
+ * wraps root resolvers only (outside type-graphql's argument validation, so
+ * 401 comes before 422), leaving nested fields without per-field overhead.
  */
-const requireAuthentication: MiddlewareFn<AppContext> = ({ info, context }, next) => {
-  const root = info.parentType;
-  if (root === info.schema.getQueryType() || root === info.schema.getMutationType()) {
-    const field = root.getFields()[info.fieldName];
-    if (!field.extensions?.public) requireViewer(context);
+function guardRootFields(schema: GraphQLSchema): void {
+  for (const root of [schema.getQueryType(), schema.getMutationType()]) {
+    for (const field of Object.values(root?.getFields() ?? {})) {
+      if (field.extensions?.public || !field.resolve) continue;
+      const resolve = field.resolve;
+      field.resolve = (source, args, context: AppContext, info) => {
+        requireViewer(context);
+        return resolve(source, args, context, info);
+      };
+    }
   }
-  return next();
-};
+}
 
 /** class-validator rules on every input argument, reported pydantic style. */
 function validateArgument(value: unknown, type: unknown): void {
@@ -39,11 +65,11 @@ let cached: Promise<GraphQLSchema> | undefined;
 export function createSchema(): Promise<GraphQLSchema> {
   cached ??= buildSchema({
     resolvers: RESOLVERS,
-    globalMiddlewares: [requireAuthentication],
     validateFn: validateArgument,
     emitSchemaFile: false,
   }).then((schema) => {
     if (!isObjectType(schema.getMutationType())) throw new Error('The schema has no mutations');
+    guardRootFields(schema);
     return schema;
   });
   return cached;

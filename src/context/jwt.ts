@@ -9,18 +9,23 @@ import { AuthenticationError } from '../core/errors';
  * HS256 access tokens with claims sub, tv (token version), iat and exp.
  * Outside production a secret is generated once and kept under DATA_DIR.
  */
-let secret: string | undefined;
+let secretKey: crypto.KeyObject | undefined;
 
-function jwtSecret(): string {
-  if (secret) return secret;
+function readSecret(): string {
   const configured = config().JWT_SECRET;
-  if (configured) return (secret = configured);
+  if (configured) return configured;
   const file = path.resolve(config().DATA_DIR, 'jwt-secret');
-  if (fs.existsSync(file)) return (secret = fs.readFileSync(file, 'utf8').trim());
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  secret = crypto.randomBytes(48).toString('base64url');
-  fs.writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  const generated = crypto.randomBytes(48).toString('base64url');
+  fs.writeFileSync(file, generated, { mode: 0o600 });
+  return generated;
+}
+
+/** One KeyObject per process: jsonwebtoken would otherwise derive it on every call. */
+function jwtSecret(): crypto.KeyObject {
+  secretKey ??= crypto.createSecretKey(Buffer.from(readSecret(), 'utf8'));
+  return secretKey;
 }
 
 export function signAccessToken(user: { id: string; token_version: number }): string {

@@ -1,6 +1,10 @@
 import type { Viewer } from './viewer';
 import { createAccountLoaders } from '../modules/accounts/accounts.loaders';
+import { createOrganizationLoaders } from '../modules/organizations/organizations.loaders';
 import { createWorkspaceLoaders } from '../modules/workspaces/workspaces.loaders';
+import { createSessionLoaders } from '../modules/sessions/sessions.loaders';
+import { createSessionGroupLoaders } from '../modules/session-groups/session-groups.loaders';
+import { createProjectLoaders } from '../modules/projects/projects.loaders';
 
 /**
  * Every DataLoader of one request. Each domain contributes a factory; loaders
@@ -9,7 +13,11 @@ import { createWorkspaceLoaders } from '../modules/workspaces/workspaces.loaders
 export function createLoaders(viewer: Viewer | null) {
   return {
     ...createAccountLoaders(viewer),
+    ...createOrganizationLoaders(viewer),
     ...createWorkspaceLoaders(viewer),
+    ...createSessionLoaders(viewer),
+    ...createSessionGroupLoaders(viewer),
+    ...createProjectLoaders(viewer),
   };
 }
 

@@ -8,6 +8,8 @@ export interface RestRoute {
   path: string;
   /** Success status; 200 unless given. */
   status?: number;
+  /** Other success statuses the operation may choose (ctx.response.status), documented in OpenAPI. */
+  alsoReturns?: number[];
   /** Larger body limit in bytes for this route (default 1 MiB). */
   bodyLimit?: number;
   tags?: string[];

@@ -108,10 +108,13 @@ export function buildOpenApiDocument(schema: GraphQLSchema, sofaDocument: Json, 
         });
       }
     }
-    const status = String(route.status ?? 200);
-    const responses: Record<string, Json> = {
-      [status]: { description: 'Successful response', content: { 'application/json': { schema: schemaFor(field.type as GraphQLOutputType) } } },
-    };
+    const responses: Record<string, Json> = {};
+    for (const status of [route.status ?? 200, ...(route.alsoReturns ?? [])]) {
+      responses[String(status)] = {
+        description: status === 201 ? 'Created' : 'Successful response',
+        content: { 'application/json': { schema: schemaFor(field.type as GraphQLOutputType) } },
+      };
+    }
     for (const [code, description] of Object.entries(ERROR_STATUSES)) {
       responses[code] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/APIErrorPayload' } } } };
     }

@@ -1,4 +1,4 @@
-import { IsEmail, MaxLength, MinLength } from 'class-validator';
+import { IsDefined, IsEmail, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { Field } from 'type-graphql';
 import { ApiInput } from '../../core/validation/api-input';
 
@@ -35,4 +35,46 @@ export class SignupInput {
   @Field(() => String, { nullable: true, description: 'Lower-case slug, 3 to 39 characters; defaults to the e-mail local part.' })
   @MaxLength(255)
   username?: string | null;
+}
+
+@ApiInput('LoginInput', { description: 'Credentials: `email` or `username` (one is required) and the password.' })
+export class LoginInput {
+  @Field(() => String, { nullable: true, description: 'E-mail address (a username is accepted here too).' })
+  @ValidateIf((input: LoginInput) => input.username == null)
+  @IsDefined({ message: 'Field required' })
+  @MaxLength(320)
+  email?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Username; used when `email` is absent.' })
+  @MaxLength(320)
+  username?: string | null;
+
+  @Field(() => String)
+  @MaxLength(1024)
+  password: string;
+}
+
+@ApiInput('ForgotPasswordInput')
+export class ForgotPasswordInput {
+  @Field(() => String)
+  @IsEmail({}, { message: 'value is not a valid email address' })
+  @MaxLength(320)
+  email: string;
+}
+
+@ApiInput('ResetPasswordInput')
+export class ResetPasswordInput {
+  @Field(() => String)
+  @IsEmail({}, { message: 'value is not a valid email address' })
+  @MaxLength(320)
+  email: string;
+
+  @Field(() => String, { description: 'The new password (at least 8 characters).' })
+  @MinLength(8, { message: 'Password should have at least 8 characters' })
+  @MaxLength(1024)
+  password: string;
+
+  @Field(() => String, { description: 'The reset token from the e-mail.' })
+  @MaxLength(512)
+  token: string;
 }

@@ -1,9 +1,12 @@
-import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../context/context';
 import { Public, Rest } from '../../core/graphql-decorators';
-import { SignupInput } from './accounts.inputs';
-import { SignupUserResponse } from './accounts.types';
+import { ForgotPasswordInput, LoginInput, ResetPasswordInput, SignupInput } from './accounts.inputs';
+import { toUserResponse } from './accounts.mapper';
+import { AccessTokenResponse, ForgotPasswordResponse, SignupUserResponse, UserResponse } from './accounts.types';
+import { forgotPassword, login, resetPassword } from './auth.service';
 import { signup } from './signup.service';
+import { currentUser } from './user.service';
 
 @Resolver()
 export class AccountResolver {
@@ -14,5 +17,36 @@ export class AccountResolver {
   @Rest('POST', '/auth/signup', { status: 201, tags: ['accounts'] })
   signup(@Arg('input', () => SignupInput) input: SignupInput, @Ctx() ctx: AppContext): Promise<SignupUserResponse> {
     return signup(input, ctx.headers.get('x-captcha-token'));
+  }
+
+  @Mutation(() => AccessTokenResponse, { description: 'Log in with an e-mail address or username and a password.' })
+  @Public()
+  @Rest('POST', '/auth/login', { tags: ['accounts'] })
+  login(@Arg('input', () => LoginInput) input: LoginInput): Promise<AccessTokenResponse> {
+    return login(input);
+  }
+
+  @Mutation(() => ForgotPasswordResponse, {
+    description: 'Mail a single-use password reset link (valid one hour). Same reply whether or not the address exists.',
+  })
+  @Public()
+  @Rest('POST', '/auth/forgot-password', { status: 202, tags: ['accounts'] })
+  forgot_password(@Arg('input', () => ForgotPasswordInput) input: ForgotPasswordInput): Promise<ForgotPasswordResponse> {
+    return forgotPassword(input);
+  }
+
+  @Mutation(() => AccessTokenResponse, {
+    description: 'Set a new password with a reset token; every older access token stops working.',
+  })
+  @Public()
+  @Rest('POST', '/auth/reset-password', { tags: ['accounts'] })
+  reset_password(@Arg('input', () => ResetPasswordInput) input: ResetPasswordInput): Promise<AccessTokenResponse> {
+    return resetPassword(input);
+  }
+
+  @Query(() => UserResponse, { description: 'The authenticated user.' })
+  @Rest('GET', '/user', { tags: ['accounts'] })
+  user(@Ctx() ctx: AppContext): UserResponse {
+    return toUserResponse(currentUser(ctx));
   }
 }

@@ -1,4 +1,5 @@
 import { Field, ObjectType } from 'type-graphql';
+import { UUIDScalar } from '../../core/scalars';
 
 @ObjectType('SignupUserResponse', { description: 'The account created by signup.' })
 export class SignupUserResponse {
@@ -31,4 +32,55 @@ export class UserIdentityResponse {
 
   @Field(() => String)
   username: string;
+}
+
+@ObjectType('OrgInfo', { description: 'An organization in a token reply.' })
+export class OrgInfo {
+  @Field(() => String)
+  key: string;
+
+  @Field(() => String)
+  name: string;
+}
+
+@ObjectType('AccessTokenResponse', { description: 'An access token with the organizations of its user.' })
+export class AccessTokenResponse {
+  @Field(() => String)
+  access_token: string;
+
+  @Field(() => OrgInfo, { nullable: true, description: "The user's personal organization." })
+  default_org: OrgInfo | null;
+
+  @Field(() => [OrgInfo])
+  orgs: OrgInfo[];
+}
+
+@ObjectType('ForgotPasswordResponse', { description: 'The same reply whether or not the address exists.' })
+export class ForgotPasswordResponse {
+  @Field(() => String)
+  status: string;
+
+  @Field(() => String)
+  detail: string;
+}
+
+@ObjectType('UserResponse', { description: 'The authenticated user.' })
+export class UserResponse {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => String)
+  email_address: string;
+
+  @Field(() => String)
+  username: string;
+
+  @Field(() => String, { nullable: true })
+  full_name: string | null;
+
+  @Field(() => Boolean)
+  email_opt_in: boolean;
+
+  @Field(() => Date)
+  created_at: Date;
 }

@@ -1,5 +1,8 @@
 import type { Transaction } from 'sequelize';
-import { MembershipModel, OrganizationModel, type UserModel } from '../../../models';
+import { MembershipModel, OrganizationModel, type Role, type UserModel } from '../../../models';
+import { config } from '../../config/config';
+import { requireViewer, type AppContext } from '../../context/context';
+import { can, orgAccess } from '../../core/authz/access';
 import { insertWorkspace } from '../workspaces/workspaces.service';
 
 /**
@@ -17,4 +20,60 @@ export async function createPersonalOrganization(user: UserModel, transaction: T
     transaction,
   );
   return org;
+}
+
+/**
+ * The sandbox runtime ceiling that applies to an organization: its own when
+ * set (never above the platform's), else the platform's. Other modules check
+ * runtimes such as an evaluation's task_timeout_sec against it.
+ */
+export function effectiveSandboxCeiling(org: { max_sandbox_runtime_seconds: number | null }): number {
+  const platform = config().PLATFORM_MAX_SANDBOX_RUNTIME_SECONDS;
+  return Math.min(org.max_sandbox_runtime_seconds ?? platform, platform);
+}
+
+/** The default sandbox runtime of an organization (its own, else the platform's), never above its ceiling. */
+export function effectiveSandboxDefault(org: {
+  max_sandbox_runtime_seconds: number | null;
+  default_sandbox_runtime_seconds: number | null;
+}): number {
+  const value = org.default_sandbox_runtime_seconds ?? config().PLATFORM_DEFAULT_SANDBOX_RUNTIME_SECONDS;
+  return Math.min(value, effectiveSandboxCeiling(org));
+}
+
+export interface OrganizationMembership {
+  org: OrganizationModel;
+  role: Role;
+}
+
+/** Every organization a user belongs to, oldest membership first (the personal one first). */
+export async function membershipsOf(userId: string): Promise<OrganizationMembership[]> {
+  const memberships = await MembershipModel.findAll({ where: { user_id: userId }, order: [['created_at', 'ASC'], ['id', 'ASC']] });
+  if (!memberships.length) return [];
+  const orgs = await OrganizationModel.findAll({ where: { id: memberships.map((row) => row.organization_id) } });
+  const byId = new Map(orgs.map((org) => [org.id, org]));
+  return memberships.flatMap((row) => {
+    const org = byId.get(row.organization_id);
+    return org ? [{ org, role: row.role }] : [];
+  });
+}
+
+/** The user's personal organization (the one they own with key = username, else any personal one they own). */
+export function personalOrganization(user: UserModel, memberships: OrganizationMembership[]): OrganizationModel | null {
+  const owned = memberships.filter((item) => item.role === 'owner' && item.org.is_personal);
+  return (owned.find((item) => item.org.key.toLowerCase() === user.username.toLowerCase()) ?? owned[0])?.org ?? null;
+}
+
+/** The organizations the caller may see; an API key limited to one organization sees only it. */
+export async function listViewerOrganizations(ctx: AppContext): Promise<{ org: OrganizationModel; canManageMembers: boolean }[]> {
+  const viewer = requireViewer(ctx);
+  const restrictedTo = viewer.apiKey?.organization_id;
+  return (await membershipsOf(viewer.user.id))
+    .filter((item) => !restrictedTo || item.org.id === restrictedTo)
+    .map((item) => ({ org: item.org, canManageMembers: can({ viewer, org: item.org, role: item.role }, 'members:manage') }));
+}
+
+export async function getOrganization(ctx: AppContext, orgKey: string): Promise<{ org: OrganizationModel; canManageMembers: boolean }> {
+  const access = await orgAccess(ctx, orgKey);
+  return { org: access.org, canManageMembers: can(access, 'members:manage') };
 }

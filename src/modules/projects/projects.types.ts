@@ -42,3 +42,15 @@ export class ProjectResponse {
   /** Resolved by the projects resolver (counts computed in SQL, batched). */
   resource_counts?: ProjectResourceCounts;
 }
+
+@ObjectType('ProjectDeletedResponse', { description: 'Reply of a project deletion.' })
+export class ProjectDeletedResponse {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => String)
+  key: string;
+
+  @Field(() => Boolean)
+  deleted: boolean;
+}

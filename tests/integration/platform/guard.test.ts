@@ -1,5 +1,5 @@
 import { buildOperationNodeForField } from '@graphql-tools/utils';
-import { getNullableType, isNonNullType, print, type GraphQLField } from 'graphql';
+import { getNullableType, isNonNullType, OperationTypeNode, print, type GraphQLField } from 'graphql';
 import type { RestRoute } from '../../../src/core/graphql-decorators';
 import { gql, rest } from '../../helpers/http';
 import { sampleValue } from '../../helpers/sample-values';
@@ -36,7 +36,7 @@ describe('authentication guard', () => {
     const failures: string[] = [];
     for (const { kind, field } of rootFields()) {
       if (field.extensions?.public) continue;
-      const operation = buildOperationNodeForField({ schema, kind: kind === 'Query' ? 'query' : 'mutation', field: field.name, circularReferenceDepth: 1 });
+      const operation = buildOperationNodeForField({ schema, kind: kind === 'Query' ? OperationTypeNode.QUERY : OperationTypeNode.MUTATION, field: field.name, circularReferenceDepth: 1 });
       const variables = Object.fromEntries(
         field.args.filter((arg) => isNonNullType(arg.type)).map((arg) => [arg.name, sampleValue(getNullableType(arg.type) as never)]),
       );

@@ -1,0 +1,27 @@
+/**
+ * Benchmarks, not part of `npm test`. Usage: `npm run bench -- <name> [options]`.
+ * See bench/README.md for what each one measures.
+ */
+// Quiet request logs and no rate limit, unless set explicitly (read once, at first use).
+process.env.LOG_LEVEL ??= 'warn';
+process.env.RATE_LIMIT_PER_MINUTE ??= '0';
+
+const BENCHES: Record<string, () => Promise<{ main: (args: string[]) => Promise<void> }>> = {
+  sessions: () => import('./sessions.bench'),
+};
+
+async function run(): Promise<void> {
+  const [name, ...args] = process.argv.slice(2);
+  const load = name ? BENCHES[name] : undefined;
+  if (!load) {
+    console.error(`Usage: npm run bench -- <${Object.keys(BENCHES).join('|')}> [options]`);
+    process.exitCode = 2;
+    return;
+  }
+  await (await load()).main(args);
+}
+
+run().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

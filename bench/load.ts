@@ -1,0 +1,65 @@
+/**
+ * A small loopback load loop: `connections` workers issue GET requests back to
+ * back until `count` requests are done or `seconds` have passed. Only
+ * 127.0.0.1 targets are accepted.
+ */
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  p50_ms: number;
+  p99_ms: number;
+  req_per_s: number;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index];
+}
+
+export async function load(
+  url: string,
+  options: { token: string; connections: number; count: number; seconds: number },
+): Promise<LoadResult> {
+  const target = new URL(url);
+  if (target.hostname !== '127.0.0.1') throw new Error('The load loop only targets 127.0.0.1');
+  const latencies: number[] = [];
+  let issued = 0;
+  let errors = 0;
+  const deadline = performance.now() + options.seconds * 1000;
+  const started = performance.now();
+  const headers = { authorization: `Bearer ${options.token}` };
+  async function worker(): Promise<void> {
+    while (issued < options.count && performance.now() < deadline) {
+      issued += 1;
+      const t0 = performance.now();
+      const response = await fetch(target, { headers });
+      await response.arrayBuffer();
+      const elapsed = performance.now() - t0;
+      if (response.status !== 200) errors += 1;
+      else latencies.push(elapsed);
+    }
+  }
+  await Promise.all(Array.from({ length: options.connections }, () => worker()));
+  const wall = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length + errors,
+    errors,
+    p50_ms: percentile(latencies, 50),
+    p99_ms: percentile(latencies, 99),
+    req_per_s: (latencies.length + errors) / wall,
+  };
+}
+
+/** Times `fn` `times` times (after one warm-up run) and returns sorted milliseconds. */
+export async function timeIt(fn: () => Promise<unknown>, times: number): Promise<number[]> {
+  await fn();
+  const out: number[] = [];
+  for (let index = 0; index < times; index += 1) {
+    const t0 = performance.now();
+    await fn();
+    out.push(performance.now() - t0);
+  }
+  return out.sort((a, b) => a - b);
+}

@@ -1,0 +1,28 @@
+import { Column, CreatedAt, DataType, Default, Model, PrimaryKey, Table, UpdatedAt } from 'sequelize-typescript';
+
+/** A single-use password reset token; only its sha256 is stored. */
+@Table({ tableName: 'password_reset_tokens', underscored: true })
+export class PasswordResetTokenModel extends Model {
+  @PrimaryKey
+  @Default(DataType.UUIDV4)
+  @Column(DataType.UUID)
+  declare id: string;
+
+  @Column(DataType.UUID)
+  declare user_id: string;
+
+  @Column(DataType.TEXT)
+  declare token_hash: string;
+
+  @Column(DataType.DATE)
+  declare expires_at: Date;
+
+  @Column(DataType.DATE)
+  declare used_at: Date | null;
+
+  @CreatedAt
+  declare created_at: Date;
+
+  @UpdatedAt
+  declare updated_at: Date;
+}

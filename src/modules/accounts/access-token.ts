@@ -1,0 +1,15 @@
+import type { UserModel } from '../../../models';
+import { signAccessToken } from '../../context/jwt';
+import { membershipsOf, personalOrganization } from '../organizations/organizations.service';
+import type { AccessTokenResponse } from './accounts.types';
+
+/** A fresh JWT for the user, with the personal organization as default_org and every membership in orgs. */
+export async function accessTokenResponse(user: UserModel): Promise<AccessTokenResponse> {
+  const memberships = await membershipsOf(user.id);
+  const personal = personalOrganization(user, memberships);
+  return {
+    access_token: signAccessToken(user),
+    default_org: personal ? { key: personal.key, name: personal.name } : null,
+    orgs: memberships.map(({ org }) => ({ key: org.key, name: org.name })),
+  };
+}

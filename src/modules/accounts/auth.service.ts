@@ -1,0 +1,113 @@
+import crypto from 'node:crypto';
+import { Op } from 'sequelize';
+import { PasswordResetTokenModel, UserModel } from '../../../models';
+import { config } from '../../config/config';
+import { AuthenticationError, ForbiddenError } from '../../core/errors';
+import { database } from '../../db/database';
+import { queueMail } from '../mail/mail.service';
+import { accessTokenResponse } from './access-token';
+import type { ForgotPasswordInput, LoginInput, ResetPasswordInput } from './accounts.inputs';
+import type { AccessTokenResponse, ForgotPasswordResponse } from './accounts.types';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
+import { sha256 } from './secrets';
+
+export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+const FORGOT_PASSWORD_REPLY: ForgotPasswordResponse = {
+  status: 'accepted',
+  detail: 'If the address exists, a reset link was sent',
+};
+
+function assertMayUseAccount(user: UserModel): void {
+  if (user.is_suspended) throw new ForbiddenError('This account is suspended', 'user_suspended');
+}
+
+/**
+ * Login by e-mail or username. An unknown user costs one scrypt against a
+ * dummy hash, so neither the message nor the timing tells whether it exists.
+ */
+export async function login(input: LoginInput): Promise<AccessTokenResponse> {
+  const identifier = (input.email ?? input.username ?? '').trim();
+  // Usernames never contain '@' and e-mails always do, so one lookup serves both fields.
+  const user = identifier
+    ? await UserModel.findOne({ where: { [Op.or]: [{ email: identifier }, { username: identifier }] } })
+    : null;
+  const valid = await verifyPassword(input.password, user?.password_hash ?? (await dummyPasswordHash()));
+  if (!user || !valid) throw new AuthenticationError('Incorrect e-mail, username or password');
+  assertMayUseAccount(user);
+  if (config().REQUIRE_EMAIL_VERIFICATION && !user.email_verified_at) {
+    throw new ForbiddenError('The e-mail address is not verified yet', 'user_verification_error');
+  }
+  return accessTokenResponse(user);
+}
+
+function resetLink(email: string, token: string): string {
+  const base = (config().PUBLIC_URL ?? `http://localhost:${config().PORT}`).replace(/\/+$/, '');
+  return `${base}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`;
+}
+
+/**
+ * Stores a single-use reset token (its sha256 only, valid one hour) and mails
+ * it. The reply is the same whether or not the address exists.
+ */
+export async function forgotPassword(input: ForgotPasswordInput): Promise<ForgotPasswordResponse> {
+  const user = await UserModel.findOne({ where: { email: input.email.trim() } });
+  if (user && !user.is_suspended) {
+    const token = crypto.randomBytes(32).toString('base64url');
+    await PasswordResetTokenModel.create({
+      user_id: user.id,
+      token_hash: sha256(token),
+      expires_at: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+    });
+    const link = resetLink(user.email, token);
+    await queueMail({
+      to: user.email,
+      subject: 'Reset your password',
+      kind: 'password_reset',
+      link,
+      text: [
+        'Someone asked to reset the password of your account.',
+        '',
+        `Open this link within one hour to choose a new password: ${link}`,
+        '',
+        `Reset token: ${token}`,
+        '',
+        'If you did not ask for this, ignore this message; your password stays unchanged.',
+      ].join('\n'),
+    });
+  }
+  return { ...FORGOT_PASSWORD_REPLY };
+}
+
+/**
+ * Spends a reset token: sets the new password, bumps the token version (every
+ * older JWT fails from now on), spends the user's other open reset tokens and
+ * replies with a fresh token.
+ */
+export async function resetPassword(input: ResetPasswordInput): Promise<AccessTokenResponse> {
+  const invalid = () => new AuthenticationError('Invalid or already used reset token', 'token_error');
+  const row = await PasswordResetTokenModel.findOne({ where: { token_hash: sha256(input.token) } });
+  if (!row || row.used_at) throw invalid();
+  const user = await UserModel.findByPk(row.user_id);
+  if (!user || user.email.toLowerCase() !== input.email.trim().toLowerCase()) throw invalid();
+  if (row.expires_at.getTime() <= Date.now()) throw new AuthenticationError('The reset token has expired', 'expired_signature_error');
+  assertMayUseAccount(user);
+  const passwordHash = await hashPassword(input.password);
+  await database().transaction(async (transaction) => {
+    const now = new Date();
+    const [spent] = await PasswordResetTokenModel.update({ used_at: now }, { where: { id: row.id, used_at: null }, transaction });
+    if (spent !== 1) throw invalid(); // spent concurrently
+    await PasswordResetTokenModel.update({ used_at: now }, { where: { user_id: user.id, used_at: null }, transaction });
+    await UserModel.update(
+      {
+        password_hash: passwordHash,
+        token_version: database().literal('token_version + 1'),
+        // Receiving the mail proves the address.
+        email_verified_at: user.email_verified_at ?? now,
+      },
+      { where: { id: user.id }, transaction },
+    );
+  });
+  await user.reload();
+  return accessTokenResponse(user);
+}

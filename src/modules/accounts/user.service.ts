@@ -1,0 +1,7 @@
+import type { UserModel } from '../../../models';
+import { requireViewer, type AppContext } from '../../context/context';
+
+/** The authenticated caller's account. */
+export function currentUser(ctx: AppContext): UserModel {
+  return requireViewer(ctx).user;
+}

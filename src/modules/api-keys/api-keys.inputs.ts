@@ -1,0 +1,29 @@
+import { ArrayMaxSize, IsIn, MaxLength } from 'class-validator';
+import { Field } from 'type-graphql';
+import { SCOPES } from '../../core/authz/scopes';
+import { UUIDScalar } from '../../core/scalars';
+import { ApiInput } from '../../core/validation/api-input';
+
+@ApiInput('CreateApiKeyInput')
+export class CreateApiKeyInput {
+  @Field(() => String, { nullable: true, description: 'A label for the key.' })
+  @MaxLength(255)
+  name?: string | null;
+
+  @Field(() => Boolean, { nullable: true, defaultValue: false, description: 'Whether the key may revoke itself (DELETE /user/api-keys/self).' })
+  allow_self_revoke?: boolean | null;
+
+  @Field(() => UUIDScalar, { nullable: true, description: 'Limit the key to this organization (the caller must belong to it).' })
+  org_id?: string | null;
+
+  @Field(() => UUIDScalar, { nullable: true, description: 'Limit the key to this workspace (and its organization).' })
+  workspace_id?: string | null;
+
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Limit the key to these permission scopes (on top of the role); null means every scope of the role, [] a read-only key.',
+  })
+  @ArrayMaxSize(SCOPES.length * 2)
+  @IsIn(SCOPES, { each: true, message: `each value in allowed_scopes must be one of: ${SCOPES.join(', ')}` })
+  allowed_scopes?: string[] | null;
+}

@@ -1,0 +1,100 @@
+import { ApiKeyModel, MembershipModel, WorkspaceModel } from '../../../models';
+import { requireViewer, type AppContext } from '../../context/context';
+import type { ApiKeyScope, Viewer } from '../../context/viewer';
+import { ForbiddenError, InvalidError, NotFoundError } from '../../core/errors';
+import { randomBase62, sha256 } from '../accounts/secrets';
+import type { CreateApiKeyInput } from './api-keys.inputs';
+
+export const API_KEY_PREFIX = 'apk_';
+const API_KEY_RANDOM_LENGTH = 40;
+/** What a key looks like: never three dot-separated parts, so it is never taken for a JWT. */
+export const API_KEY_PATTERN = /^apk_[A-Za-z0-9]{40}$/;
+
+export function generateApiKey(): { key: string; hash: string; masked: string } {
+  const random = randomBase62(API_KEY_RANDOM_LENGTH);
+  const key = `${API_KEY_PREFIX}${random}`;
+  return { key, hash: sha256(key), masked: `${API_KEY_PREFIX}${random.slice(0, 4)}…${random.slice(-4)}` };
+}
+
+/** A key limited to an organization, a workspace or a scope list. */
+function isRestricted(scope: ApiKeyScope | null): boolean {
+  return Boolean(scope && (scope.organization_id || scope.workspace_id || scope.allowed_scopes));
+}
+
+/** Restricted keys may list keys and revoke themselves, nothing more: a key never mints a wider key. */
+function assertMayManageKeys(viewer: Viewer): void {
+  if (isRestricted(viewer.apiKey)) throw new ForbiddenError('A restricted API key cannot manage API keys');
+}
+
+async function isMember(userId: string, organizationId: string): Promise<boolean> {
+  return Boolean(await MembershipModel.findOne({ where: { organization_id: organizationId, user_id: userId } }));
+}
+
+/** Creates a key (the only time its secret is returned), optionally limited to an org, a workspace and scopes. */
+export async function createApiKey(ctx: AppContext, input: CreateApiKeyInput): Promise<{ row: ApiKeyModel; key: string }> {
+  const viewer = requireViewer(ctx);
+  let organizationId = input.org_id ?? null;
+  let workspaceId: string | null = null;
+  if (organizationId && !(await isMember(viewer.user.id, organizationId))) throw new NotFoundError('Organization');
+  if (input.workspace_id) {
+    const workspace = await WorkspaceModel.findByPk(input.workspace_id);
+    if (
+      !workspace ||
+      (organizationId && workspace.organization_id !== organizationId) ||
+      !(await isMember(viewer.user.id, workspace.organization_id))
+    ) {
+      throw new NotFoundError('Workspace');
+    }
+    workspaceId = workspace.id;
+    organizationId = workspace.organization_id;
+  }
+  assertMayManageKeys(viewer);
+  const generated = generateApiKey();
+  const row = await ApiKeyModel.create({
+    user_id: viewer.user.id,
+    name: input.name ?? null,
+    key_hash: generated.hash,
+    masked_key: generated.masked,
+    allow_self_revoke: input.allow_self_revoke ?? false,
+    organization_id: organizationId,
+    workspace_id: workspaceId,
+    allowed_scopes: input.allowed_scopes ? [...new Set(input.allowed_scopes)] : null,
+  });
+  return { row, key: generated.key };
+}
+
+/** The caller's keys, newest first; revoked ones only when asked for. */
+export async function listApiKeys(ctx: AppContext, includeRevoked: boolean): Promise<ApiKeyModel[]> {
+  const viewer = requireViewer(ctx);
+  return ApiKeyModel.findAll({
+    where: includeRevoked ? { user_id: viewer.user.id } : { user_id: viewer.user.id, revoked_at: null },
+    order: [['created_at', 'DESC'], ['id', 'DESC']],
+  });
+}
+
+/** Revokes one of the caller's keys (idempotent); another user's key is 404. */
+export async function revokeApiKey(ctx: AppContext, id: string): Promise<ApiKeyModel> {
+  const viewer = requireViewer(ctx);
+  const row = await ApiKeyModel.findOne({ where: { id, user_id: viewer.user.id } });
+  if (!row) throw new NotFoundError('API key');
+  assertMayManageKeys(viewer);
+  if (!row.revoked_at) {
+    row.revoked_at = new Date();
+    await row.save();
+  }
+  return row;
+}
+
+/** Revokes the key the request was made with, when that key allows it. */
+export async function revokeCallingApiKey(ctx: AppContext): Promise<ApiKeyModel> {
+  const viewer = requireViewer(ctx);
+  if (!viewer.apiKey) throw new InvalidError('Only a request made with an API key can revoke its own key');
+  if (!viewer.apiKey.allow_self_revoke) throw new ForbiddenError('This API key does not allow self-revocation');
+  const row = await ApiKeyModel.findOne({ where: { id: viewer.apiKey.id, user_id: viewer.user.id } });
+  if (!row) throw new NotFoundError('API key');
+  if (!row.revoked_at) {
+    row.revoked_at = new Date();
+    await row.save();
+  }
+  return row;
+}

@@ -1,0 +1,62 @@
+import { Field, ObjectType } from 'type-graphql';
+import { UUIDScalar } from '../../core/scalars';
+
+@ObjectType('ApiKeyResponse', { description: 'An API key as listed: masked, the key itself is never shown again.' })
+export class ApiKeyResponse {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => String, { description: 'e.g. `apk_Ab3d…x9Yz`' })
+  masked_key: string;
+
+  @Field(() => String, { nullable: true })
+  name: string | null;
+
+  @Field(() => Boolean, { description: 'False once revoked.' })
+  active: boolean;
+
+  @Field(() => [String], { nullable: true, description: 'Scopes the key is limited to; null when not limited.' })
+  allowed_scopes: string[] | null;
+
+  @Field(() => Date)
+  created_at: Date;
+
+  @Field(() => Date, { nullable: true })
+  last_used_at: Date | null;
+}
+
+@ObjectType('CreatedApiKeyResponse', { description: 'A new API key; `key` is shown only in this reply.' })
+export class CreatedApiKeyResponse {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => String, { description: 'The secret key. Store it now: only its hash is kept.' })
+  key: string;
+
+  @Field(() => String)
+  masked_key: string;
+
+  @Field(() => String, { nullable: true })
+  name: string | null;
+
+  @Field(() => Boolean)
+  active: boolean;
+
+  @Field(() => [String], { nullable: true })
+  allowed_scopes: string[] | null;
+
+  @Field(() => Date)
+  created_at: Date;
+
+  @Field(() => Date, { nullable: true })
+  last_used_at: Date | null;
+}
+
+@ObjectType('RevokedApiKeyResponse')
+export class RevokedApiKeyResponse {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => Boolean)
+  revoked: boolean;
+}

@@ -1,0 +1,21 @@
+import { IsEmail, MaxLength } from 'class-validator';
+import { Field } from 'type-graphql';
+import { ApiInput } from '../../core/validation/api-input';
+import { MemberRole } from './members.types';
+
+@ApiInput('AddMemberInput', { description: 'Adds an existing user (by e-mail address) to the organization.' })
+export class AddMemberInput {
+  @Field(() => String)
+  @MaxLength(320)
+  @IsEmail({}, { message: 'value is not a valid email address' })
+  email: string;
+
+  @Field(() => MemberRole)
+  role: MemberRole;
+}
+
+@ApiInput('UpdateMemberInput')
+export class UpdateMemberInput {
+  @Field(() => MemberRole)
+  role: MemberRole;
+}

@@ -1,0 +1,50 @@
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { AppContext } from '../../context/context';
+import { Rest } from '../../core/graphql-decorators';
+import { UUIDScalar } from '../../core/scalars';
+import { AddMemberInput, UpdateMemberInput } from './members.inputs';
+import { toMember } from './members.mapper';
+import { addMember, listMembers, removeMember, updateMember } from './members.service';
+import { MemberRemovedResponse, MemberResponse } from './members.types';
+
+@Resolver(() => MemberResponse)
+export class MemberResolver {
+  @Query(() => [MemberResponse], { description: 'List the members of an organization (any member may list).' })
+  @Rest('GET', '/org/:org/members', { tags: ['members'] })
+  async members(@Arg('org', () => String) org: string, @Ctx() ctx: AppContext): Promise<MemberResponse[]> {
+    return (await listMembers(ctx, org)).map(({ membership, user }) => toMember(membership, user));
+  }
+
+  @Mutation(() => MemberResponse, { description: 'Add an existing user to the organization by e-mail address (owner only).' })
+  @Rest('POST', '/org/:org/members', { status: 201, tags: ['members'] })
+  async add_member(
+    @Arg('org', () => String) org: string,
+    @Arg('input', () => AddMemberInput) input: AddMemberInput,
+    @Ctx() ctx: AppContext,
+  ): Promise<MemberResponse> {
+    const { membership, user } = await addMember(ctx, org, input);
+    return toMember(membership, user);
+  }
+
+  @Mutation(() => MemberResponse, { description: "Change a member's role (owner only; the last owner cannot be demoted)." })
+  @Rest('PATCH', '/org/:org/members/:user_id', { tags: ['members'] })
+  async update_member(
+    @Arg('org', () => String) org: string,
+    @Arg('user_id', () => UUIDScalar) userId: string,
+    @Arg('input', () => UpdateMemberInput) input: UpdateMemberInput,
+    @Ctx() ctx: AppContext,
+  ): Promise<MemberResponse> {
+    const { membership, user } = await updateMember(ctx, org, userId, input);
+    return toMember(membership, user);
+  }
+
+  @Mutation(() => MemberRemovedResponse, { description: 'Remove a member (owner, or the member themselves; the last owner cannot leave).' })
+  @Rest('DELETE', '/org/:org/members/:user_id', { tags: ['members'] })
+  remove_member(
+    @Arg('org', () => String) org: string,
+    @Arg('user_id', () => UUIDScalar) userId: string,
+    @Ctx() ctx: AppContext,
+  ): Promise<MemberRemovedResponse> {
+    return removeMember(ctx, org, userId);
+  }
+}

@@ -1,0 +1,113 @@
+import type { Transaction } from 'sequelize';
+import { MembershipModel, OrganizationModel, UserModel, type Role } from '../../../models';
+import { config } from '../../config/config';
+import { orgAccess, requireScope, type OrgAccess } from '../../core/authz/access';
+import { AlreadyExistsError, ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../core/errors';
+import { database } from '../../db/database';
+import type { AppContext } from '../../context/context';
+import type { AddMemberInput, UpdateMemberInput } from './members.inputs';
+
+export interface Member {
+  membership: MembershipModel;
+  user: UserModel;
+}
+
+/** Member management is organization-wide: a workspace-limited API key cannot do it. */
+function requireMemberManagement(access: OrgAccess): void {
+  requireScope(access, 'members:manage');
+  if (access.viewer.apiKey?.workspace_id) throw new ForbiddenError('A workspace-scoped API key cannot manage members');
+}
+
+/**
+ * Locks the organization row so concurrent membership changes of one org run
+ * one after the other (the last-owner and member-limit checks stay true).
+ */
+async function lockOrganization(organizationId: string, transaction: Transaction): Promise<OrganizationModel> {
+  const org = await OrganizationModel.findByPk(organizationId, { transaction, lock: transaction.LOCK.UPDATE });
+  if (!org) throw new NotFoundError('Organization');
+  return org;
+}
+
+async function ownerCount(organizationId: string, transaction: Transaction): Promise<number> {
+  return MembershipModel.count({ where: { organization_id: organizationId, role: 'owner' }, transaction });
+}
+
+async function findMember(organizationId: string, userId: string, transaction?: Transaction): Promise<Member> {
+  const membership = await MembershipModel.findOne({ where: { organization_id: organizationId, user_id: userId }, transaction });
+  const user = membership ? await UserModel.findByPk(userId, { transaction }) : null;
+  if (!membership || !user) throw new NotFoundError('Member');
+  return { membership, user };
+}
+
+export function maxMembers(org: OrganizationModel): number {
+  return org.max_members ?? config().DEFAULT_MAX_MEMBERS;
+}
+
+export async function listMembers(ctx: AppContext, orgKey: string): Promise<Member[]> {
+  // Every member may list; reads need no scope, so a read-only API key (allowed_scopes []) can list too.
+  const access = await orgAccess(ctx, orgKey);
+  const memberships = await MembershipModel.findAll({
+    where: { organization_id: access.org.id },
+    order: [['created_at', 'ASC'], ['user_id', 'ASC']],
+  });
+  const users = await UserModel.findAll({ where: { id: memberships.map((row) => row.user_id) } });
+  const byId = new Map(users.map((user) => [user.id, user]));
+  return memberships.flatMap((membership) => {
+    const user = byId.get(membership.user_id);
+    return user ? [{ membership, user }] : [];
+  });
+}
+
+export async function addMember(ctx: AppContext, orgKey: string, input: AddMemberInput): Promise<Member> {
+  const access = await orgAccess(ctx, orgKey);
+  requireMemberManagement(access);
+  // Only owners reach this point, so whether an address exists is not disclosed to anyone else.
+  const user = await UserModel.findOne({ where: { email: input.email } });
+  if (!user) throw new NotFoundError('User');
+  return database().transaction(async (transaction) => {
+    const org = await lockOrganization(access.org.id, transaction);
+    const existing = await MembershipModel.findOne({ where: { organization_id: org.id, user_id: user.id }, transaction });
+    if (existing) throw new AlreadyExistsError('The user is already a member of this organization');
+    const count = await MembershipModel.count({ where: { organization_id: org.id }, transaction });
+    const limit = maxMembers(org);
+    if (count + 1 > limit) {
+      throw new InvalidError(`The organization has reached its member limit (${limit})`, 'member_limit_exceeded_error');
+    }
+    const membership = await MembershipModel.create({ organization_id: org.id, user_id: user.id, role: input.role }, { transaction });
+    return { membership, user };
+  });
+}
+
+export async function updateMember(ctx: AppContext, orgKey: string, userId: string, input: UpdateMemberInput): Promise<Member> {
+  const access = await orgAccess(ctx, orgKey);
+  await findMember(access.org.id, userId);
+  requireMemberManagement(access);
+  return database().transaction(async (transaction) => {
+    await lockOrganization(access.org.id, transaction);
+    const member = await findMember(access.org.id, userId, transaction);
+    const role: Role = input.role;
+    if (member.membership.role === role) return member;
+    if (member.membership.role === 'owner' && (await ownerCount(access.org.id, transaction)) <= 1) {
+      throw new ConflictError('The last owner of an organization cannot be demoted');
+    }
+    member.membership.role = role;
+    await member.membership.save({ transaction });
+    return member;
+  });
+}
+
+/** Owners remove anyone; every member may remove themselves. The last owner stays. */
+export async function removeMember(ctx: AppContext, orgKey: string, userId: string): Promise<{ user_id: string; removed: true }> {
+  const access = await orgAccess(ctx, orgKey);
+  await findMember(access.org.id, userId);
+  if (userId !== access.viewer.user.id) requireMemberManagement(access);
+  await database().transaction(async (transaction) => {
+    await lockOrganization(access.org.id, transaction);
+    const member = await findMember(access.org.id, userId, transaction);
+    if (member.membership.role === 'owner' && (await ownerCount(access.org.id, transaction)) <= 1) {
+      throw new ConflictError('The last owner of an organization cannot leave it');
+    }
+    await member.membership.destroy({ transaction });
+  });
+  return { user_id: userId, removed: true };
+}

@@ -1,0 +1,22 @@
+import { Matches, MaxLength, MinLength } from 'class-validator';
+import { Field } from 'type-graphql';
+import { ApiInput } from '../../core/validation/api-input';
+import { SLUG_PATTERN } from '../workspaces/workspaces.inputs';
+
+@ApiInput('CreateProjectInput')
+export class CreateProjectInput {
+  @Field(() => String)
+  @MinLength(1)
+  @MaxLength(255)
+  name: string;
+
+  @Field(() => String, { description: 'Unique project key in the workspace (URL slug, 3 to 100 characters).' })
+  @MinLength(3)
+  @MaxLength(100)
+  @Matches(SLUG_PATTERN, { message: 'must be a URL slug: lower-case letters, digits and single hyphens' })
+  key: string;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(1000)
+  description?: string | null;
+}

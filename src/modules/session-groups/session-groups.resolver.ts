@@ -1,0 +1,88 @@
+import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { SessionGroupModel } from '../../../models';
+import type { AppContext } from '../../context/context';
+import { Rest } from '../../core/graphql-decorators';
+import { UUIDScalar } from '../../core/scalars';
+import { toSession } from '../sessions/sessions.mapper';
+import { pageInfo } from '../sessions/sessions.resolver';
+import { SessionResponse } from '../sessions/sessions.types';
+import { SessionGroupCreateRequest, SessionGroupListArgs, SessionGroupUpdateRequest } from './session-groups.inputs';
+import { toSessionGroup } from './session-groups.mapper';
+import { createSessionGroup, getSessionGroup, listSessionGroups, updateSessionGroup } from './session-groups.service';
+import { SessionGroupListResponse, SessionGroupSummary } from './session-groups.types';
+
+const GROUPS = '/org/:org/ws/:workspace/sessions/groups';
+const TAGS = { tags: ['session-groups'] };
+
+async function withStats(ctx: AppContext, row: SessionGroupModel): Promise<SessionGroupSummary> {
+  ctx.loaders.sessionGroupStats.clear(row.id);
+  return toSessionGroup(row, await ctx.loaders.sessionGroupStats.load(row.id));
+}
+
+@Resolver(() => SessionGroupSummary)
+export class SessionGroupResolver {
+  @Query(() => SessionGroupListResponse, { description: 'List the session groups of a workspace, newest first.' })
+  @Rest('GET', GROUPS, TAGS)
+  async session_groups(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Args(() => SessionGroupListArgs) args: SessionGroupListArgs,
+    @Ctx() ctx: AppContext,
+  ): Promise<SessionGroupListResponse> {
+    const result = await listSessionGroups(ctx, org, workspace, args);
+    const stats = await ctx.loaders.sessionGroupStats.loadMany(result.groups.map((group) => group.id));
+    return {
+      groups: result.groups.map((group, index) => {
+        const item = stats[index];
+        if (item instanceof Error) throw item;
+        return toSessionGroup(group, item);
+      }),
+      ...pageInfo(result.total, result.page, result.limit),
+    };
+  }
+
+  @Query(() => SessionGroupSummary, { description: 'Get one session group.' })
+  @Rest('GET', `${GROUPS}/:group_id`, TAGS)
+  async session_group(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('group_id', () => UUIDScalar) groupId: string,
+    @Ctx() ctx: AppContext,
+  ): Promise<SessionGroupSummary> {
+    return withStats(ctx, await getSessionGroup(ctx, org, workspace, groupId));
+  }
+
+  @Mutation(() => SessionGroupSummary, { description: 'Create a session group (spec 3).' })
+  @Rest('POST', GROUPS, { status: 201, ...TAGS })
+  async create_session_group(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('input', () => SessionGroupCreateRequest) input: SessionGroupCreateRequest,
+    @Ctx() ctx: AppContext,
+  ): Promise<SessionGroupSummary> {
+    return withStats(ctx, await createSessionGroup(ctx, org, workspace, input));
+  }
+
+  @Mutation(() => SessionGroupSummary, { description: 'Update the title or status of a session group.' })
+  @Rest('PATCH', `${GROUPS}/:group_id`, TAGS)
+  async update_session_group(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('group_id', () => UUIDScalar) groupId: string,
+    @Arg('input', () => SessionGroupUpdateRequest) input: SessionGroupUpdateRequest,
+    @Ctx() ctx: AppContext,
+  ): Promise<SessionGroupSummary> {
+    return withStats(ctx, await updateSessionGroup(ctx, org, workspace, groupId, input));
+  }
+
+  @FieldResolver(() => [SessionResponse], { description: "The group's sessions visible to the caller, most recently updated first." })
+  @Extensions({ graphqlOnly: true })
+  async sessions(
+    @Root() group: SessionGroupSummary,
+    @Arg('limit', () => Int, { defaultValue: 50, description: 'At most 100.' }) limit: number,
+    @Ctx() ctx: AppContext,
+  ): Promise<SessionResponse[]> {
+    const rows = await ctx.loaders.groupSessions.load({ parent_id: group.id, limit: Math.max(1, Math.min(limit, 100)) });
+    return rows.map(toSession);
+  }
+}

@@ -1,0 +1,91 @@
+import type { WhereOptions } from 'sequelize';
+import { ProjectModel, SessionGroupModel } from '../../../models';
+import type { AppContext } from '../../context/context';
+import { requireScope, workspaceAccess } from '../../core/authz/access';
+import { NotFoundError } from '../../core/errors';
+import type { SessionGroupCreateRequest, SessionGroupListArgs, SessionGroupUpdateRequest } from './session-groups.inputs';
+
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+
+/** running stamps started_at (once); a terminal status stamps completed_at. */
+function applyStatus(group: SessionGroupModel, status: string, now: Date): void {
+  group.status = status as SessionGroupModel['status'];
+  if (status === 'running') {
+    group.started_at ??= now;
+    group.completed_at = null;
+  }
+  if (TERMINAL.has(status)) group.completed_at = now;
+}
+
+export async function createSessionGroup(ctx: AppContext, org: string, ws: string, input: SessionGroupCreateRequest): Promise<SessionGroupModel> {
+  const access = await workspaceAccess(ctx, org, ws);
+  const project = await ProjectModel.findOne({ where: { id: input.project_id, workspace_id: access.workspace.id } });
+  if (!project) throw new NotFoundError('Project');
+  requireScope(access, 'resources:write');
+  const group = SessionGroupModel.build({
+    organization_id: access.org.id,
+    workspace_id: access.workspace.id,
+    project_id: project.id,
+    kind: input.kind,
+    title: input.title ?? null,
+    worker: input.worker ?? null,
+    capability: input.capability ?? null,
+    capability_version: input.capability_version ?? null,
+    evaluation_id: input.evaluation_id ?? null,
+    evaluation_item_id: input.evaluation_item_id ?? null,
+    evaluation_item_attempt_id: input.evaluation_item_attempt_id ?? null,
+    runtime_id: input.runtime_id ?? null,
+    metadata: input.metadata ?? {},
+    created_by: access.viewer.user.id,
+  });
+  if (input.status) applyStatus(group, input.status, new Date());
+  return group.save();
+}
+
+async function findGroup(ctx: AppContext, org: string, ws: string, groupId: string) {
+  const access = await workspaceAccess(ctx, org, ws);
+  const group = await SessionGroupModel.findOne({ where: { id: groupId, workspace_id: access.workspace.id } });
+  if (!group) throw new NotFoundError('Session group');
+  return { access, group };
+}
+
+export async function getSessionGroup(ctx: AppContext, org: string, ws: string, groupId: string): Promise<SessionGroupModel> {
+  return (await findGroup(ctx, org, ws, groupId)).group;
+}
+
+export async function updateSessionGroup(
+  ctx: AppContext,
+  org: string,
+  ws: string,
+  groupId: string,
+  input: SessionGroupUpdateRequest,
+): Promise<SessionGroupModel> {
+  const { access, group } = await findGroup(ctx, org, ws, groupId);
+  requireScope(access, 'resources:write');
+  if (input.title !== undefined) group.title = input.title;
+  if (input.status) applyStatus(group, input.status, new Date());
+  group.changed('updated_at', true);
+  return group.save();
+}
+
+export async function listSessionGroups(
+  ctx: AppContext,
+  org: string,
+  ws: string,
+  args: SessionGroupListArgs,
+): Promise<{ groups: SessionGroupModel[]; total: number; page: number; limit: number }> {
+  const access = await workspaceAccess(ctx, org, ws);
+  const page = args.page ?? 1;
+  const limit = args.limit ?? 20;
+  const where: WhereOptions = { workspace_id: access.workspace.id };
+  if (args.kind?.length) Object.assign(where, { kind: args.kind });
+  if (args.status?.length) Object.assign(where, { status: args.status });
+  if (args.project_id) Object.assign(where, { project_id: args.project_id });
+  const { rows, count } = await SessionGroupModel.findAndCountAll({
+    where,
+    order: [['created_at', 'DESC'], ['id', 'DESC']],
+    limit,
+    offset: (page - 1) * limit,
+  });
+  return { groups: rows, total: count, page, limit };
+}

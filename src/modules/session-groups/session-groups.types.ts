@@ -1,0 +1,112 @@
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { UUIDScalar } from '../../core/scalars';
+import { TokenCountScalar } from '../sessions/token-count.scalar';
+
+export enum SessionGroupKindEnum {
+  worker_run = 'worker_run',
+  evaluation_item = 'evaluation_item',
+  workflow = 'workflow',
+  workflow_run = 'workflow_run',
+}
+registerEnumType(SessionGroupKindEnum, { name: 'SessionGroupKind', description: 'What a session group stands for.' });
+
+export enum SessionGroupStatusEnum {
+  running = 'running',
+  completed = 'completed',
+  failed = 'failed',
+  cancelled = 'cancelled',
+}
+registerEnumType(SessionGroupStatusEnum, { name: 'SessionGroupStatus' });
+
+@ObjectType('SessionGroupSummary', {
+  description: 'A group of sessions; counts and last activity are derived from its sessions.',
+})
+export class SessionGroupSummary {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => SessionGroupKindEnum)
+  kind: SessionGroupKindEnum;
+
+  @Field(() => SessionGroupStatusEnum, { nullable: true })
+  status: SessionGroupStatusEnum | null;
+
+  @Field(() => String, { nullable: true })
+  title: string | null;
+
+  @Field(() => String, { nullable: true })
+  worker: string | null;
+
+  @Field(() => String, { nullable: true })
+  capability: string | null;
+
+  @Field(() => String, { nullable: true })
+  capability_version: string | null;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  evaluation_id: string | null;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  evaluation_item_id: string | null;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  evaluation_item_attempt_id: string | null;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  runtime_id: string | null;
+
+  @Field(() => Int, { description: 'Sessions of the group that are not archived.' })
+  active_session_count: number;
+
+  @Field(() => Int)
+  session_count: number;
+
+  @Field(() => Int, { description: 'Sum of the message counts of its sessions.' })
+  message_count: number;
+
+  @Field(() => TokenCountScalar, { description: 'Input plus output tokens over every message of its sessions.' })
+  total_tokens: number;
+
+  @Field(() => Date)
+  created_at: Date;
+
+  @Field(() => Date)
+  updated_at: Date;
+
+  @Field(() => Date, { nullable: true })
+  started_at: Date | null;
+
+  @Field(() => Date, { nullable: true })
+  completed_at: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'Latest message (or creation) time among its sessions.' })
+  last_activity_at: Date | null;
+
+  /** Not exposed: used by the sessions navigation and tenant checks. */
+  workspace_id: string;
+  project_id: string;
+}
+
+@ObjectType('SessionGroupListResponse')
+export class SessionGroupListResponse {
+  @Field(() => [SessionGroupSummary])
+  groups: SessionGroupSummary[];
+
+  @Field(() => Int)
+  total: number;
+
+  @Field(() => Int)
+  page: number;
+
+  @Field(() => Int)
+  limit: number;
+
+  @Field(() => Int)
+  total_pages: number;
+
+  @Field(() => Boolean)
+  has_next: boolean;
+
+  @Field(() => Boolean)
+  has_previous: boolean;
+}

@@ -1,0 +1,193 @@
+import DataLoader from 'dataloader';
+import { QueryTypes } from 'sequelize';
+import { ProjectModel, SessionMessageModel, SessionModel } from '../../../models';
+import { database } from '../../db/database';
+import type { Viewer } from '../../context/viewer';
+import type { SessionUsageResponse } from './sessions.types';
+import { viewerTenant, visibleSql } from './tenant';
+
+export const EMPTY_USAGE: SessionUsageResponse = {
+  compaction_count: 0,
+  current_cache_creation_input_tokens: 0,
+  current_cache_read_input_tokens: 0,
+  current_cost_usd: null,
+  current_input_tokens: 0,
+  current_message_count: 0,
+  current_output_tokens: 0,
+  current_tool_call_count: 0,
+  last_generation_input_tokens: null,
+  total_cache_creation_input_tokens: 0,
+  total_cache_read_input_tokens: 0,
+  total_cost_usd: null,
+  total_input_tokens: 0,
+  total_message_count: 0,
+  total_output_tokens: 0,
+  total_tool_call_count: 0,
+};
+
+const TOKEN_COLUMNS = ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const;
+
+/**
+ * Usage of many sessions in one aggregate: total_* over every message,
+ * current_* over non-compacted ones, costs null when none was reported.
+ */
+const USAGE_SQL = `
+  SELECT m.session_id,
+         count(*) AS total_message_count,
+         count(*) FILTER (WHERE m.compacted_at IS NULL) AS current_message_count,
+         count(*) FILTER (WHERE m.is_summary) AS compaction_count,
+         ${TOKEN_COLUMNS.map(
+           (column) => `coalesce(sum(m.${column}), 0) AS total_${column},
+         coalesce(sum(m.${column}) FILTER (WHERE m.compacted_at IS NULL), 0) AS current_${column},`,
+         ).join('\n         ')}
+         coalesce(sum(m.tool_call_count), 0) AS total_tool_call_count,
+         coalesce(sum(m.tool_call_count) FILTER (WHERE m.compacted_at IS NULL), 0) AS current_tool_call_count,
+         sum(m.cost_usd) AS total_cost_usd,
+         sum(m.cost_usd) FILTER (WHERE m.compacted_at IS NULL) AS current_cost_usd,
+         (array_agg(m.input_tokens ORDER BY m.seq DESC) FILTER (WHERE m.has_usage))[1] AS last_generation_input_tokens
+    FROM session_messages m
+   WHERE m.session_id = ANY($ids::uuid[]) AND %TENANT%
+   GROUP BY m.session_id`;
+
+type UsageRow = Record<keyof SessionUsageResponse, string | number | null> & { session_id: string };
+
+function toUsage(row: UsageRow): SessionUsageResponse {
+  const out = { ...EMPTY_USAGE } as Record<string, number | null>;
+  for (const key of Object.keys(EMPTY_USAGE)) {
+    const value = row[key as keyof SessionUsageResponse];
+    out[key] = value == null ? (key.endsWith('cost_usd') || key === 'last_generation_input_tokens' ? null : 0) : Number(value);
+  }
+  return out as unknown as SessionUsageResponse;
+}
+
+export interface MessagesKey {
+  session_id: string;
+  include_compacted: boolean;
+  limit: number;
+}
+
+export interface ChildSessionsKey {
+  parent_id: string;
+  limit: number;
+}
+
+/** Groups keys by everything but the parent id, so each distinct shape is one statement. */
+async function batchByShape<K extends { limit: number }, V>(
+  keys: readonly K[],
+  shape: (key: K) => string,
+  run: (keys: K[]) => Promise<Map<K, V>>,
+  empty: () => V,
+): Promise<V[]> {
+  const byShape = new Map<string, K[]>();
+  for (const key of keys) {
+    const list = byShape.get(shape(key)) ?? [];
+    list.push(key);
+    byShape.set(shape(key), list);
+  }
+  const results = new Map<K, V>();
+  await Promise.all(
+    [...byShape.values()].map(async (group) => {
+      for (const [key, value] of await run(group)) results.set(key, value);
+    }),
+  );
+  return keys.map((key) => results.get(key) ?? empty());
+}
+
+/** Batched look-ups for session fields and session navigation (GraphQL). */
+export function createSessionLoaders(viewer: Viewer | null) {
+  const tenant = viewer ? viewerTenant(viewer) : null;
+
+  return {
+    sessionUsage: new DataLoader<string, SessionUsageResponse>(async (ids) => {
+      if (!tenant) return ids.map(() => EMPTY_USAGE);
+      const rows = await database().query<UsageRow>(USAGE_SQL.replace('%TENANT%', tenant.sql('m', { workspace: false })), {
+        bind: { ...tenant.bind, ids: [...ids] },
+        type: QueryTypes.SELECT,
+      });
+      const byId = new Map(rows.map((row) => [row.session_id, toUsage(row)]));
+      return ids.map((id) => byId.get(id) ?? EMPTY_USAGE);
+    }),
+
+    sessionProjectById: new DataLoader<string, ProjectModel | null>(async (ids) => {
+      if (!tenant) return ids.map(() => null);
+      const rows = await database().query<ProjectModel>(
+        `SELECT p.* FROM projects p WHERE p.id = ANY($ids::uuid[]) AND ${tenant.sql('p')}`,
+        { bind: { ...tenant.bind, ids: [...ids] }, type: QueryTypes.SELECT, model: ProjectModel, mapToModel: true },
+      );
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+
+    sessionMessages: new DataLoader<MessagesKey, SessionMessageModel[], string>(
+      (keys) =>
+        batchByShape(
+          keys,
+          (key) => `${key.include_compacted}:${key.limit}`,
+          async (group) => {
+            const out = new Map<MessagesKey, SessionMessageModel[]>(group.map((key) => [key, []]));
+            if (!tenant) return out;
+            const rows = await database().query<SessionMessageModel>(
+              `SELECT m.* FROM unnest($ids::uuid[]) AS k(id)
+                 CROSS JOIN LATERAL (
+                   SELECT * FROM session_messages x
+                    WHERE x.session_id = k.id ${group[0].include_compacted ? '' : 'AND x.compacted_at IS NULL'}
+                    ORDER BY x.seq LIMIT $limit) m
+                WHERE ${tenant.sql('m', { workspace: false })}
+                ORDER BY m.session_id, m.seq`,
+              {
+                bind: { ...tenant.bind, ids: group.map((key) => key.session_id), limit: group[0].limit },
+                type: QueryTypes.SELECT,
+                model: SessionMessageModel,
+                mapToModel: true,
+              },
+            );
+            const byId = new Map(group.map((key) => [key.session_id, out.get(key)!]));
+            for (const row of rows) byId.get(row.session_id)?.push(row);
+            return out;
+          },
+          () => [],
+        ),
+      { cacheKeyFn: (key) => `${key.session_id}:${key.include_compacted}:${key.limit}` },
+    ),
+
+    /** Active, user-origin sessions of each workspace the viewer can see, newest first. */
+    workspaceSessions: childSessionsLoader(tenant, 'workspace_id', "s.archived_at IS NULL AND s.origin = 'user'"),
+
+    /** Visible sessions of each group (any origin, any archive state), newest first. */
+    groupSessions: childSessionsLoader(tenant, 'group_id', 'TRUE'),
+  };
+}
+
+function childSessionsLoader(tenant: ReturnType<typeof viewerTenant> | null, column: 'workspace_id' | 'group_id', condition: string) {
+  return new DataLoader<ChildSessionsKey, SessionModel[], string>(
+    (keys) =>
+      batchByShape(
+        keys,
+        (key) => String(key.limit),
+        async (group) => {
+          const out = new Map<ChildSessionsKey, SessionModel[]>(group.map((key) => [key, []]));
+          if (!tenant) return out;
+          const rows = await database().query<SessionModel>(
+            `SELECT s.* FROM unnest($ids::uuid[]) AS k(id)
+               CROSS JOIN LATERAL (
+                 SELECT * FROM sessions x
+                  WHERE x.${column} = k.id AND ${condition.replace(/\bs\./g, 'x.')} AND ${visibleSql('x')}
+                  ORDER BY x.updated_at DESC, x.id DESC LIMIT $limit) s
+              WHERE ${tenant.sql('s')}
+              ORDER BY s.updated_at DESC, s.id DESC`,
+            {
+              bind: { ...tenant.bind, ids: group.map((key) => key.parent_id), limit: group[0].limit },
+              type: QueryTypes.SELECT,
+              model: SessionModel,
+              mapToModel: true,
+            },
+          );
+          const byParent = new Map(group.map((key) => [key.parent_id, out.get(key)!]));
+          for (const row of rows) byParent.get(row[column] as string)?.push(row);
+          return out;
+        },
+        () => [],
+      ),
+    { cacheKeyFn: (key) => `${key.parent_id}:${key.limit}` },
+  );
+}

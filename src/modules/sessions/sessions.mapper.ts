@@ -1,0 +1,73 @@
+import type { SessionMessageModel, SessionModel, UserModel } from '../../../models';
+import type {
+  SessionCreatorResponse,
+  SessionFrozenByEnum,
+  SessionOriginEnum,
+  SessionResponse,
+  SessionVisibilityEnum,
+  TranscriptMessage,
+} from './sessions.types';
+
+/**
+ * Row → GraphQL type. project_key/project_name, group, created_by, shared_by
+ * and usage resolve through loaders (sessions.resolver.ts).
+ */
+export function toSession(row: SessionModel): SessionResponse {
+  return {
+    id: row.id,
+    agent: row.agent,
+    model: row.model,
+    title: row.title,
+    origin: row.origin as SessionOriginEnum,
+    visibility: row.visibility as SessionVisibilityEnum,
+    workspace_id: row.workspace_id,
+    user_id: row.user_id,
+    project_id: row.project_id,
+    runtime_id: row.runtime_id,
+    group_id: row.group_id,
+    labels: row.labels ?? {},
+    message_count: row.message_count,
+    recent_message_count: row.recent_message_count,
+    preview_text: row.preview_text,
+    last_message_at: row.last_message_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    archived_at: row.archived_at,
+    frozen_at: row.frozen_at,
+    frozen_by: row.frozen_by as SessionFrozenByEnum | null,
+    shared_at: row.shared_at,
+    shared_by_id: row.shared_by,
+  };
+}
+
+export function toCreator(user: UserModel): SessionCreatorResponse {
+  return { email: user.email, full_name: user.full_name, id: user.id, username: user.username };
+}
+
+function count(value: string | number | null): number {
+  return value == null ? 0 : Number(value);
+}
+
+export function toTranscriptMessage(row: SessionMessageModel): TranscriptMessage {
+  return {
+    id: row.id,
+    seq: row.seq,
+    role: row.role,
+    content: row.content,
+    tool_calls: row.tool_calls ?? null,
+    tool_call_id: row.tool_call_id,
+    metadata: row.metadata,
+    usage: row.has_usage
+      ? {
+          input_tokens: count(row.input_tokens),
+          output_tokens: count(row.output_tokens),
+          cache_creation_input_tokens: count(row.cache_creation_input_tokens),
+          cache_read_input_tokens: count(row.cache_read_input_tokens),
+          cost_usd: row.cost_usd,
+        }
+      : null,
+    is_summary: row.is_summary,
+    compacted: row.compacted_at != null,
+    created_at: row.created_at,
+  };
+}

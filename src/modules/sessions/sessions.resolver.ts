@@ -1,0 +1,271 @@
+import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { AppContext } from '../../context/context';
+import { Rest } from '../../core/graphql-decorators';
+import { toProject } from '../projects/projects.mapper';
+import { ProjectResponse } from '../projects/projects.types';
+import { toSessionGroup } from '../session-groups/session-groups.mapper';
+import { SessionGroupSummary } from '../session-groups/session-groups.types';
+import {
+  SessionCreateRequest,
+  SessionFilterArgs,
+  SessionListArgs,
+  SessionUpdateRequest,
+  TranscriptAppendRequest,
+  TranscriptCompactRequest,
+  TranscriptReadArgs,
+} from './sessions.inputs';
+import { toCreator, toSession, toTranscriptMessage } from './sessions.mapper';
+import {
+  appendTranscript,
+  compactTranscript,
+  deleteSession,
+  freezeSession,
+  getSession,
+  listSessions,
+  readTranscript,
+  saveSession,
+  sessionFacets,
+  setArchived,
+  updateSession,
+} from './sessions.service';
+import {
+  SessionCreatorResponse,
+  SessionDeleteResponse,
+  SessionFacetsResponse,
+  SessionListResponse,
+  SessionResponse,
+  SessionUsageResponse,
+  TranscriptAppendResponse,
+  TranscriptCompactResponse,
+  TranscriptMessage,
+  TranscriptResponse,
+} from './sessions.types';
+
+const WS = '/org/:org/ws/:workspace/sessions';
+const TAGS = { tags: ['sessions'] };
+
+export function pageInfo(total: number, page: number, limit: number) {
+  const totalPages = total === 0 ? 0 : Math.ceil(total / limit);
+  return { total, page, limit, total_pages: totalPages, has_next: page < totalPages, has_previous: page > 1 };
+}
+
+@Resolver(() => SessionResponse)
+export class SessionResolver {
+  @Query(() => SessionListResponse, { description: 'List the sessions the caller can see, filtered, sorted and paged.' })
+  @Rest('GET', WS, TAGS)
+  async sessions(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Args(() => SessionListArgs) args: SessionListArgs,
+    @Ctx() ctx: AppContext,
+  ): Promise<SessionListResponse> {
+    const result = await listSessions(ctx, org, workspace, args);
+    return { sessions: result.sessions.map(toSession), ...pageInfo(result.total, result.page, result.limit) };
+  }
+
+  @Query(() => SessionFacetsResponse, { description: 'Per-dimension counts over the sessions the caller can see (spec 1).' })
+  @Rest('GET', `${WS}/facets`, TAGS)
+  session_facets(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Args(() => SessionFilterArgs) args: SessionFilterArgs,
+    @Ctx() ctx: AppContext,
+  ): Promise<SessionFacetsResponse> {
+    return sessionFacets(ctx, org, workspace, args);
+  }
+
+  @Query(() => SessionResponse, { description: 'Get one session by id or unique id prefix (4+ characters).' })
+  @Rest('GET', `${WS}/:session_id`, TAGS)
+  async session(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('session_id', () => String) sessionId: string,
+    @Ctx() ctx: AppContext,
+  ): Promise<SessionResponse> {
+    return toSession(await getSession(ctx, org, workspace, sessionId));
+  }
+
+  @Mutation(() => SessionResponse, { description: 'Save a session: 201 when the id is new, 200 when the owner saves it again (spec 2).' })
+  @Rest('POST', WS, { status: 201, alsoReturns: [200], ...TAGS })
+  async save_session(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('input', () => SessionCreateRequest) input: SessionCreateRequest,
+    @Ctx() ctx: AppContext,
+  ): Promise<SessionResponse> {
+    const { session, created } = await saveSession(ctx, org, workspace, input);
+    if (!created) ctx.response.status = 200;
+    return toSession(session);
+  }
+
+  @Mutation(() => SessionResponse, { description: 'Update a session: absent fields stay, labels replace, visibility only private → workspace.' })
+  @Rest('PATCH', `${WS}/:session_id`, TAGS)
+  async update_session(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('session_id', () => String) sessionId: string,
+    @Arg('input', () => SessionUpdateRequest) input: SessionUpdateRequest,
+    @Ctx() ctx: AppContext,
+  ): Promise<SessionResponse> {
+    return toSession(await updateSession(ctx, org, workspace, sessionId, input));
+  }
+
+  @Mutation(() => SessionDeleteResponse, { description: 'Delete a session and its transcript.' })
+  @Rest('DELETE', `${WS}/:session_id`, TAGS)
+  async delete_session(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('session_id', () => String) sessionId: string,
+    @Ctx() ctx: AppContext,
+  ): Promise<SessionDeleteResponse> {
+    return { id: await deleteSession(ctx, org, workspace, sessionId), deleted: true };
+  }
+
+  @Mutation(() => SessionResponse, { description: 'Archive a session (idempotent).' })
+  @Rest('POST', `${WS}/:session_id/archive`, TAGS)
+  async archive_session(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('session_id', () => String) sessionId: string,
+    @Ctx() ctx: AppContext,
+  ): Promise<SessionResponse> {
+    return toSession(await setArchived(ctx, org, workspace, sessionId, true));
+  }
+
+  @Mutation(() => SessionResponse, { description: 'Unarchive a session (idempotent, spec 4).' })
+  @Rest('POST', `${WS}/:session_id/unarchive`, TAGS)
+  async unarchive_session(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('session_id', () => String) sessionId: string,
+    @Ctx() ctx: AppContext,
+  ): Promise<SessionResponse> {
+    return toSession(await setArchived(ctx, org, workspace, sessionId, false));
+  }
+
+  @Mutation(() => SessionResponse, { description: 'Freeze a session: it accepts no transcript writes afterwards.' })
+  @Rest('POST', `${WS}/:session_id/freeze`, TAGS)
+  async freeze_session(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('session_id', () => String) sessionId: string,
+    @Ctx() ctx: AppContext,
+  ): Promise<SessionResponse> {
+    return toSession(await freezeSession(ctx, org, workspace, sessionId));
+  }
+
+  @Query(() => TranscriptResponse, { description: 'Read a transcript page (non-compacted messages unless include_compacted).' })
+  @Rest('GET', `${WS}/:session_id/transcript`, TAGS)
+  async session_transcript(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('session_id', () => String) sessionId: string,
+    @Args(() => TranscriptReadArgs) args: TranscriptReadArgs,
+    @Ctx() ctx: AppContext,
+  ): Promise<TranscriptResponse> {
+    const result = await readTranscript(ctx, org, workspace, sessionId, args);
+    return { session: toSession(result.session), messages: result.messages.map(toTranscriptMessage), has_more: result.has_more };
+  }
+
+  @Mutation(() => TranscriptAppendResponse, { description: 'Append messages to a transcript.' })
+  @Rest('POST', `${WS}/:session_id/transcript`, { status: 201, ...TAGS })
+  async append_session_transcript(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('session_id', () => String) sessionId: string,
+    @Arg('input', () => TranscriptAppendRequest) input: TranscriptAppendRequest,
+    @Ctx() ctx: AppContext,
+  ): Promise<TranscriptAppendResponse> {
+    const result = await appendTranscript(ctx, org, workspace, sessionId, input);
+    return { session: toSession(result.session), messages: result.messages.map(toTranscriptMessage) };
+  }
+
+  @Mutation(() => TranscriptCompactResponse, { description: 'Mark messages up to up_to_seq compacted and append the summary.' })
+  @Rest('POST', `${WS}/:session_id/transcript/compact`, TAGS)
+  async compact_session_transcript(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('session_id', () => String) sessionId: string,
+    @Arg('input', () => TranscriptCompactRequest) input: TranscriptCompactRequest,
+    @Ctx() ctx: AppContext,
+  ): Promise<TranscriptCompactResponse> {
+    const result = await compactTranscript(ctx, org, workspace, sessionId, input);
+    return {
+      session: toSession(result.session),
+      messages: result.messages.map(toTranscriptMessage),
+      compacted_count: result.compacted_count,
+    };
+  }
+
+  // Fields resolved through per-request loaders (one statement per batch).
+
+  @FieldResolver(() => String, { nullable: true })
+  async project_key(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<string | null> {
+    return session.project_id ? ((await ctx.loaders.sessionProjectById.load(session.project_id))?.key ?? null) : null;
+  }
+
+  @FieldResolver(() => String, { nullable: true })
+  async project_name(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<string | null> {
+    return session.project_id ? ((await ctx.loaders.sessionProjectById.load(session.project_id))?.name ?? null) : null;
+  }
+
+  @FieldResolver(() => SessionGroupSummary, { nullable: true })
+  async group(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<SessionGroupSummary | null> {
+    if (!session.group_id) return null;
+    const [row, stats] = await Promise.all([
+      ctx.loaders.sessionGroupById.load(session.group_id),
+      ctx.loaders.sessionGroupStats.load(session.group_id),
+    ]);
+    return row ? toSessionGroup(row, stats) : null;
+  }
+
+  @FieldResolver(() => SessionCreatorResponse, { nullable: true })
+  async created_by(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<SessionCreatorResponse | null> {
+    const user = await ctx.loaders.userById.load(session.user_id);
+    return user ? toCreator(user) : null;
+  }
+
+  @FieldResolver(() => SessionCreatorResponse, { nullable: true })
+  async shared_by(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<SessionCreatorResponse | null> {
+    if (!session.shared_by_id) return null;
+    const user = await ctx.loaders.userById.load(session.shared_by_id);
+    return user ? toCreator(user) : null;
+  }
+
+  @FieldResolver(() => SessionUsageResponse)
+  usage(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<SessionUsageResponse> {
+    return ctx.loaders.sessionUsage.load(session.id);
+  }
+
+  // GraphQL-only navigation (kept out of REST replies).
+
+  @FieldResolver(() => SessionCreatorResponse, { nullable: true, description: 'The owner (same as created_by).' })
+  @Extensions({ graphqlOnly: true })
+  creator(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<SessionCreatorResponse | null> {
+    return this.created_by(session, ctx);
+  }
+
+  @FieldResolver(() => ProjectResponse, { nullable: true, description: 'The project of the session.' })
+  @Extensions({ graphqlOnly: true })
+  async project(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<ProjectResponse | null> {
+    if (!session.project_id) return null;
+    const row = await ctx.loaders.sessionProjectById.load(session.project_id);
+    return row ? toProject(row) : null;
+  }
+
+  @FieldResolver(() => [TranscriptMessage], { description: 'Transcript messages in seq order (non-compacted unless include_compacted).' })
+  @Extensions({ graphqlOnly: true })
+  async messages(
+    @Root() session: SessionResponse,
+    @Arg('limit', () => Int, { defaultValue: 100, description: 'At most 1000.' }) limit: number,
+    @Arg('include_compacted', () => Boolean, { defaultValue: false }) includeCompacted: boolean,
+    @Ctx() ctx: AppContext,
+  ): Promise<TranscriptMessage[]> {
+    const rows = await ctx.loaders.sessionMessages.load({
+      session_id: session.id,
+      include_compacted: includeCompacted,
+      limit: Math.max(1, Math.min(limit, 1000)),
+    });
+    return rows.map(toTranscriptMessage);
+  }
+}

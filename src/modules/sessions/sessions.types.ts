@@ -1,0 +1,385 @@
+import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
+import { SessionGroupSummary } from '../session-groups/session-groups.types';
+import { TokenCountScalar } from './token-count.scalar';
+
+export enum SessionOriginEnum {
+  user = 'user',
+  eval = 'eval',
+  worker = 'worker',
+}
+registerEnumType(SessionOriginEnum, { name: 'SessionOrigin', description: 'Who writes the session: a user, an evaluation or a worker.' });
+
+export enum SessionVisibilityEnum {
+  private = 'private',
+  workspace = 'workspace',
+}
+registerEnumType(SessionVisibilityEnum, { name: 'SessionVisibility' });
+
+export enum SessionFrozenByEnum {
+  evaluation = 'evaluation',
+  user = 'user',
+}
+registerEnumType(SessionFrozenByEnum, { name: 'SessionFrozenBy' });
+
+export enum SessionArchivedScope {
+  active = 'active',
+  archived = 'archived',
+  any = 'any',
+}
+registerEnumType(SessionArchivedScope, { name: 'SessionArchivedScope', description: 'Which sessions a list or facet covers.' });
+
+export enum SessionSortBy {
+  updated_at = 'updated_at',
+  last_message_at = 'last_message_at',
+  created_at = 'created_at',
+  message_count = 'message_count',
+}
+registerEnumType(SessionSortBy, { name: 'SessionSortBy' });
+
+export enum SortDirection {
+  asc = 'asc',
+  desc = 'desc',
+}
+registerEnumType(SortDirection, { name: 'SortDirection' });
+
+@ObjectType('SessionCreatorResponse', { description: 'A denormalised view of a user (created_by, shared_by).' })
+export class SessionCreatorResponse {
+  @Field(() => String)
+  email: string;
+
+  @Field(() => String, { nullable: true })
+  full_name: string | null;
+
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => String)
+  username: string;
+}
+
+@ObjectType('SessionUsageResponse', {
+  description: 'Summed at read time from per-message usage: total_* over every message, current_* over non-compacted ones.',
+})
+export class SessionUsageResponse {
+  @Field(() => Int)
+  compaction_count: number;
+
+  @Field(() => TokenCountScalar)
+  current_cache_creation_input_tokens: number;
+
+  @Field(() => TokenCountScalar)
+  current_cache_read_input_tokens: number;
+
+  @Field(() => Float, { nullable: true, description: 'Null when no current message reported a cost.' })
+  current_cost_usd: number | null;
+
+  @Field(() => TokenCountScalar)
+  current_input_tokens: number;
+
+  @Field(() => Int, { description: 'Non-compacted messages (the transcript subset).' })
+  current_message_count: number;
+
+  @Field(() => TokenCountScalar)
+  current_output_tokens: number;
+
+  @Field(() => Int)
+  current_tool_call_count: number;
+
+  @Field(() => TokenCountScalar, { nullable: true, description: 'Input tokens of the newest message with usage; null when none.' })
+  last_generation_input_tokens: number | null;
+
+  @Field(() => TokenCountScalar)
+  total_cache_creation_input_tokens: number;
+
+  @Field(() => TokenCountScalar)
+  total_cache_read_input_tokens: number;
+
+  @Field(() => Float, { nullable: true, description: 'Null when no message reported a cost.' })
+  total_cost_usd: number | null;
+
+  @Field(() => TokenCountScalar)
+  total_input_tokens: number;
+
+  @Field(() => Int, { description: 'Lifetime count, compacted messages included.' })
+  total_message_count: number;
+
+  @Field(() => TokenCountScalar)
+  total_output_tokens: number;
+
+  @Field(() => Int)
+  total_tool_call_count: number;
+}
+
+@ObjectType('SessionResponse', { description: 'A chat session.' })
+export class SessionResponse {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => String, { nullable: true })
+  agent: string | null;
+
+  @Field(() => String)
+  model: string;
+
+  @Field(() => String, { nullable: true })
+  title: string | null;
+
+  @Field(() => SessionOriginEnum)
+  origin: SessionOriginEnum;
+
+  @Field(() => SessionVisibilityEnum)
+  visibility: SessionVisibilityEnum;
+
+  @Field(() => UUIDScalar)
+  workspace_id: string;
+
+  @Field(() => UUIDScalar, { description: 'Id of the creating user (the owner).' })
+  user_id: string;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  project_id: string | null;
+
+  @Field(() => String, { nullable: true })
+  project_key?: string | null;
+
+  @Field(() => String, { nullable: true })
+  project_name?: string | null;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  runtime_id: string | null;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  group_id: string | null;
+
+  @Field(() => SessionGroupSummary, { nullable: true })
+  group?: SessionGroupSummary | null;
+
+  @Field(() => JSONObjectScalar, { description: 'Label key → list of values.' })
+  labels: Record<string, string[]>;
+
+  @Field(() => Int)
+  message_count: number;
+
+  @Field(() => Int, { nullable: true, description: 'Messages in the last 24 hours, at most 25.' })
+  recent_message_count: number | null;
+
+  @Field(() => String, { nullable: true, description: 'The last message, cut to 200 characters.' })
+  preview_text: string | null;
+
+  @Field(() => Date, { nullable: true })
+  last_message_at: Date | null;
+
+  @Field(() => Date)
+  created_at: Date;
+
+  @Field(() => Date)
+  updated_at: Date;
+
+  @Field(() => Date, { nullable: true })
+  archived_at: Date | null;
+
+  @Field(() => Date, { nullable: true })
+  frozen_at: Date | null;
+
+  @Field(() => SessionFrozenByEnum, { nullable: true })
+  frozen_by: SessionFrozenByEnum | null;
+
+  @Field(() => SessionCreatorResponse, { nullable: true })
+  created_by?: SessionCreatorResponse | null;
+
+  @Field(() => Date, { nullable: true })
+  shared_at: Date | null;
+
+  @Field(() => SessionCreatorResponse, { nullable: true })
+  shared_by?: SessionCreatorResponse | null;
+
+  @Field(() => SessionUsageResponse)
+  usage?: SessionUsageResponse;
+
+  /** Not exposed: the sharer's id, resolved into `shared_by`. */
+  shared_by_id: string | null;
+}
+
+@ObjectType('SessionListResponse')
+export class SessionListResponse {
+  @Field(() => [SessionResponse])
+  sessions: SessionResponse[];
+
+  @Field(() => Int)
+  total: number;
+
+  @Field(() => Int)
+  page: number;
+
+  @Field(() => Int)
+  limit: number;
+
+  @Field(() => Int)
+  total_pages: number;
+
+  @Field(() => Boolean)
+  has_next: boolean;
+
+  @Field(() => Boolean)
+  has_previous: boolean;
+}
+
+@ObjectType('SessionDeleteResponse')
+export class SessionDeleteResponse {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => Boolean)
+  deleted: boolean;
+}
+
+@ObjectType('LabelFacetEntry')
+export class LabelFacetEntry {
+  @Field(() => Int)
+  count: number;
+
+  @Field(() => String)
+  value: string;
+}
+
+@ObjectType('UserFacetEntry')
+export class UserFacetEntry {
+  @Field(() => Int)
+  count: number;
+
+  @Field(() => String)
+  email: string;
+
+  @Field(() => String, { nullable: true })
+  full_name: string | null;
+
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => String)
+  username: string;
+}
+
+@ObjectType('SessionFacetsResponse', { description: 'Per-dimension counts over the sessions the caller can see.' })
+export class SessionFacetsResponse {
+  @Field(() => [LabelFacetEntry])
+  agents: LabelFacetEntry[];
+
+  @Field(() => [LabelFacetEntry])
+  models: LabelFacetEntry[];
+
+  @Field(() => [LabelFacetEntry])
+  origins: LabelFacetEntry[];
+
+  @Field(() => [UserFacetEntry])
+  users: UserFacetEntry[];
+
+  @Field(() => JSONObjectScalar, { description: 'Label key → list of LabelFacetEntry; keys without matches omitted.' })
+  labels: Record<string, LabelFacetEntry[]>;
+
+  @Field(() => [LabelFacetEntry])
+  group_kinds: LabelFacetEntry[];
+
+  @Field(() => [LabelFacetEntry])
+  group_statuses: LabelFacetEntry[];
+}
+
+@ObjectType('TranscriptToolCall')
+export class TranscriptToolCall {
+  @Field(() => String)
+  id: string;
+
+  @Field(() => String)
+  name: string;
+
+  @Field(() => JSONScalar, { nullable: true, description: 'A JSON string or an object, returned as given.' })
+  arguments: unknown;
+}
+
+@ObjectType('TranscriptMessageUsage')
+export class TranscriptMessageUsage {
+  @Field(() => TokenCountScalar)
+  input_tokens: number;
+
+  @Field(() => TokenCountScalar)
+  output_tokens: number;
+
+  @Field(() => TokenCountScalar)
+  cache_creation_input_tokens: number;
+
+  @Field(() => TokenCountScalar)
+  cache_read_input_tokens: number;
+
+  @Field(() => Float, { nullable: true })
+  cost_usd: number | null;
+}
+
+@ObjectType('TranscriptMessage', { description: 'One message of a session transcript.' })
+export class TranscriptMessage {
+  @Field(() => String)
+  id: string;
+
+  @Field(() => Int, { description: 'Position in the transcript, from 1.' })
+  seq: number;
+
+  @Field(() => String)
+  role: string;
+
+  @Field(() => JSONScalar, { nullable: true })
+  content: unknown;
+
+  @Field(() => [TranscriptToolCall], { nullable: true })
+  tool_calls: TranscriptToolCall[] | null;
+
+  @Field(() => String, { nullable: true })
+  tool_call_id: string | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true })
+  metadata: Record<string, unknown> | null;
+
+  @Field(() => TranscriptMessageUsage, { nullable: true })
+  usage: TranscriptMessageUsage | null;
+
+  @Field(() => Boolean, { description: 'True for a compaction summary.' })
+  is_summary: boolean;
+
+  @Field(() => Boolean)
+  compacted: boolean;
+
+  @Field(() => Date)
+  created_at: Date;
+}
+
+@ObjectType('TranscriptAppendResponse')
+export class TranscriptAppendResponse {
+  @Field(() => SessionResponse)
+  session: SessionResponse;
+
+  @Field(() => [TranscriptMessage])
+  messages: TranscriptMessage[];
+}
+
+@ObjectType('TranscriptResponse')
+export class TranscriptResponse {
+  @Field(() => SessionResponse)
+  session: SessionResponse;
+
+  @Field(() => [TranscriptMessage])
+  messages: TranscriptMessage[];
+
+  @Field(() => Boolean)
+  has_more: boolean;
+}
+
+@ObjectType('TranscriptCompactResponse')
+export class TranscriptCompactResponse {
+  @Field(() => SessionResponse)
+  session: SessionResponse;
+
+  @Field(() => [TranscriptMessage], { description: 'The appended summary message.' })
+  messages: TranscriptMessage[];
+
+  @Field(() => Int, { description: 'Messages newly marked compacted.' })
+  compacted_count: number;
+}

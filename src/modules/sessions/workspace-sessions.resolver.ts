@@ -1,0 +1,22 @@
+import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { AppContext } from '../../context/context';
+import { WorkspaceResponse } from '../workspaces/workspaces.types';
+import { toSession } from './sessions.mapper';
+import { SessionResponse } from './sessions.types';
+
+/** `workspace.sessions` (GraphQL only): the sessions module owns the data, so it adds the field. */
+@Resolver(() => WorkspaceResponse)
+export class WorkspaceSessionsResolver {
+  @FieldResolver(() => [SessionResponse], {
+    description: "The caller's visible active sessions of the workspace (user origin), most recently updated first.",
+  })
+  @Extensions({ graphqlOnly: true })
+  async sessions(
+    @Root() workspace: WorkspaceResponse,
+    @Arg('limit', () => Int, { defaultValue: 20, description: 'At most 100.' }) limit: number,
+    @Ctx() ctx: AppContext,
+  ): Promise<SessionResponse[]> {
+    const rows = await ctx.loaders.workspaceSessions.load({ parent_id: workspace.id, limit: Math.max(1, Math.min(limit, 100)) });
+    return rows.map(toSession);
+  }
+}

@@ -1,0 +1,23 @@
+import { MailOutboxModel, PasswordResetTokenModel } from '../../models';
+import { rest } from '../helpers/http';
+import type { TestApp } from '../helpers/test-app';
+
+/** The newest outbox mails of an address (SMTP_URL is unset in tests). */
+export function outboxOf(address: string): Promise<MailOutboxModel[]> {
+  return MailOutboxModel.findAll({ where: { to_address: address }, order: [['created_at', 'DESC'], ['id', 'DESC']] });
+}
+
+/** Asks for a reset mail through the API and returns the token read from the outbox. */
+export async function requestResetToken(api: TestApp, email: string): Promise<string> {
+  const res = await rest(api, 'POST', '/auth/forgot-password', { body: { email } });
+  if (res.status !== 202) throw new Error(`forgot-password answered ${res.status}`);
+  const [mail] = await outboxOf(email);
+  const match = /Reset token: (\S+)/.exec(mail?.body_text ?? '');
+  if (!match) throw new Error(`no reset mail for ${email}`);
+  return match[1];
+}
+
+/** Moves every open reset token of a user one second into the past. */
+export async function expireResetTokens(userId: string): Promise<void> {
+  await PasswordResetTokenModel.update({ expires_at: new Date(Date.now() - 1000) }, { where: { user_id: userId } });
+}

@@ -1,0 +1,124 @@
+import { MembershipModel, OrganizationModel, ProjectModel, UserModel, WorkspaceModel } from '../../../models';
+import { createUser, randomKey } from '../../factories/accounts';
+import { gql, rest } from '../../helpers/http';
+import { useTestApp } from '../../helpers/test-app';
+
+const api = useTestApp();
+const PASSWORD = 'a-long-enough-password';
+
+describe('POST /auth/signup', () => {
+  it('creates the user, a personal organization, a default workspace and a default project with 201', async () => {
+    const username = randomKey('s');
+    const res = await rest(api, 'POST', '/auth/signup', {
+      body: { email: `${username}@example.test`, password: PASSWORD, username, full_name: 'Sam Signup' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      username,
+      email_address: `${username}@example.test`,
+      access_token: expect.any(String),
+      requires_verification: false,
+    });
+    const user = await UserModel.findByPk(res.body.id);
+    expect(user?.password_hash).not.toContain(PASSWORD);
+    const org = await OrganizationModel.findOne({ where: { key: username } });
+    expect(org).toMatchObject({ name: 'Sam Signup', is_personal: true });
+    const membership = await MembershipModel.findOne({ where: { organization_id: org!.id, user_id: res.body.id } });
+    expect(membership?.role).toBe('owner');
+    const workspace = await WorkspaceModel.findOne({ where: { organization_id: org!.id, key: 'default' } });
+    expect(workspace).toMatchObject({ name: 'Default', is_default: true });
+    const project = await ProjectModel.findOne({ where: { workspace_id: workspace!.id, key: 'default' } });
+    expect(project).not.toBeNull();
+
+    const me = await rest(api, 'GET', '/user', { token: res.body.access_token });
+    expect(me.status).toBe(200);
+    expect(me.body.username).toBe(username);
+  });
+
+  it('derives the username from the e-mail local part and adds a numeric suffix on a clash', async () => {
+    const local = randomKey('local');
+    const first = await rest(api, 'POST', '/auth/signup', { body: { email: `${local}@one.test`, password: PASSWORD } });
+    const second = await rest(api, 'POST', '/auth/signup', { body: { email: `${local}@two.test`, password: PASSWORD } });
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(first.body.username).toBe(local);
+    expect(second.body.username).toBe(`${local}-2`);
+    expect(await OrganizationModel.findOne({ where: { key: `${local}-2` } })).not.toBeNull();
+  });
+
+  it('turns an e-mail local part into a slug', async () => {
+    const hex = randomKey('x').slice(2);
+    const res = await rest(api, 'POST', '/auth/signup', { body: { email: `Jo.Ann_${hex}@example.test`, password: PASSWORD } });
+    expect(res.status).toBe(201);
+    expect(res.body.username).toBe(`jo-ann-${hex}`);
+  });
+
+  it('rejects a duplicate e-mail with 409 already_exists_error', async () => {
+    const existing = await createUser();
+    const res = await rest(api, 'POST', '/auth/signup', { body: { email: existing.email, password: PASSWORD } });
+    expect(res.status).toBe(409);
+    expect(res.body.type).toBe('already_exists_error');
+  });
+
+  it('rejects a duplicate e-mail that differs only in case with 409', async () => {
+    const existing = await createUser();
+    const res = await rest(api, 'POST', '/auth/signup', { body: { email: existing.email.toUpperCase(), password: PASSWORD } });
+    expect(res.status).toBe(409);
+    expect(res.body.type).toBe('already_exists_error');
+  });
+
+  it('rejects a taken username with 409 already_exists_error', async () => {
+    const existing = await createUser();
+    const res = await rest(api, 'POST', '/auth/signup', {
+      body: { email: `${randomKey('n')}@example.test`, password: PASSWORD, username: existing.username },
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.type).toBe('already_exists_error');
+  });
+
+  it('rejects an invalid username with 400 invalid_username_error', async () => {
+    const res = await rest(api, 'POST', '/auth/signup', {
+      body: { email: `${randomKey('n')}@example.test`, password: PASSWORD, username: 'Not A Slug!' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.type).toBe('invalid_username_error');
+  });
+
+  it('rejects accept_terms false with 400 invalid_error', async () => {
+    const res = await rest(api, 'POST', '/auth/signup', {
+      body: { email: `${randomKey('n')}@example.test`, password: PASSWORD, accept_terms: false },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.type).toBe('invalid_error');
+  });
+
+  it('rejects a malformed e-mail with 422 at body.email', async () => {
+    const res = await rest(api, 'POST', '/auth/signup', { body: { email: 'not-an-email', password: PASSWORD } });
+    expect(res.status).toBe(422);
+    expect(res.body.type).toBe('validation_error');
+    expect(res.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'email'] })]);
+  });
+
+  it('rejects a password under 8 characters with 422 string_too_short at body.password', async () => {
+    const res = await rest(api, 'POST', '/auth/signup', { body: { email: `${randomKey('n')}@example.test`, password: 'short' } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'password'], type: 'string_too_short' })]);
+  });
+
+  it('reports every missing field at once', async () => {
+    const res = await rest(api, 'POST', '/auth/signup', { body: {} });
+    expect(res.status).toBe(422);
+    const items = res.body.errors.map((item: { loc: string[]; type: string }) => [item.loc.join('.'), item.type]);
+    expect(items).toEqual(expect.arrayContaining([['body.email', 'missing'], ['body.password', 'missing']]));
+  });
+
+  it('signs up through the GraphQL mutation', async () => {
+    const username = randomKey('g');
+    const res = await gql(api, 'mutation($input: SignupInput!) { signup(input: $input) { id username email_address access_token requires_verification } }', {
+      input: { email: `${username}@example.test`, password: PASSWORD, username },
+    });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.signup).toMatchObject({ username, access_token: expect.any(String), requires_verification: false });
+  });
+});

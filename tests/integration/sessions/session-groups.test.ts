@@ -1,0 +1,169 @@
+import crypto from 'node:crypto';
+import { createOrgWithRoles, createUser } from '../../factories/accounts';
+import { appendMessages, createGroup, createWorkspace, defaultProject, createProject, saveSession, sessionsPath } from '../../factories/sessions';
+import { gql, rest } from '../../helpers/http';
+import { useTestApp } from '../../helpers/test-app';
+
+const api = useTestApp();
+let roles: Awaited<ReturnType<typeof createOrgWithRoles>>;
+let path: string;
+let projectId: string;
+
+const GROUP_FIELDS = [
+  'id', 'kind', 'status', 'title', 'worker', 'capability', 'capability_version', 'evaluation_id', 'evaluation_item_id',
+  'evaluation_item_attempt_id', 'runtime_id', 'active_session_count', 'session_count', 'message_count', 'total_tokens',
+  'created_at', 'updated_at', 'started_at', 'completed_at', 'last_activity_at',
+];
+
+beforeAll(async () => {
+  roles = await createOrgWithRoles();
+  path = `${sessionsPath(roles.orgKey)}/groups`;
+  projectId = (await defaultProject(roles.orgKey)).id;
+});
+
+describe('create session group (POST WS/sessions/groups)', () => {
+  it('creates a group with 201, every field present, started_at set by running', async () => {
+    const evaluationId = crypto.randomUUID();
+    const res = await rest(api, 'POST', path, {
+      token: roles.contributor.token,
+      body: { kind: 'evaluation_item', project_id: projectId, status: 'running', title: 'Item 1', worker: 'w', capability: 'cap', capability_version: '1.0.0', evaluation_id: evaluationId, metadata: { a: 1 } },
+    });
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body).sort()).toEqual([...GROUP_FIELDS].sort());
+    expect(res.body).toMatchObject({
+      kind: 'evaluation_item',
+      status: 'running',
+      title: 'Item 1',
+      evaluation_id: evaluationId,
+      evaluation_item_id: null,
+      session_count: 0,
+      active_session_count: 0,
+      message_count: 0,
+      total_tokens: 0,
+      completed_at: null,
+      last_activity_at: null,
+    });
+    expect(res.body.started_at).not.toBeNull();
+  });
+
+  it('sets completed_at for a terminal status and leaves both null without status', async () => {
+    const done = await createGroup(api, roles.contributor, { status: 'failed' }, { orgKey: roles.orgKey });
+    expect(done.completed_at).not.toBeNull();
+    const plain = await createGroup(api, roles.contributor, {}, { orgKey: roles.orgKey });
+    expect(plain).toMatchObject({ status: null, started_at: null, completed_at: null });
+  });
+
+  it('rejects bad input with 422 and exact locations', async () => {
+    const res = await rest(api, 'POST', path, {
+      token: roles.contributor.token,
+      body: { kind: 'party', title: 't'.repeat(256), evaluation_id: 'nope', status: 'paused' },
+    });
+    expect(res.status).toBe(422);
+    const items = res.body.errors.map((item: { loc: unknown[]; type: string }) => [item.loc.join('.'), item.type]);
+    expect(items).toEqual(
+      expect.arrayContaining([
+        ['body.kind', 'enum'],
+        ['body.project_id', 'missing'],
+        ['body.title', 'string_too_long'],
+        ['body.evaluation_id', 'uuid_parsing'],
+        ['body.status', 'enum'],
+      ]),
+    );
+  });
+
+  it('answers 404 for a project of another workspace or tenant, 403 for a reader', async () => {
+    const otherWs = await createWorkspace(roles.orgKey);
+    const foreign = await createProject(roles.orgKey, otherWs.key);
+    const stranger = await createUser();
+    for (const id of [foreign.id, (await defaultProject(stranger.orgKey)).id]) {
+      const res = await rest(api, 'POST', path, { token: roles.contributor.token, body: { kind: 'workflow', project_id: id } });
+      expect(res.status).toBe(404);
+    }
+    const reader = await rest(api, 'POST', path, { token: roles.reader.token, body: { kind: 'workflow', project_id: projectId } });
+    expect(reader.status).toBe(403);
+    const outsider = await rest(api, 'POST', path, { token: roles.outsider.token, body: { kind: 'workflow', project_id: projectId } });
+    expect(outsider.status).toBe(404);
+  });
+});
+
+describe('group counts, list, get and patch', () => {
+  it('derives counts, tokens and last activity from the member sessions', async () => {
+    const group = await createGroup(api, roles.contributor, { kind: 'worker_run' }, { orgKey: roles.orgKey });
+    const a = await saveSession(api, roles.contributor, { group_id: group.id, origin: 'worker' }, { orgKey: roles.orgKey });
+    const b = await saveSession(api, roles.owner, { group_id: group.id, origin: 'worker' }, { orgKey: roles.orgKey });
+    await appendMessages(api, roles.contributor, a.id, [
+      { role: 'user', content: 'x' },
+      { role: 'assistant', content: 'y', usage: { input_tokens: 100, output_tokens: 50, cache_read_input_tokens: 1000 } },
+    ], { orgKey: roles.orgKey });
+    await appendMessages(api, roles.owner, b.id, [{ role: 'assistant', content: 'z', usage: { input_tokens: 7, output_tokens: 3 } }], { orgKey: roles.orgKey });
+    await rest(api, 'POST', `${sessionsPath(roles.orgKey)}/${b.id}/archive`, { token: roles.owner.token });
+
+    const res = await rest(api, 'GET', `${path}/${group.id}`, { token: roles.reader.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ session_count: 2, active_session_count: 1, message_count: 3, total_tokens: 160 });
+    expect(Date.parse(res.body.last_activity_at)).not.toBeNaN();
+
+    const session = await rest(api, 'GET', `${sessionsPath(roles.orgKey)}/${a.id}`, { token: roles.contributor.token });
+    expect(session.body.group).toMatchObject({ id: group.id, session_count: 2, total_tokens: 160 });
+  });
+
+  it('lists groups newest first with paging and filters', async () => {
+    const stranger = await createUser();
+    const kindA = await createGroup(api, stranger, { kind: 'workflow_run', status: 'running' });
+    await createGroup(api, stranger, { kind: 'workflow' });
+    const strangerPath = `${sessionsPath(stranger.orgKey)}/groups`;
+    const res = await rest(api, 'GET', strangerPath, { token: stranger.token, query: { limit: 1 } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ total: 2, page: 1, limit: 1, total_pages: 2, has_next: true, has_previous: false });
+    expect(res.body.groups).toHaveLength(1);
+    expect(res.body.groups[0].kind).toBe('workflow');
+    const filtered = await rest(api, 'GET', strangerPath, { token: stranger.token, query: { kind: 'workflow_run', status: 'running' } });
+    expect(filtered.body.groups.map((group: { id: string }) => group.id)).toEqual([kindA.id]);
+    const past = await rest(api, 'GET', strangerPath, { token: stranger.token, query: { page: 9 } });
+    expect(past.body).toMatchObject({ groups: [], total: 2, has_next: false, has_previous: true });
+    const bad = await rest(api, 'GET', strangerPath, { token: stranger.token, query: { limit: 0, kind: 'x' } });
+    expect(bad.status).toBe(422);
+  });
+
+  it('patches title and status: completed sets completed_at', async () => {
+    const group = await createGroup(api, roles.contributor, { status: 'running' }, { orgKey: roles.orgKey });
+    const res = await rest(api, 'PATCH', `${path}/${group.id}`, { token: roles.contributor.token, body: { title: 'Renamed', status: 'completed' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ title: 'Renamed', status: 'completed', started_at: group.started_at });
+    expect(res.body.completed_at).not.toBeNull();
+    expect((await rest(api, 'PATCH', `${path}/${group.id}`, { token: roles.reader.token, body: { title: 'x' } })).status).toBe(403);
+    expect((await rest(api, 'PATCH', `${path}/${group.id}`, { token: roles.contributor.token, body: { status: 'bogus' } })).status).toBe(422);
+  });
+
+  it('answers 404 for an unknown or foreign group and 422 for a malformed id', async () => {
+    const stranger = await createUser();
+    const foreign = await createGroup(api, stranger);
+    expect((await rest(api, 'GET', `${path}/${foreign.id}`, { token: roles.contributor.token })).status).toBe(404);
+    expect((await rest(api, 'GET', `${path}/${crypto.randomUUID()}`, { token: roles.contributor.token })).status).toBe(404);
+    const bad = await rest(api, 'GET', `${path}/not-a-uuid`, { token: roles.contributor.token });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0]).toMatchObject({ loc: ['path', 'group_id'], type: 'uuid_parsing' });
+  });
+
+  it('creates a group and navigates group → sessions through GraphQL', async () => {
+    const created = await gql(
+      api,
+      `mutation($o: String!, $input: SessionGroupCreateRequest!) { create_session_group(org: $o, workspace: "default", input: $input) { id kind session_count } }`,
+      { o: roles.orgKey, input: { kind: 'workflow', project_id: projectId } },
+      roles.contributor.token,
+    );
+    const group = created.body.data.create_session_group;
+    expect(group).toMatchObject({ kind: 'workflow', session_count: 0 });
+    const mine = await saveSession(api, roles.contributor, { group_id: group.id }, { orgKey: roles.orgKey });
+    await saveSession(api, roles.owner, { group_id: group.id }, { orgKey: roles.orgKey }); // private: hidden from the contributor
+    const res = await gql(
+      api,
+      `query($o: String!, $id: UUID!) { session_group(org: $o, workspace: "default", group_id: $id) { session_count sessions { id group { id } } } }`,
+      { o: roles.orgKey, id: group.id },
+      roles.contributor.token,
+    );
+    expect(res.body.data.session_group).toEqual({ session_count: 2, sessions: [{ id: mine.id, group: { id: group.id } }] });
+    const restGroup = await rest(api, 'GET', `${path}/${group.id}`, { token: roles.contributor.token });
+    expect(restGroup.body).not.toHaveProperty('sessions');
+  });
+});
