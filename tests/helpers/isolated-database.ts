@@ -1,6 +1,10 @@
 import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
-import { migrate } from '../../src/db/database';
+import { createApp } from '../../src/app';
+import { closeDatabase, connectDatabase, migrate } from '../../src/db/database';
+import type { TestApp } from './test-app';
 
 /**
  * A fresh, migrated database on the run's PostgreSQL server, for tests that
@@ -26,4 +30,30 @@ export async function createIsolatedDatabase(): Promise<{ url: string; drop: () 
       await client.end();
     },
   };
+}
+
+/**
+ * The real HTTP handler on its own isolated database, for files that break
+ * or count things in the database. Use at the top of a file.
+ */
+export function useIsolatedTestApp(): TestApp {
+  const holder = {} as TestApp;
+  let server: http.Server;
+  let isolated: Awaited<ReturnType<typeof createIsolatedDatabase>>;
+  beforeAll(async () => {
+    isolated = await createIsolatedDatabase();
+    connectDatabase(isolated.url, { poolMax: 3 });
+    const app = await createApp();
+    server = http.createServer(app.handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    Object.assign(holder, { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, app, dropDatabase: () => isolated.drop() });
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await holder.app.stop();
+    await closeDatabase().catch(() => undefined);
+    await isolated.drop();
+  });
+  return holder;
 }

@@ -12,6 +12,8 @@ import { closeDatabase, connectDatabase } from '../../src/db/database';
 export interface TestApp {
   baseUrl: string;
   app: App;
+  /** Only on isolated apps: drops the app's own database. */
+  dropDatabase?: () => Promise<void>;
 }
 
 export async function startTestApp(): Promise<{ testApp: TestApp; close: () => Promise<void> }> {

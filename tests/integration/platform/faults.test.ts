@@ -1,35 +1,14 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createApp, type App } from '../../../src/app';
-import { closeDatabase, connectDatabase, database } from '../../../src/db/database';
+import { database } from '../../../src/db/database';
 import { createUser, type TestUser } from '../../factories/accounts';
 import { rest } from '../../helpers/http';
-import { createIsolatedDatabase } from '../../helpers/isolated-database';
-import type { TestApp } from '../../helpers/test-app';
+import { useIsolatedTestApp } from '../../helpers/isolated-database';
 
 // This file breaks its own database on purpose, so it does not share one.
-const api = {} as TestApp;
-let server: http.Server;
-let app: App;
-let isolated: Awaited<ReturnType<typeof createIsolatedDatabase>>;
+const api = useIsolatedTestApp();
 let user: TestUser;
 
 beforeAll(async () => {
-  isolated = await createIsolatedDatabase();
-  connectDatabase(isolated.url, { poolMax: 3 });
-  app = await createApp();
-  server = http.createServer(app.handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  Object.assign(api, { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, app });
   user = await createUser();
-});
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await app.stop();
-  await closeDatabase().catch(() => undefined);
-  await isolated.drop();
 });
 
 describe('unexpected failures', () => {
@@ -63,7 +42,7 @@ describe('unexpected failures', () => {
   });
 
   it('reports not ready (503) once the database is gone, while liveness stays 200', async () => {
-    await isolated.drop();
+    await api.dropDatabase!();
     const ready = await rest(api, 'GET', '/health/ready');
     expect(ready.status).toBe(503);
     const live = await rest(api, 'GET', '/health');

@@ -1,36 +1,14 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createApp, type App } from '../../../src/app';
 import { overrideConfig } from '../../../src/config/config';
-import { closeDatabase, connectDatabase } from '../../../src/db/database';
 import { createUser, type TestUser } from '../../factories/accounts';
 import { rest } from '../../helpers/http';
-import { createIsolatedDatabase } from '../../helpers/isolated-database';
-import type { TestApp } from '../../helpers/test-app';
+import { useIsolatedTestApp } from '../../helpers/isolated-database';
 
 // Counters live in PostgreSQL; an isolated database keeps them apart from other files.
-const api = {} as TestApp;
-let server: http.Server;
-let app: App;
-let isolated: Awaited<ReturnType<typeof createIsolatedDatabase>>;
+const api = useIsolatedTestApp();
 let user: TestUser;
 
 beforeAll(async () => {
-  isolated = await createIsolatedDatabase();
-  connectDatabase(isolated.url, { poolMax: 3 });
-  app = await createApp();
-  server = http.createServer(app.handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  Object.assign(api, { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, app });
   user = await createUser();
-});
-
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await app.stop();
-  await closeDatabase();
-  await isolated.drop();
 });
 
 describe('rate limits', () => {
