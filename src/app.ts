@@ -8,6 +8,7 @@ import { readCredential } from './context/auth';
 import { createContext, newRequestId, type AppContext, type RestRequest } from './context/context';
 import { NotFoundError, toAppError, toEnvelope, UpgradeRequiredError, ValidationError } from './core/errors';
 import { formatGraphQLError } from './core/errors/graphql-errors';
+import { checkOperationAuthentication, checkOperationVariables } from './core/graphql-request-checks';
 import { DEFAULT_BODY_LIMIT, readBody } from './core/http/body';
 import { enforceRateLimit } from './core/http/rate-limit';
 import { graphiqlPage, readAsset, swaggerPage } from './core/http/static-assets';
@@ -53,8 +54,11 @@ export async function createApp(): Promise<App> {
       {
         async requestDidStart({ contextValue }) {
           return {
-            async didResolveOperation({ operationName, operation }) {
+            async didResolveOperation({ operationName, operation, request }) {
               contextValue.operation = `graphql:${operationName ?? operation?.operation ?? "anonymous"}`;
+              if (!operation) return;
+              checkOperationAuthentication(schema, operation, contextValue);
+              checkOperationVariables(schema, operation, request.variables);
             },
             async didEncounterErrors({ errors }) {
               for (const error of errors) {

@@ -92,3 +92,47 @@ describe('REST layer', () => {
     expect(res.body.type).toBe('authentication_error');
   });
 });
+
+describe('GraphQL input checks', () => {
+  it('reports every bad variable at once with its exact location', async () => {
+    const res = await rest(api, 'POST', '/graphql', {
+      token: user.token,
+      body: {
+        query: 'mutation($org: String!, $input: CreateWorkspaceInput!) { create_workspace(org: $org, input: $input) { key } }',
+        variables: { org: user.orgKey, input: { key: 5, name: null } },
+      },
+    });
+    expect(res.status).toBe(422);
+    const error = res.body.errors[0];
+    expect(error.extensions).toMatchObject({ type: 'validation_error', status: 422 });
+    expect(error.extensions.errors).toEqual([
+      { loc: ['variables', 'input', 'key'], msg: 'Input should be a valid string', type: 'string_type' },
+      { loc: ['variables', 'input', 'name'], msg: 'Input should be a valid string', type: 'string_type' },
+    ]);
+  });
+
+  it('reports rule violations of an input argument at its argument path', async () => {
+    const res = await rest(api, 'POST', '/graphql', {
+      token: user.token,
+      body: {
+        query: 'mutation($org: String!, $input: CreateWorkspaceInput!) { create_workspace(org: $org, input: $input) { key } }',
+        variables: { org: user.orgKey, input: { key: 'Not A Slug', name: 'ok name' } },
+      },
+    });
+    expect(res.body.errors[0].extensions.type).toBe('validation_error');
+    expect(res.body.errors[0].extensions.errors).toEqual([expect.objectContaining({ loc: ['input', 'key'], type: 'string_pattern_mismatch' })]);
+  });
+});
+
+describe('GraphQL order of checks', () => {
+  it('answers 401 before judging the variables of a non-public operation', async () => {
+    const res = await rest(api, 'POST', '/graphql', {
+      body: {
+        query: 'mutation($org: String!, $input: CreateWorkspaceInput!) { create_workspace(org: $org, input: $input) { key } }',
+        variables: { org: 'x', input: { key: 5 } },
+      },
+    });
+    expect(res.status).toBe(401);
+    expect(res.body.errors[0].extensions).toMatchObject({ type: 'authentication_error', status: 401 });
+  });
+});
