@@ -42,9 +42,19 @@ export function workspaceAllowed(viewer: Viewer, workspaceId: string): boolean {
 }
 
 export function can(access: OrgAccess, scope: Scope): boolean {
-  if (!roleHasScope(access.role, scope)) return false;
-  const allowed = access.viewer.apiKey?.allowed_scopes;
+  return roleHasScope(access.role, scope) && keyAllows(access.viewer, scope);
+}
+
+/** An API key's own scope list narrows every role; JWTs and unscoped keys allow all. */
+export function keyAllows(viewer: Viewer, scope: Scope): boolean {
+  const allowed = viewer.apiKey?.allowed_scopes;
   return !allowed || allowed.includes(scope);
+}
+
+/** A key limited to an organization, a workspace or a scope list. */
+export function isLimitedKey(viewer: Viewer): boolean {
+  const key = viewer.apiKey;
+  return Boolean(key && (key.organization_id || key.workspace_id || key.allowed_scopes));
 }
 
 export function requireScope(access: OrgAccess, scope: Scope): void {

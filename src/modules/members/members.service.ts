@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { MembershipModel, OrganizationModel, UserModel, type Role } from '../../../models';
 import { config } from '../../config/config';
-import { orgAccess, requireScope, type OrgAccess } from '../../core/authz/access';
+import { isLimitedKey, orgAccess, requireScope, type OrgAccess } from '../../core/authz/access';
 import { AlreadyExistsError, ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../core/errors';
 import { database } from '../../db/database';
 import type { AppContext } from '../../context/context';
@@ -101,6 +101,7 @@ export async function removeMember(ctx: AppContext, orgKey: string, userId: stri
   const access = await orgAccess(ctx, orgKey);
   await findMember(access.org.id, userId);
   if (userId !== access.viewer.user.id) requireMemberManagement(access);
+  else if (isLimitedKey(access.viewer)) throw new ForbiddenError('A limited API key cannot remove its user from the organization');
   await database().transaction(async (transaction) => {
     await lockOrganization(access.org.id, transaction);
     const member = await findMember(access.org.id, userId, transaction);

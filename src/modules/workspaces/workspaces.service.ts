@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { ProjectModel, WorkspaceModel } from '../../../models';
-import { workspaceAccess, orgAccess, requireScope, can, workspaceAllowed } from '../../core/authz/access';
+import { workspaceAccess, orgAccess, requireScope, can, keyAllows, workspaceAllowed } from '../../core/authz/access';
+import { roleHasScope } from '../../core/authz/scopes';
 import { AlreadyExistsError, InvalidError, ForbiddenError } from '../../core/errors';
 import { database } from '../../db/database';
 import type { AppContext } from '../../context/context';
@@ -58,7 +59,9 @@ export async function updateWorkspace(
 ): Promise<WorkspaceModel> {
   const access = await workspaceAccess(ctx, orgKey, workspaceKey);
   const { workspace } = access;
-  const isCreator = workspace.created_by === access.viewer.user.id && access.role !== 'reader';
+  // The creator may update it too, while they may still write (not a reader) and their key allows it.
+  const isCreator =
+    workspace.created_by === access.viewer.user.id && roleHasScope(access.role, 'workspaces:create') && keyAllows(access.viewer, 'workspaces:update');
   if (!can(access, 'workspaces:update') && !isCreator) {
     throw new ForbiddenError('Only an organization owner or the workspace creator can update it');
   }
@@ -72,7 +75,6 @@ export async function updateWorkspace(
   if (input.is_active != null) workspace.is_active = input.is_active;
   if (input.description !== undefined) workspace.description = input.description;
   await workspace.save();
-  ctx.loaders.workspaceProjectCount.clear(workspace.id);
   return workspace;
 }
 

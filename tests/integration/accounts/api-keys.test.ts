@@ -279,6 +279,26 @@ describe('restricted API keys', () => {
     expect(org.body.can_manage_members).toBe(false);
   });
 
+  it("refuses a read-only key's update of a workspace its user created with 403", async () => {
+    const team = await createOrgWithRoles();
+    const created = await rest(api, 'POST', `/org/${team.orgKey}/ws`, { token: team.contributor.token, body: { key: 'made-by-me', name: 'Mine' } });
+    expect(created.status).toBe(201);
+    const readOnly = await createApiKey(api, team.contributor, { allowed_scopes: [] });
+    const res = await rest(api, 'PUT', `/org/${team.orgKey}/ws/made-by-me`, { ...withKey(readOnly.key), body: { name: 'Renamed' } });
+    expect(res.status).toBe(403);
+    const full = await createApiKey(api, team.contributor);
+    expect((await rest(api, 'PUT', `/org/${team.orgKey}/ws/made-by-me`, { ...withKey(full.key), body: { name: 'Renamed' } })).status).toBe(200);
+  });
+
+  it('refuses to let a limited key remove its own user from the organization (403)', async () => {
+    const team = await createOrgWithRoles();
+    const readOnly = await createApiKey(api, team.contributor, { allowed_scopes: [] });
+    const res = await rest(api, 'DELETE', `/org/${team.orgKey}/members/${team.contributor.id}`, withKey(readOnly.key));
+    expect(res.status).toBe(403);
+    const members = await rest(api, 'GET', `/org/${team.orgKey}/members`, { token: team.owner.token });
+    expect(members.body.map((member: { user_id: string }) => member.user_id)).toContain(team.contributor.id);
+  });
+
   it('does not let a restricted key mint or revoke other keys (403)', async () => {
     const owner = await createUser();
     const restricted = await createApiKey(api, owner, { allowed_scopes: ['org:read'] });
