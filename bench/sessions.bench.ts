@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { QueryTypes } from 'sequelize';
-import { createApp } from '../src/app';
+import { createApp, createHttpServer } from '../src/app';
 import { signAccessToken } from '../src/context/jwt';
 import { closeDatabase, connectDatabase, database, migrate } from '../src/db/database';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded';
@@ -235,9 +235,9 @@ export async function main(): Promise<void> {
 
     const app = await createApp();
     stopApp = app.stop;
-    server = http.createServer(app.handler);
+    server = createHttpServer(app);
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/org/${fixture.orgKey}/ws/${fixture.workspaceKeys[0]}/sessions`;
+    const base = `http://127.0.0.1:${(server!.address() as AddressInfo).port}/api/v1/org/${fixture.orgKey}/ws/${fixture.workspaceKeys[0]}/sessions`;
     const token = signAccessToken({ id: fixture.viewerId, token_version: 0 });
 
     const filtered = { agent: ['claude-code', 'codex'], model: ['model-a', 'model-b', 'model-c'], label: ['env:prod', 'env:dev', 'team:team-3'] };

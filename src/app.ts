@@ -1,16 +1,15 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap, type BaseContext } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import semver from 'semver';
 import { config } from './config/config';
-import { readCredential } from './context/auth';
 import { createContext, newRequestId, type AppContext, type RestRequest } from './context/context';
 import { NotFoundError, toAppError, toEnvelope, UpgradeRequiredError, ValidationError } from './core/errors';
 import { formatGraphQLError } from './core/errors/graphql-errors';
 import { checkOperationAuthentication, checkOperationVariables } from './core/graphql-request-checks';
 import { DEFAULT_BODY_LIMIT, readBody } from './core/http/body';
-import { enforceRateLimit } from './core/http/rate-limit';
+import { enforceRequestQuota } from './core/http/rate-limit';
 import { graphiqlPage, readAsset, swaggerPage } from './core/http/static-assets';
 import { logger } from './core/logger';
 import { httpDuration, httpRequests, registry } from './core/metrics';
@@ -120,12 +119,6 @@ export async function createApp(): Promise<App> {
       throw new UpgradeRequiredError(`Client version ${clientVersion} is no longer supported; upgrade to ${minVersion} or later`);
     }
 
-    if (path === '/graphql' || path.startsWith(`${REST_BASE}/`)) {
-      const credential = readCredential({ get: (name) => headerValue(req, name) });
-      const limits = await enforceRateLimit({ path, ip: req.socket.remoteAddress ?? '', credential });
-      for (const [name, value] of Object.entries(limits)) res.setHeader(name, value);
-    }
-
     if (path === '/graphql') {
       state.route = 'graphql';
       if (method === 'GET' && (req.headers.accept ?? '').includes('text/html')) return sendHtml(res, graphiqlPage());
@@ -149,7 +142,7 @@ export async function createApp(): Promise<App> {
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
-    const ctx = await contextFor(req, state, null);
+    const ctx = await contextFor(req, res, state, null);
     const response = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body },
       context: async () => ctx,
@@ -168,21 +161,19 @@ export async function createApp(): Promise<App> {
     const relative = url.pathname.slice(REST_BASE.length);
     const limit = bodyLimitFor(operations, method, relative);
     let body: unknown;
+    let bodyError: RestRequest['bodyError'] = null;
     if (method !== 'GET' && method !== 'HEAD') {
       const raw = await readBody(req, limit);
       if (raw.length) {
         try {
           body = JSON.parse(raw.toString('utf8'));
         } catch (error) {
-          throw new ValidationError(
-            [{ loc: ['body', jsonErrorPosition(error)], msg: 'JSON decode error', type: 'json_invalid' }],
-            'Request body is not valid JSON',
-          );
+          bodyError = { loc: ['body', jsonErrorPosition(error)], msg: 'JSON decode error', type: 'json_invalid' };
         }
       }
     }
-    const rest: RestRequest = { method, path: url.pathname, query: url.searchParams, body };
-    const ctx = await contextFor(req, state, rest);
+    const rest: RestRequest = { method, path: url.pathname, query: url.searchParams, body, bodyError };
+    const ctx = await contextFor(req, res, state, rest);
     const headers = new Headers();
     for (const name of ['authorization', 'x-api-key', 'x-request-id', 'user-agent']) {
       const value = req.headers[name];
@@ -204,9 +195,11 @@ export async function createApp(): Promise<App> {
     res.end(text);
   }
 
-  async function contextFor(req: IncomingMessage, state: RequestState, rest: RestRequest | null): Promise<AppContext> {
+  /** The request's context, once its caller is known and within its quota. */
+  async function contextFor(req: IncomingMessage, res: ServerResponse, state: RequestState, rest: RestRequest | null): Promise<AppContext> {
     const headers = { get: (name: string) => headerValue(req, name) };
-    state.ctx = await createContext({ headers, ip: req.socket.remoteAddress ?? '', requestId: state.requestId, rest });
+    state.ctx = await createContext({ headers, ip: clientIp(req), requestId: state.requestId, rest });
+    for (const [name, value] of Object.entries(await enforceRequestQuota(state.ctx))) res.setHeader(name, value);
     return state.ctx;
   }
 
@@ -238,6 +231,31 @@ export async function createApp(): Promise<App> {
   };
 }
 
+/** Long repeated query strings (1000 UUIDs is ~48 KB) need more than Node's 16 KiB default. */
+export const MAX_HEADER_BYTES = 256 * 1024;
+
+/**
+ * The node:http server for an app. Requests Node rejects before the handler
+ * runs (oversized or malformed headers) still get the spec's envelope.
+ */
+export function createHttpServer(app: App): http.Server {
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.handler);
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const body = JSON.stringify({
+      code: 400,
+      detail: tooLarge ? `Request headers exceed ${MAX_HEADER_BYTES} bytes` : 'Malformed HTTP request',
+      errors: null,
+      type: 'invalid_error',
+    });
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+  return server;
+}
+
 function bodyLimitFor(operations: RestOperation[], method: string, path: string): number {
   for (const operation of operations) {
     if (operation.route.method === method && operation.route.bodyLimit && routeMatches(operation.route.path, path)) {
@@ -256,6 +274,12 @@ function routeMatches(pattern: string, path: string): boolean {
 function jsonErrorPosition(error: unknown): number {
   const match = /position (\d+)/.exec(error instanceof Error ? error.message : '');
   return match ? Number(match[1]) : 0;
+}
+
+/** The socket address, or the first X-Forwarded-For hop behind a trusted proxy (TRUST_PROXY). */
+function clientIp(req: IncomingMessage): string {
+  const forwarded = config().TRUST_PROXY ? headerValue(req, 'x-forwarded-for')?.split(',')[0]?.trim() : undefined;
+  return forwarded || req.socket.remoteAddress || '';
 }
 
 function headerValue(req: IncomingMessage, name: string): string | null {

@@ -118,6 +118,7 @@ export function createRestRouter(schema: GraphQLSchema) {
     try {
       // Order of checks: authentication, then request validation.
       if (!field.extensions?.public) requireViewer(ctx);
+      if (ctx.rest!.bodyError) return fail(new ValidationError([ctx.rest!.bodyError], 'Request body is not valid JSON'));
       const { variables, errors } = readRestVariables(schema, operation, pathValues, ctx.rest!);
       if (errors.length) return fail(new ValidationError(errors));
       const result = await execute({ ...args, schema, variableValues: variables });

@@ -1,10 +1,9 @@
 import 'reflect-metadata';
-import http from 'node:http';
 import { config } from './config/config';
 import { logger } from './core/logger';
 import { bootDatabase } from './db/bootstrap';
 import { closeDatabase } from './db/database';
-import { createApp } from './app';
+import { createApp, createHttpServer } from './app';
 import { seedDemo } from '../seeders/demo.seeder';
 
 /** Bootstrap only: config, database, listen, graceful shutdown. */
@@ -14,7 +13,7 @@ async function main(): Promise<void> {
   const app = await createApp();
   const demo = settings.seedDemo ? await seedDemo() : null;
 
-  const server = http.createServer(app.handler);
+  const server = createHttpServer(app);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
   const address = server.address();

@@ -30,6 +30,7 @@ const schema = z.object({
     .optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(1200),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(30),
+  TRUST_PROXY: bool.default('false'),
   PLATFORM_MAX_SANDBOX_RUNTIME_SECONDS: z.coerce.number().int().min(1).default(86400),
   PLATFORM_DEFAULT_SANDBOX_RUNTIME_SECONDS: z.coerce.number().int().min(1).default(3600),
   DEFAULT_MAX_MEMBERS: z.coerce.number().int().min(1).default(50),

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Logger } from '../core/logger';
 import { logger as rootLogger } from '../core/logger';
-import { AuthenticationError, type AppError } from '../core/errors';
+import { AuthenticationError, type AppError, type ValidationItem } from '../core/errors';
 import { authenticate, readCredential } from './auth';
 import { createLoaders, type Loaders } from './loaders';
 import type { Viewer } from './viewer';
@@ -12,6 +12,8 @@ export interface RestRequest {
   path: string;
   query: URLSearchParams;
   body: unknown;
+  /** Set when the body was not valid JSON; reported after authentication. */
+  bodyError: ValidationItem | null;
 }
 
 /** Response tweaks an operation may ask for (e.g. 200 instead of 201 on an upsert). */

@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
-import { createApp } from '../../src/app';
+import { createApp, createHttpServer } from '../../src/app';
 import { closeDatabase, connectDatabase, migrate } from '../../src/db/database';
 import type { TestApp } from './test-app';
 
@@ -38,13 +37,13 @@ export async function createIsolatedDatabase(): Promise<{ url: string; drop: () 
  */
 export function useIsolatedTestApp(): TestApp {
   const holder = {} as TestApp;
-  let server: http.Server;
+  let server: ReturnType<typeof createHttpServer>;
   let isolated: Awaited<ReturnType<typeof createIsolatedDatabase>>;
   beforeAll(async () => {
     isolated = await createIsolatedDatabase();
     connectDatabase(isolated.url, { poolMax: 3 });
     const app = await createApp();
-    server = http.createServer(app.handler);
+    server = createHttpServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     Object.assign(holder, { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, app, dropDatabase: () => isolated.drop() });
   });

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp, type App } from '../../src/app';
+import { createApp, createHttpServer, type App } from '../../src/app';
 import { config } from '../../src/config/config';
 import { closeDatabase, connectDatabase } from '../../src/db/database';
 
@@ -19,7 +18,7 @@ export interface TestApp {
 export async function startTestApp(): Promise<{ testApp: TestApp; close: () => Promise<void> }> {
   connectDatabase(process.env.DATABASE_URL!, { poolMax: 5, logSql: false });
   const app = await createApp();
-  const server = http.createServer(app.handler);
+  const server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,6 +1,6 @@
 import { GraphQLBoolean, GraphQLEnumType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString } from 'graphql';
 import type { ValidationItem } from '../../src/core/errors';
-import { UUIDScalar } from '../../src/core/scalars';
+import { JSONObjectScalar, UUIDScalar } from '../../src/core/scalars';
 import { checkInput, fromQueryText } from '../../src/core/validation/coerce';
 
 function check(type: Parameters<typeof checkInput>[0], value: unknown) {
@@ -59,5 +59,14 @@ describe('strict input checks', () => {
 
   it('reports a missing required value with missing', () => {
     expect(check(new GraphQLNonNull(GraphQLString), undefined).errors[0].type).toBe('missing');
+  });
+});
+
+describe('NUL characters', () => {
+  it('refuses a NUL character in a string and inside JSON values and keys', () => {
+    expect(check(GraphQLString, 'a\u0000b').errors[0]).toMatchObject({ loc: ['query', 'p'], type: 'string_type' });
+    expect(check(JSONObjectScalar, { nested: ['ok', 'bad\u0000'] }).errors[0].loc).toEqual(['query', 'p', 'nested', 1]);
+    expect(check(JSONObjectScalar, { 'k\u0000': 1 }).errors[0].loc).toEqual(['query', 'p', 'k\u0000']);
+    expect(check(GraphQLString, 'plain').errors).toEqual([]);
   });
 });

@@ -1,15 +1,18 @@
-import crypto from 'node:crypto';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import type { MiddlewareFn } from 'type-graphql';
 import { config } from '../../config/config';
+import type { AppContext } from '../../context/context';
 import { database } from '../../db/database';
 import { RateLimitedError } from '../errors';
 
 /**
  * Request quotas kept in PostgreSQL (rate-limiter-flexible), so every replica
- * counts against the same numbers. Per credential (per IP when anonymous),
- * with a stricter per-IP quota on the account endpoints. 0 disables a quota.
+ * counts against the same numbers. The general quota is per authenticated
+ * caller (API key, else user; the client IP when anonymous or when the
+ * credential is invalid), so made-up credentials cannot open fresh buckets.
+ * The account operations (signup, login, forgot and reset password) have a
+ * stricter per-IP quota on both transports. A quota of 0 disables it.
  */
-const AUTH_PATHS = new Set(['/api/v1/auth/signup', '/api/v1/auth/login', '/api/v1/auth/forgot-password', '/api/v1/auth/reset-password']);
 const limiters = new Map<string, RateLimiterPostgres>();
 
 function limiter(prefix: string, points: number): RateLimiterPostgres {
@@ -30,34 +33,28 @@ function limiter(prefix: string, points: number): RateLimiterPostgres {
   return found;
 }
 
-function hashed(credential: string): string {
-  return crypto.createHash('sha256').update(credential).digest('hex').slice(0, 40);
+async function consume(prefix: string, points: number, key: string): Promise<RateLimiterRes> {
+  try {
+    return await limiter(prefix, points).consume(key);
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
+  }
 }
 
-/** Consumes one point; throws 429 with Retry-After when a quota is spent. */
-export async function enforceRateLimit(input: { path: string; ip: string; credential: string | null }): Promise<Record<string, string>> {
-  const settings = config();
-  const checks: { prefix: string; points: number; key: string }[] = [];
-  if (AUTH_PATHS.has(input.path) && settings.AUTH_RATE_LIMIT_PER_MINUTE > 0) {
-    checks.push({ prefix: 'auth', points: settings.AUTH_RATE_LIMIT_PER_MINUTE, key: `ip:${input.ip}` });
-  }
-  if (settings.RATE_LIMIT_PER_MINUTE > 0) {
-    checks.push({
-      prefix: 'api',
-      points: settings.RATE_LIMIT_PER_MINUTE,
-      key: input.credential ? `cred:${hashed(input.credential)}` : `ip:${input.ip}`,
-    });
-  }
-  const headers: Record<string, string> = {};
-  for (const check of checks) {
-    try {
-      const result = await limiter(check.prefix, check.points).consume(check.key);
-      headers['X-RateLimit-Limit'] = String(check.points);
-      headers['X-RateLimit-Remaining'] = String(result.remainingPoints);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
-    }
-  }
-  return headers;
+/** The general quota; returns the X-RateLimit-* headers of the reply. */
+export async function enforceRequestQuota(ctx: AppContext): Promise<Record<string, string>> {
+  const points = config().RATE_LIMIT_PER_MINUTE;
+  if (points <= 0) return {};
+  const viewer = ctx.viewer;
+  const key = viewer ? (viewer.apiKey ? `key:${viewer.apiKey.id}` : `user:${viewer.user.id}`) : `ip:${ctx.ip}`;
+  const result = await consume('api', points, key);
+  return { 'X-RateLimit-Limit': String(points), 'X-RateLimit-Remaining': String(result.remainingPoints) };
 }
+
+/** The stricter per-IP quota of the account operations, as a resolver middleware. */
+export const AuthQuota: MiddlewareFn<AppContext> = async ({ context }, next) => {
+  const points = config().AUTH_RATE_LIMIT_PER_MINUTE;
+  if (points > 0) await consume('auth', points, `ip:${context.ip}`);
+  return next();
+};

@@ -101,7 +101,32 @@ function checkScalar(type: GraphQLScalarType, value: unknown, loc: (string | num
     errors.push(typeMismatch(type, loc, value));
     return undefined;
   }
+  // PostgreSQL text and jsonb cannot hold NUL characters: refuse them here, not with a 500 later.
+  const nulAt = findNul(value, loc);
+  if (nulAt) {
+    errors.push({ loc: nulAt, msg: 'Input should not contain NUL (\\u0000) characters', type: 'string_type' });
+    return undefined;
+  }
   return value;
+}
+
+function findNul(value: unknown, loc: (string | number)[]): (string | number)[] | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? loc : null;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = findNul(item, [...loc, index]);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\u0000')) return [...loc, key];
+      const found = findNul(item, [...loc, key]);
+      if (found) return found;
+    }
+  }
+  return null;
 }
 
 function enumMismatch(type: GraphQLEnumType, loc: (string | number)[]): ValidationItem {

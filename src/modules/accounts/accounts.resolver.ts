@@ -1,4 +1,5 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Mutation, Query, Resolver, UseMiddleware } from 'type-graphql';
+import { AuthQuota } from '../../core/http/rate-limit';
 import type { AppContext } from '../../context/context';
 import { Public, Rest } from '../../core/graphql-decorators';
 import { ForgotPasswordInput, LoginInput, ResetPasswordInput, SignupInput } from './accounts.inputs';
@@ -14,6 +15,7 @@ export class AccountResolver {
     description: 'Create an account, its personal organization, default workspace and project. Optional header X-Captcha-Token.',
   })
   @Public()
+  @UseMiddleware(AuthQuota)
   @Rest('POST', '/auth/signup', { status: 201, tags: ['accounts'] })
   signup(@Arg('input', () => SignupInput) input: SignupInput, @Ctx() ctx: AppContext): Promise<SignupUserResponse> {
     return signup(input, ctx.headers.get('x-captcha-token'));
@@ -21,6 +23,7 @@ export class AccountResolver {
 
   @Mutation(() => AccessTokenResponse, { description: 'Log in with an e-mail address or username and a password.' })
   @Public()
+  @UseMiddleware(AuthQuota)
   @Rest('POST', '/auth/login', { tags: ['accounts'] })
   login(@Arg('input', () => LoginInput) input: LoginInput): Promise<AccessTokenResponse> {
     return login(input);
@@ -30,6 +33,7 @@ export class AccountResolver {
     description: 'Mail a single-use password reset link (valid one hour). Same reply whether or not the address exists.',
   })
   @Public()
+  @UseMiddleware(AuthQuota)
   @Rest('POST', '/auth/forgot-password', { status: 202, tags: ['accounts'] })
   forgot_password(@Arg('input', () => ForgotPasswordInput) input: ForgotPasswordInput): Promise<ForgotPasswordResponse> {
     return forgotPassword(input);
@@ -39,6 +43,7 @@ export class AccountResolver {
     description: 'Set a new password with a reset token; every older access token stops working.',
   })
   @Public()
+  @UseMiddleware(AuthQuota)
   @Rest('POST', '/auth/reset-password', { tags: ['accounts'] })
   reset_password(@Arg('input', () => ResetPasswordInput) input: ResetPasswordInput): Promise<AccessTokenResponse> {
     return resetPassword(input);

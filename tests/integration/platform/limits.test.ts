@@ -24,15 +24,41 @@ describe('rate limits', () => {
     expect((await rest(api, 'GET', `/org/${other.orgKey}/ws`, { token: other.token })).status).toBe(200);
   });
 
-  it('limits the account endpoints per IP more strictly', async () => {
-    overrideConfig({ RATE_LIMIT_PER_MINUTE: 0, AUTH_RATE_LIMIT_PER_MINUTE: 2 });
-    const attempt = () => rest(api, 'POST', '/auth/signup', { body: { email: 'bad', password: 'x' } });
-    expect((await attempt()).status).toBe(422);
-    expect((await attempt()).status).toBe(422);
-    const third = await attempt();
-    expect(third.status).toBe(429);
-    expect(third.headers.get('retry-after')).toBeTruthy();
+  it('limits the account operations per IP more strictly, over REST and GraphQL alike', async () => {
+    overrideConfig({ RATE_LIMIT_PER_MINUTE: 0, AUTH_RATE_LIMIT_PER_MINUTE: 3 });
+    const attempt = () => rest(api, 'POST', '/auth/login', { body: { email: user.email, password: 'wrong-password' } });
+    expect((await attempt()).status).toBe(401);
+    expect((await attempt()).status).toBe(401);
+    const viaGraphql = await rest(api, 'POST', '/graphql', {
+      body: { query: 'mutation($input: LoginInput!) { login(input: $input) { access_token } }', variables: { input: { email: user.email, password: 'wrong-password' } } },
+    });
+    expect(viaGraphql.body.errors[0].extensions.type).toBe('authentication_error');
+    const fourth = await attempt();
+    expect(fourth.status).toBe(429);
+    expect(fourth.headers.get('retry-after')).toBeTruthy();
+    const graphqlLimited = await rest(api, 'POST', '/graphql', {
+      body: { query: 'mutation($input: LoginInput!) { login(input: $input) { access_token } }', variables: { input: { email: user.email, password: 'x-password' } } },
+    });
+    expect(graphqlLimited.body.errors[0].extensions).toMatchObject({ type: 'usage_limit_exceeded_error', status: 429 });
     expect((await rest(api, 'GET', `/org/${user.orgKey}/ws`, { token: user.token })).status).toBe(200);
+  });
+
+  it('counts made-up credentials against the client address, not a fresh bucket each', async () => {
+    overrideConfig({ RATE_LIMIT_PER_MINUTE: 2, AUTH_RATE_LIMIT_PER_MINUTE: 0 });
+    const statuses: number[] = [];
+    for (let index = 0; index < 3; index += 1) {
+      statuses.push((await rest(api, 'GET', `/org/${user.orgKey}/ws`, { token: `made-up-${index}` })).status);
+    }
+    expect(statuses).toEqual([401, 401, 429]);
+  });
+
+  it('takes the client address from X-Forwarded-For only behind a trusted proxy', async () => {
+    overrideConfig({ RATE_LIMIT_PER_MINUTE: 1, AUTH_RATE_LIMIT_PER_MINUTE: 0, TRUST_PROXY: true });
+    const from = (ip: string) => rest(api, 'GET', '/org/x/ws', { headers: { 'x-forwarded-for': `${ip}, 10.0.0.1` } });
+    expect((await from('198.51.100.7')).status).toBe(401);
+    expect((await from('198.51.100.7')).status).toBe(429);
+    expect((await from('198.51.100.8')).status).toBe(401);
+    overrideConfig({ TRUST_PROXY: false });
   });
 
   it('answers 426 upgrade_required_error to clients older than MIN_CLIENT_VERSION', async () => {

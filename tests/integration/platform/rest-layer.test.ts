@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { createUser, type TestUser } from '../../factories/accounts';
 import { rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
@@ -84,6 +85,26 @@ describe('REST layer', () => {
     expect(echoed.headers.get('x-request-id')).toBe('req-123');
     const made = await rest(api, 'GET', '/no/such/route');
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers 401 before judging a malformed JSON body', async () => {
+    const res = await rest(api, 'POST', `/org/${user.orgKey}/ws`, { rawBody: '{"key": ' });
+    expect(res.status).toBe(401);
+  });
+
+  it('refuses NUL characters in strings with 422 instead of failing in the database', async () => {
+    const res = await rest(api, 'POST', `/org/${user.orgKey}/ws`, { token: user.token, body: { key: 'nul-name', name: 'bad\u0000name' } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'name'], type: 'string_type' })]);
+  });
+
+  it('accepts a query string of 1000 UUIDs (large request head) and answers oversized heads with the envelope', async () => {
+    const ids = Array.from({ length: 1000 }, () => crypto.randomUUID());
+    const res = await rest(api, 'GET', `/org/${user.orgKey}/ws/default/sessions/facets`, { token: user.token, query: { project_id: ids } });
+    expect(res.status).toBe(200);
+    const huge = await rest(api, 'GET', '/health', { headers: { 'x-filler': 'x'.repeat(300 * 1024) } });
+    expect(huge.status).toBe(400);
+    expect(huge.body).toMatchObject({ code: 400, type: 'invalid_error' });
   });
 
   it('answers 401 before validating the body', async () => {
