@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { GraphQLSchema, isObjectType } from 'graphql';
-import { buildSchema, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, type NonEmptyArray, type ResolverData } from 'type-graphql';
 import { requireViewer, type AppContext } from './context/context';
 import { ValidationError } from './core/errors';
 import { isRegisteredInput } from './core/validation/api-input';
@@ -50,10 +50,15 @@ function guardRootFields(schema: GraphQLSchema): void {
   }
 }
 
-/** class-validator rules on every input argument, reported pydantic style. */
-function validateArgument(value: unknown, type: unknown): void {
+/**
+ * class-validator rules on every input argument, reported pydantic style.
+ * REST bodies were already checked with the same rules (readRestVariables).
+ */
+function validateArgument(value: unknown, type: unknown, { context }: ResolverData): void {
   if (value === null || typeof value !== 'object') return;
-  const prefix = isRegisteredInput(type) ? ['input'] : [];
+  const isInput = isRegisteredInput(type);
+  if (isInput && (context as AppContext).rest) return;
+  const prefix = isInput ? ['input'] : [];
   const items = Array.isArray(value)
     ? value.flatMap((item, index) => (item && typeof item === 'object' ? validateInstance(item, [...prefix, index]) : []))
     : validateInstance(value, prefix);

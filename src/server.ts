@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { config } from './config/config';
+import { drainBackground } from './core/background';
 import { logger } from './core/logger';
 import { bootDatabase } from './db/bootstrap';
 import { closeDatabase } from './db/database';
@@ -56,6 +57,7 @@ async function main(): Promise<void> {
     await closed;
     clearInterval(sweep);
     await app.stop().catch(() => undefined);
+    await drainBackground();
     await closeDatabase().catch(() => undefined);
     if (embedded) await embedded.stop().catch(() => undefined);
     logger.info('stopped');

@@ -18,7 +18,13 @@ const schema = z.object({
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DB_LOG_SQL: bool.default('false'),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
-  JWT_TTL_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
+  /** Access token lifetime: seconds, or a number with s, m, h or d (e.g. `24h`). */
+  JWT_TTL: z
+    .string()
+    .regex(/^\d+[smhd]?$/, 'JWT_TTL must be seconds or a number followed by s, m, h or d')
+    .default('24h')
+    .transform((text) => Number.parseInt(text, 10) * ({ s: 1, m: 60, h: 3600, d: 86400 }[text.slice(-1)] ?? 1))
+    .refine((seconds) => seconds >= 60, 'JWT_TTL must be at least 60 seconds'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   REQUIRE_EMAIL_VERIFICATION: bool.default('false'),
   CAPTCHA_SECRET: z.string().optional(),

@@ -53,6 +53,7 @@ async function resolveViewer(credential: string): Promise<Viewer> {
   return { user: resolved.user, apiKey: resolved.scope };
 }
 
-function assertActive(user: UserModel): void {
+/** Suspended accounts get 403 user_suspended, whatever credential they use. */
+export function assertActive(user: UserModel): void {
   if (user.is_suspended) throw new ForbiddenError('This account is suspended', 'user_suspended');
 }

@@ -32,7 +32,7 @@ export function signAccessToken(user: { id: string; token_version: number }): st
   return jwt.sign({ tv: user.token_version }, jwtSecret(), {
     algorithm: 'HS256',
     subject: user.id,
-    expiresIn: config().JWT_TTL_SECONDS,
+    expiresIn: config().JWT_TTL,
   });
 }
 

@@ -1,9 +1,11 @@
 import { MailOutboxModel, PasswordResetTokenModel } from '../../models';
+import { drainBackground } from '../../src/core/background';
 import { rest } from '../helpers/http';
 import type { TestApp } from '../helpers/test-app';
 
-/** The newest outbox mails of an address (SMTP_URL is unset in tests). */
-export function outboxOf(address: string): Promise<MailOutboxModel[]> {
+/** The newest outbox mails of an address (SMTP_URL is unset in tests), once mail sent after the reply is written. */
+export async function outboxOf(address: string): Promise<MailOutboxModel[]> {
+  await drainBackground();
   return MailOutboxModel.findAll({ where: { to_address: address }, order: [['created_at', 'DESC'], ['id', 'DESC']] });
 }
 

@@ -1,4 +1,5 @@
-import { MembershipModel, OrganizationModel, WorkspaceModel, type Role } from '../../../models';
+import { OrganizationModel, WorkspaceModel, type Role } from '../../../models';
+import { database } from '../../db/database';
 import { requireViewer, type AppContext } from '../../context/context';
 import type { Viewer } from '../../context/viewer';
 import { ForbiddenError, NotFoundError } from '../errors';
@@ -18,15 +19,25 @@ export interface WorkspaceAccess extends OrgAccess {
   workspace: WorkspaceModel;
 }
 
+/** The organization and the caller's role in it, in one statement; null when not a member. */
+const ORG_WITH_ROLE = `
+  SELECT o.*, m.role AS member_role
+    FROM organizations o
+    JOIN memberships m ON m.organization_id = o.id AND m.user_id = :user_id
+   WHERE o.key = :key`;
+
 export async function orgAccess(ctx: AppContext, orgKey: string): Promise<OrgAccess> {
   const viewer = requireViewer(ctx);
-  const org = await OrganizationModel.findOne({ where: { key: orgKey } });
+  const [org] = await database().query(ORG_WITH_ROLE, {
+    replacements: { key: orgKey, user_id: viewer.user.id },
+    model: OrganizationModel,
+    mapToModel: true,
+  });
   if (!org || (viewer.apiKey?.organization_id && viewer.apiKey.organization_id !== org.id)) {
     throw new NotFoundError('Organization');
   }
-  const membership = await MembershipModel.findOne({ where: { organization_id: org.id, user_id: viewer.user.id } });
-  if (!membership) throw new NotFoundError('Organization');
-  return { viewer, org, role: membership.role };
+  ctx.loaders.organizationById.prime(org.id, org);
+  return { viewer, org, role: org.getDataValue('member_role' as never) as Role };
 }
 
 export async function workspaceAccess(ctx: AppContext, orgKey: string, workspaceKey: string): Promise<WorkspaceAccess> {

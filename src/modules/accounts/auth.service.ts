@@ -2,8 +2,10 @@ import crypto from 'node:crypto';
 import { Op } from 'sequelize';
 import { PasswordResetTokenModel, UserModel } from '../../../models';
 import { config } from '../../config/config';
+import { assertActive } from '../../context/auth';
 import { AuthenticationError, ForbiddenError } from '../../core/errors';
 import { database } from '../../db/database';
+import { runInBackground } from '../../core/background';
 import { queueMail } from '../mail/mail.service';
 import { accessTokenResponse } from './access-token';
 import type { ForgotPasswordInput, LoginInput, ResetPasswordInput } from './accounts.inputs';
@@ -18,9 +20,6 @@ const FORGOT_PASSWORD_REPLY: ForgotPasswordResponse = {
   detail: 'If the address exists, a reset link was sent',
 };
 
-function assertMayUseAccount(user: UserModel): void {
-  if (user.is_suspended) throw new ForbiddenError('This account is suspended', 'user_suspended');
-}
 
 /**
  * Login by e-mail or username. An unknown user costs one scrypt against a
@@ -34,7 +33,7 @@ export async function login(input: LoginInput): Promise<AccessTokenResponse> {
     : null;
   const valid = await verifyPassword(input.password, user?.password_hash ?? (await dummyPasswordHash()));
   if (!user || !valid) throw new AuthenticationError('Incorrect e-mail, username or password');
-  assertMayUseAccount(user);
+  assertActive(user);
   if (config().REQUIRE_EMAIL_VERIFICATION && !user.email_verified_at) {
     throw new ForbiddenError('The e-mail address is not verified yet', 'user_verification_error');
   }
@@ -52,31 +51,34 @@ function resetLink(email: string, token: string): string {
  */
 export async function forgotPassword(input: ForgotPasswordInput): Promise<ForgotPasswordResponse> {
   const user = await UserModel.findOne({ where: { email: input.email.trim() } });
-  if (user && !user.is_suspended) {
-    const token = crypto.randomBytes(32).toString('base64url');
-    await PasswordResetTokenModel.create({
-      user_id: user.id,
-      token_hash: sha256(token),
-      expires_at: new Date(Date.now() + RESET_TOKEN_TTL_MS),
-    });
-    const link = resetLink(user.email, token);
-    await queueMail({
-      to: user.email,
-      subject: 'Reset your password',
-      kind: 'password_reset',
-      link,
-      text: [
-        'Someone asked to reset the password of your account.',
-        '',
-        `Open this link within one hour to choose a new password: ${link}`,
-        '',
-        `Reset token: ${token}`,
-        '',
-        'If you did not ask for this, ignore this message; your password stays unchanged.',
-      ].join('\n'),
-    });
-  }
+  // Token and mail are written after the reply, so its timing is the same for every address.
+  if (user && !user.is_suspended) runInBackground('password_reset_mail', () => sendResetMail(user));
   return { ...FORGOT_PASSWORD_REPLY };
+}
+
+async function sendResetMail(user: UserModel): Promise<void> {
+  const token = crypto.randomBytes(32).toString('base64url');
+  await PasswordResetTokenModel.create({
+    user_id: user.id,
+    token_hash: sha256(token),
+    expires_at: new Date(Date.now() + RESET_TOKEN_TTL_MS),
+  });
+  const link = resetLink(user.email, token);
+  await queueMail({
+    to: user.email,
+    subject: 'Reset your password',
+    kind: 'password_reset',
+    link,
+    text: [
+      'Someone asked to reset the password of your account.',
+      '',
+      `Open this link within one hour to choose a new password: ${link}`,
+      '',
+      `Reset token: ${token}`,
+      '',
+      'If you did not ask for this, ignore this message; your password stays unchanged.',
+    ].join('\n'),
+  });
 }
 
 /**
@@ -91,7 +93,7 @@ export async function resetPassword(input: ResetPasswordInput): Promise<AccessTo
   const user = await UserModel.findByPk(row.user_id);
   if (!user || user.email.toLowerCase() !== input.email.trim().toLowerCase()) throw invalid();
   if (row.expires_at.getTime() <= Date.now()) throw new AuthenticationError('The reset token has expired', 'expired_signature_error');
-  assertMayUseAccount(user);
+  assertActive(user);
   const passwordHash = await hashPassword(input.password);
   await database().transaction(async (transaction) => {
     const now = new Date();

@@ -1,16 +1,16 @@
 import crypto from 'node:crypto';
-import { Op } from 'sequelize';
+import { Op, UniqueConstraintError } from 'sequelize';
 import { OrganizationModel, UserModel } from '../../../models';
 import { config } from '../../config/config';
 import { AlreadyExistsError, AuthenticationError, InvalidError } from '../../core/errors';
 import { database } from '../../db/database';
 import { signAccessToken } from '../../context/jwt';
 import { createPersonalOrganization } from '../organizations/organizations.service';
+import { SLUG_PATTERN } from '../workspaces/workspaces.inputs';
 import type { SignupInput } from './accounts.inputs';
 import type { SignupUserResponse } from './accounts.types';
 import { hashPassword } from './password';
 
-export const USERNAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** The e-mail's local part as a slug, at least 3 characters. */
 export function usernameBase(email: string): string {
@@ -22,10 +22,11 @@ export function usernameBase(email: string): string {
 
 /** Picks base, base-2, base-3… free both as a username and as an organization key. */
 async function uniqueUsername(base: string): Promise<string> {
-  const like = { [Op.iLike]: `${base}%` };
+  // Only base and base-N can clash; the base is a slug, so it is safe inside the pattern.
+  const clash = { [Op.regexp]: `^${base}(-[0-9]+)?$` };
   const [users, orgs] = await Promise.all([
-    UserModel.findAll({ attributes: ['username'], where: { username: like } }),
-    OrganizationModel.findAll({ attributes: ['key'], where: { key: like } }),
+    UserModel.findAll({ attributes: ['username'], where: { username: clash } }),
+    OrganizationModel.findAll({ attributes: ['key'], where: { key: clash } }),
   ]);
   const taken = new Set([...users.map((row) => row.username.toLowerCase()), ...orgs.map((row) => row.key.toLowerCase())]);
   if (!taken.has(base)) return base;
@@ -53,7 +54,7 @@ export async function signup(input: SignupInput, captchaToken: string | null): P
   let username: string;
   if (input.username != null) {
     username = input.username.trim().toLowerCase();
-    if (username.length < 3 || username.length > 39 || !USERNAME_PATTERN.test(username)) {
+    if (username.length < 3 || username.length > 39 || !SLUG_PATTERN.test(username)) {
       throw new InvalidError(
         'Username must be 3 to 39 lower-case letters, digits or single hyphens',
         'invalid_username_error',
@@ -64,26 +65,41 @@ export async function signup(input: SignupInput, captchaToken: string | null): P
   if (input.username != null) {
     const taken = await Promise.all([UserModel.findOne({ where: { username: username! } }), OrganizationModel.findOne({ where: { key: username! } })]);
     if (taken.some(Boolean)) throw new AlreadyExistsError(`The username '${username!}' is taken`);
-  } else {
-    username = await uniqueUsername(usernameBase(email));
   }
   const passwordHash = await hashPassword(input.password);
   const requiresVerification = config().REQUIRE_EMAIL_VERIFICATION;
-  const user = await database().transaction(async (transaction) => {
-    const created = await UserModel.create(
-      {
-        email,
-        username: username!,
-        full_name: input.full_name ?? null,
-        password_hash: passwordHash,
-        email_opt_in: input.email_opt_in ?? false,
-        email_verified_at: requiresVerification ? null : new Date(),
-      },
-      { transaction },
-    );
-    await createPersonalOrganization(created, transaction);
-    return created;
-  });
+  const create = (name: string) =>
+    database().transaction(async (transaction) => {
+      const created = await UserModel.create(
+        {
+          email,
+          username: name,
+          full_name: input.full_name ?? null,
+          password_hash: passwordHash,
+          email_opt_in: input.email_opt_in ?? false,
+          email_verified_at: requiresVerification ? null : new Date(),
+        },
+        { transaction },
+      );
+      await createPersonalOrganization(created, transaction);
+      return created;
+    });
+  let user: UserModel;
+  if (input.username != null) {
+    user = await create(username!);
+  } else {
+    // A generated name can be taken by a concurrent signup between the check
+    // and the insert: pick the next free suffix and try again.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        user = await create(await uniqueUsername(usernameBase(email)));
+        break;
+      } catch (error) {
+        const lostRace = error instanceof UniqueConstraintError && !('email' in (error.fields ?? {}));
+        if (!lostRace || attempt >= 5) throw error;
+      }
+    }
+  }
   return {
     id: user.id,
     username: user.username,

@@ -20,24 +20,23 @@ function smtpTransport(url: string): Transporter {
 }
 
 /**
- * Hands a mail over for delivery. With SMTP_URL set it is sent through SMTP
- * in the background (the caller's reply time does not depend on the mail
- * server; failures are logged as mail_error). Without SMTP_URL it is written
- * to the `mail_outbox` table and logged, so a developer can read the link.
+ * Delivers a mail: through SMTP when SMTP_URL is set (failures are logged as
+ * mail_error), otherwise into the `mail_outbox` table plus a log line with the
+ * link outside production, so a developer can read it. Callers that must not
+ * reveal anything through timing run this in the background.
  */
 export async function queueMail(message: MailMessage): Promise<void> {
   const { SMTP_URL, MAIL_FROM } = config();
   if (SMTP_URL) {
-    void smtpTransport(SMTP_URL)
-      .sendMail({ from: MAIL_FROM, to: message.to, subject: message.subject, text: message.text })
-      .catch((error: unknown) => {
-        logger.error({ err: error, type: 'mail_error', kind: message.kind }, 'mail delivery failed');
-      });
+    try {
+      await smtpTransport(SMTP_URL).sendMail({ from: MAIL_FROM, to: message.to, subject: message.subject, text: message.text });
+    } catch (error) {
+      logger.error({ err: error, type: 'mail_error', kind: message.kind }, 'mail delivery failed');
+    }
     return;
   }
   await MailOutboxModel.create({ to_address: message.to, subject: message.subject, body_text: message.text, kind: message.kind });
-  logger.info(
-    { mail_to: message.to, subject: message.subject, kind: message.kind, link: message.link },
-    'mail written to the outbox (SMTP_URL is not set)',
-  );
+  // The link carries a secret: it is logged for developers, never in production.
+  const link = config().NODE_ENV === 'production' ? undefined : message.link;
+  logger.info({ mail_to: message.to, subject: message.subject, kind: message.kind, link }, 'mail written to the outbox (SMTP_URL is not set)');
 }

@@ -47,6 +47,19 @@ describe('POST /auth/signup', () => {
     expect(await OrganizationModel.findOne({ where: { key: `${local}-2` } })).not.toBeNull();
   });
 
+  it('gives concurrent signups with the same e-mail local part distinct generated usernames', async () => {
+    const local = randomKey('race');
+    const replies = await Promise.all(
+      ['a.test', 'b.test', 'c.test', 'd.test'].map((domain) =>
+        rest(api, 'POST', '/auth/signup', { body: { email: `${local}@${domain}`, password: PASSWORD } }),
+      ),
+    );
+    expect(replies.map((reply) => reply.status)).toEqual([201, 201, 201, 201]);
+    const names = replies.map((reply) => reply.body.username).sort();
+    expect(new Set(names).size).toBe(4);
+    expect(names).toContain(local);
+  });
+
   it('turns an e-mail local part into a slug', async () => {
     const hex = randomKey('x').slice(2);
     const res = await rest(api, 'POST', '/auth/signup', { body: { email: `Jo.Ann_${hex}@example.test`, password: PASSWORD } });

@@ -1,0 +1,16 @@
+import { loadConfig } from '../../src/config/config';
+
+describe('configuration', () => {
+  it('reads JWT_TTL as seconds or with a unit, defaulting to 24 hours', () => {
+    expect(loadConfig({}).JWT_TTL).toBe(86400);
+    expect(loadConfig({ JWT_TTL: '900' }).JWT_TTL).toBe(900);
+    expect(loadConfig({ JWT_TTL: '15m' }).JWT_TTL).toBe(900);
+    expect(loadConfig({ JWT_TTL: '7d' }).JWT_TTL).toBe(7 * 86400);
+  });
+
+  it('fails fast with a clear message on a bad value', () => {
+    expect(() => loadConfig({ JWT_TTL: 'soon' })).toThrow(/JWT_TTL/);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET: required/);
+  });
+});
