@@ -4,6 +4,7 @@ import * as m0002 from './0002-accounts';
 import * as m0003 from './0003-members-projects-integrations';
 import * as m0004 from './0004-sessions';
 import * as m0005 from './0005-session-indexes';
+import * as m0006 from './0006-session-fixes';
 import * as m0010 from './0010-rate-limits';
 
 /**
@@ -16,5 +17,6 @@ export const migrations: { name: string; up: Migration }[] = [
   { name: '0003-members-projects-integrations', up: m0003.up },
   { name: '0004-sessions', up: m0004.up },
   { name: '0005-session-indexes', up: m0005.up },
+  { name: '0006-session-fixes', up: m0006.up },
   { name: '0010-rate-limits', up: m0010.up },
 ];

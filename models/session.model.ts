@@ -58,9 +58,6 @@ export class SessionModel extends Model {
   @Column(DataType.INTEGER)
   declare message_count: number;
 
-  @Column(DataType.INTEGER)
-  declare recent_message_count: number | null;
-
   @Column(DataType.TEXT)
   declare preview_text: string | null;
 

@@ -3,7 +3,7 @@ import { QueryTypes } from 'sequelize';
 import { SessionGroupModel } from '../../../models';
 import { database } from '../../db/database';
 import type { Viewer } from '../../context/viewer';
-import { viewerTenant } from '../sessions/tenant';
+import { viewerTenant, visibleSql } from '../sessions/tenant';
 
 /** Counts derived from a group's sessions. */
 export interface SessionGroupStats {
@@ -24,7 +24,9 @@ export const EMPTY_GROUP_STATS: SessionGroupStats = {
 
 /**
  * Stats of any number of groups in one statement: session counts and message
- * totals per group, tokens summed from the messages of its sessions.
+ * totals per group, tokens summed from the messages of its sessions. Only the
+ * sessions the viewer can see count (own ones and shared ones), like
+ * `session_group.sessions` and the facets.
  */
 const STATS_SQL = `
   SELECT s.group_id,
@@ -39,7 +41,7 @@ const STATS_SQL = `
         FROM session_messages m
        WHERE m.session_id = s.id AND m.has_usage
     ) t ON TRUE
-   WHERE s.group_id = ANY($ids::uuid[]) AND %TENANT%
+   WHERE s.group_id = ANY($ids::uuid[]) AND %TENANT% AND %VISIBLE%
    GROUP BY s.group_id`;
 
 interface StatsRow {
@@ -66,7 +68,7 @@ export function createSessionGroupLoaders(viewer: Viewer | null) {
 
     sessionGroupStats: new DataLoader<string, SessionGroupStats>(async (ids) => {
       if (!tenant) return ids.map(() => EMPTY_GROUP_STATS);
-      const rows = await database().query<StatsRow>(STATS_SQL.replace('%TENANT%', tenant.sql('s')), {
+      const rows = await database().query<StatsRow>(STATS_SQL.replace('%TENANT%', tenant.sql('s')).replace('%VISIBLE%', visibleSql('s')), {
         bind: { ...tenant.bind, ids: [...ids] },
         type: QueryTypes.SELECT,
       });

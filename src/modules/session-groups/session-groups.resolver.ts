@@ -2,9 +2,9 @@ import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolv
 import type { SessionGroupModel } from '../../../models';
 import type { AppContext } from '../../context/context';
 import { Rest } from '../../core/graphql-decorators';
+import { pageInfo } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
 import { toSession } from '../sessions/sessions.mapper';
-import { pageInfo } from '../sessions/sessions.resolver';
 import { SessionResponse } from '../sessions/sessions.types';
 import { SessionGroupCreateRequest, SessionGroupListArgs, SessionGroupUpdateRequest } from './session-groups.inputs';
 import { toSessionGroup } from './session-groups.mapper';

@@ -7,14 +7,20 @@ import type { SessionGroupCreateRequest, SessionGroupListArgs, SessionGroupUpdat
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
-/** running stamps started_at (once); a terminal status stamps completed_at. */
+/**
+ * running stamps started_at (once) and clears completed_at; entering a
+ * terminal status from a non-terminal one (or none) stamps completed_at.
+ * Repeating a terminal status, or going from one terminal status to another,
+ * keeps the first completion time.
+ */
 function applyStatus(group: SessionGroupModel, status: string, now: Date): void {
+  const previous = group.status;
   group.status = status as SessionGroupModel['status'];
   if (status === 'running') {
     group.started_at ??= now;
     group.completed_at = null;
   }
-  if (TERMINAL.has(status)) group.completed_at = now;
+  if (TERMINAL.has(status) && !(previous && TERMINAL.has(previous))) group.completed_at = now;
 }
 
 export async function createSessionGroup(ctx: AppContext, org: string, ws: string, input: SessionGroupCreateRequest): Promise<SessionGroupModel> {

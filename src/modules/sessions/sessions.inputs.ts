@@ -1,4 +1,4 @@
-import { ArrayMaxSize, ArrayMinSize, IsIn, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsIn, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
 import { ArgsType, Field, Float, Int } from 'type-graphql';
 import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
@@ -9,6 +9,19 @@ import {
   SessionVisibilityEnum,
   SortDirection,
 } from './sessions.types';
+
+/** Upper bounds that keep sums and integer columns in range (migration 0006 checks them too). */
+export const MAX_MESSAGE_COUNT = 1_000_000_000;
+export const MAX_MESSAGE_TOKENS = 100_000_000;
+export const MAX_MESSAGE_COST_USD = 1_000_000;
+
+/**
+ * Present, `null` allowed: only an absent value fails (reported as `missing`).
+ * Named `isDefined` so class-validator runs it even for absent properties.
+ */
+function IsPresent(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy({ name: 'isDefined', validator: { validate: (value) => value !== undefined, defaultMessage: () => 'Field required' } }, options);
+}
 
 /** Body of save session (spec 2): an upsert on the client-generated id. */
 @ApiInput('SessionCreateRequest')
@@ -30,8 +43,9 @@ export class SessionCreateRequest {
   @Field(() => JSONObjectScalar, { nullable: true, description: 'Label key → list of string values (at most 64 keys).' })
   labels?: Record<string, unknown> | null;
 
-  @Field(() => Int, { nullable: true, description: 'Default 0.' })
+  @Field(() => Int, { nullable: true, description: 'Default 0; at most 1,000,000,000.' })
   @Min(0)
+  @Max(MAX_MESSAGE_COUNT)
   message_count?: number | null;
 
   @Field(() => SessionOriginEnum, { nullable: true, description: 'Default user.' })
@@ -66,8 +80,9 @@ export class SessionUpdateRequest {
   @MaxLength(255)
   title?: string | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'At most 1,000,000,000.' })
   @Min(0)
+  @Max(MAX_MESSAGE_COUNT)
   message_count?: number | null;
 
   @Field(() => JSONObjectScalar, { nullable: true })
@@ -93,24 +108,29 @@ export class TranscriptToolCallInput {
 
 @ApiInput('TranscriptUsageInput')
 export class TranscriptUsageInput {
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'At most 100,000,000.' })
   @Min(0)
+  @Max(MAX_MESSAGE_TOKENS)
   input_tokens?: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'At most 100,000,000.' })
   @Min(0)
+  @Max(MAX_MESSAGE_TOKENS)
   output_tokens?: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'At most 100,000,000.' })
   @Min(0)
+  @Max(MAX_MESSAGE_TOKENS)
   cache_creation_input_tokens?: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'At most 100,000,000.' })
   @Min(0)
+  @Max(MAX_MESSAGE_TOKENS)
   cache_read_input_tokens?: number | null;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: 'At most 1,000,000.' })
   @Min(0)
+  @Max(MAX_MESSAGE_COST_USD)
   cost_usd?: number | null;
 }
 
@@ -122,7 +142,11 @@ export class TranscriptMessageInput {
   @IsIn([...MESSAGE_ROLES], { message: "Input should be 'user', 'assistant', 'system' or 'tool'" })
   role: string;
 
-  @Field(() => JSONScalar, { description: 'Text, or structured content (JSON).' })
+  @Field(() => JSONScalar, {
+    nullable: true,
+    description: 'Text, or structured content (JSON); null for e.g. an assistant message that only carries tool_calls. Required (may be null).',
+  })
+  @IsPresent()
   content: unknown;
 
   @Field(() => String, { nullable: true, description: 'Client message id, unique in the session; generated when absent.' })

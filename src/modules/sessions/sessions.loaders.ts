@@ -27,37 +27,65 @@ export const EMPTY_USAGE: SessionUsageResponse = {
 
 const TOKEN_COLUMNS = ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const;
 
+/** Window and cap of recent_message_count. */
+export const RECENT_WINDOW_HOURS = 24;
+export const RECENT_MAX = 25;
+
+/** What the per-request `sessionStats` loader derives from a session's messages. */
+export interface SessionStats {
+  usage: SessionUsageResponse;
+  /** Messages of the last 24 h, at most 25; null for a session without transcript messages. */
+  recent_message_count: number | null;
+}
+
+export const EMPTY_STATS: SessionStats = { usage: EMPTY_USAGE, recent_message_count: null };
+
 /**
- * Usage of many sessions in one aggregate: total_* over every message,
- * current_* over non-compacted ones, costs null when none was reported.
+ * Usage of many sessions in one statement: one aggregate over the messages
+ * (total_* over every message, current_* over non-compacted ones; costs null
+ * when no message of the session reported one, current cost 0 once all
+ * costed messages are compacted; recent = messages of the last 24 h, capped),
+ * then the newest message with usage per session through the partial index
+ * session_messages_usage_idx (LIMIT 1 each, not an array of all of them).
  */
 const USAGE_SQL = `
-  SELECT m.session_id,
-         count(*) AS total_message_count,
-         count(*) FILTER (WHERE m.compacted_at IS NULL) AS current_message_count,
-         count(*) FILTER (WHERE m.is_summary) AS compaction_count,
-         ${TOKEN_COLUMNS.map(
-           (column) => `coalesce(sum(m.${column}), 0) AS total_${column},
-         coalesce(sum(m.${column}) FILTER (WHERE m.compacted_at IS NULL), 0) AS current_${column},`,
-         ).join('\n         ')}
-         coalesce(sum(m.tool_call_count), 0) AS total_tool_call_count,
-         coalesce(sum(m.tool_call_count) FILTER (WHERE m.compacted_at IS NULL), 0) AS current_tool_call_count,
-         sum(m.cost_usd) AS total_cost_usd,
-         sum(m.cost_usd) FILTER (WHERE m.compacted_at IS NULL) AS current_cost_usd,
-         (array_agg(m.input_tokens ORDER BY m.seq DESC) FILTER (WHERE m.has_usage))[1] AS last_generation_input_tokens
-    FROM session_messages m
-   WHERE m.session_id = ANY($ids::uuid[]) AND %TENANT%
-   GROUP BY m.session_id`;
+  WITH agg AS (
+    SELECT m.session_id,
+           count(*) AS total_message_count,
+           count(*) FILTER (WHERE m.compacted_at IS NULL) AS current_message_count,
+           count(*) FILTER (WHERE m.is_summary) AS compaction_count,
+           ${TOKEN_COLUMNS.map(
+             (column) => `coalesce(sum(m.${column}), 0) AS total_${column},
+           coalesce(sum(m.${column}) FILTER (WHERE m.compacted_at IS NULL), 0) AS current_${column},`,
+           ).join('\n           ')}
+           coalesce(sum(m.tool_call_count), 0) AS total_tool_call_count,
+           coalesce(sum(m.tool_call_count) FILTER (WHERE m.compacted_at IS NULL), 0) AS current_tool_call_count,
+           sum(m.cost_usd) AS total_cost_usd,
+           CASE WHEN count(m.cost_usd) > 0
+                THEN coalesce(sum(m.cost_usd) FILTER (WHERE m.compacted_at IS NULL), 0) END AS current_cost_usd,
+           LEAST($recent_max::int, count(*) FILTER (WHERE m.created_at > now() - make_interval(hours => $recent_hours::int)))
+             AS recent_message_count
+      FROM session_messages m
+     WHERE m.session_id = ANY($ids::uuid[]) AND %TENANT%
+     GROUP BY m.session_id
+  )
+  SELECT agg.*, last.input_tokens AS last_generation_input_tokens
+    FROM agg
+    LEFT JOIN LATERAL (
+      SELECT x.input_tokens FROM session_messages x
+       WHERE x.session_id = agg.session_id AND x.has_usage
+       ORDER BY x.seq DESC LIMIT 1
+    ) last ON TRUE`;
 
-type UsageRow = Record<keyof SessionUsageResponse, string | number | null> & { session_id: string };
+type UsageRow = Record<keyof SessionUsageResponse, string | number | null> & { session_id: string; recent_message_count: string | number };
 
-function toUsage(row: UsageRow): SessionUsageResponse {
+function toStats(row: UsageRow): SessionStats {
   const out = { ...EMPTY_USAGE } as Record<string, number | null>;
   for (const key of Object.keys(EMPTY_USAGE)) {
     const value = row[key as keyof SessionUsageResponse];
     out[key] = value == null ? (key.endsWith('cost_usd') || key === 'last_generation_input_tokens' ? null : 0) : Number(value);
   }
-  return out as unknown as SessionUsageResponse;
+  return { usage: out as unknown as SessionUsageResponse, recent_message_count: Number(row.recent_message_count) };
 }
 
 export interface MessagesKey {
@@ -98,14 +126,15 @@ export function createSessionLoaders(viewer: Viewer | null) {
   const tenant = viewer ? viewerTenant(viewer) : null;
 
   return {
-    sessionUsage: new DataLoader<string, SessionUsageResponse>(async (ids) => {
-      if (!tenant) return ids.map(() => EMPTY_USAGE);
+    /** Usage and recent_message_count of sessions: one statement per batch. */
+    sessionStats: new DataLoader<string, SessionStats>(async (ids) => {
+      if (!tenant) return ids.map(() => EMPTY_STATS);
       const rows = await database().query<UsageRow>(USAGE_SQL.replace('%TENANT%', tenant.sql('m', { workspace: false })), {
-        bind: { ...tenant.bind, ids: [...ids] },
+        bind: { ...tenant.bind, ids: [...ids], recent_max: RECENT_MAX, recent_hours: RECENT_WINDOW_HOURS },
         type: QueryTypes.SELECT,
       });
-      const byId = new Map(rows.map((row) => [row.session_id, toUsage(row)]));
-      return ids.map((id) => byId.get(id) ?? EMPTY_USAGE);
+      const byId = new Map(rows.map((row) => [row.session_id, toStats(row)]));
+      return ids.map((id) => byId.get(id) ?? EMPTY_STATS);
     }),
 
     sessionProjectById: new DataLoader<string, ProjectModel | null>(async (ids) => {

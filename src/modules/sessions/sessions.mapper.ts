@@ -9,8 +9,8 @@ import type {
 } from './sessions.types';
 
 /**
- * Row → GraphQL type. project_key/project_name, group, created_by, shared_by
- * and usage resolve through loaders (sessions.resolver.ts).
+ * Row → GraphQL type. project_key/project_name, group, created_by, shared_by,
+ * recent_message_count and usage resolve through loaders (sessions.resolver.ts).
  */
 export function toSession(row: SessionModel): SessionResponse {
   return {
@@ -27,7 +27,6 @@ export function toSession(row: SessionModel): SessionResponse {
     group_id: row.group_id,
     labels: row.labels ?? {},
     message_count: row.message_count,
-    recent_message_count: row.recent_message_count,
     preview_text: row.preview_text,
     last_message_at: row.last_message_at,
     created_at: row.created_at,

@@ -18,10 +18,16 @@ export function likePattern(text: string): string {
  * The filters shared by the list and the facets: the caller's visible
  * sessions of one workspace in the archived scope, workload origins left out
  * unless asked for, then every parameter AND-ed (values of one parameter OR-ed;
- * label values OR-ed per key, keys AND-ed).
+ * label values OR-ed per key, keys AND-ed). `labels` are the parsed `label`
+ * filters when the caller has parsed them already (it checks them before the
+ * tenant lookup).
  */
-export function sessionWhere(workspaceId: string, viewerId: string, args: SessionFilterArgs): SessionWhere {
-  const labels = parseLabelFilters(args.label ?? [], ['label']);
+export function sessionWhere(
+  workspaceId: string,
+  viewerId: string,
+  args: SessionFilterArgs,
+  labels: Map<string, string[]> = parseLabelFilters(args.label ?? [], ['label']),
+): SessionWhere {
   const bind: Record<string, unknown> = { workspace_id: workspaceId, viewer_id: viewerId };
   const parts = ['s.workspace_id = $workspace_id', "(s.user_id = $viewer_id OR s.visibility = 'workspace')"];
 

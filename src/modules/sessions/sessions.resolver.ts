@@ -1,6 +1,7 @@
 import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../context/context';
 import { Rest } from '../../core/graphql-decorators';
+import { pageInfo } from '../../core/pagination';
 import { toProject } from '../projects/projects.mapper';
 import { ProjectResponse } from '../projects/projects.types';
 import { toSessionGroup } from '../session-groups/session-groups.mapper';
@@ -43,11 +44,6 @@ import {
 
 const WS = '/org/:org/ws/:workspace/sessions';
 const TAGS = { tags: ['sessions'] };
-
-export function pageInfo(total: number, page: number, limit: number) {
-  const totalPages = total === 0 ? 0 : Math.ceil(total / limit);
-  return { total, page, limit, total_pages: totalPages, has_next: page < totalPages, has_previous: page > 1 };
-}
 
 @Resolver(() => SessionResponse)
 export class SessionResolver {
@@ -233,8 +229,16 @@ export class SessionResolver {
   }
 
   @FieldResolver(() => SessionUsageResponse)
-  usage(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<SessionUsageResponse> {
-    return ctx.loaders.sessionUsage.load(session.id);
+  async usage(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<SessionUsageResponse> {
+    return (await ctx.loaders.sessionStats.load(session.id)).usage;
+  }
+
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: 'Messages of the last 24 hours, at most 25 (derived when read); null without transcript messages.',
+  })
+  async recent_message_count(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<number | null> {
+    return (await ctx.loaders.sessionStats.load(session.id)).recent_message_count;
   }
 
   // GraphQL-only navigation (kept out of REST replies).

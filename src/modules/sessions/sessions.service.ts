@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import { Op, QueryTypes, type Transaction } from 'sequelize';
 import { ProjectModel, SessionGroupModel, SessionMessageModel, SessionModel, type UserModel } from '../../../models';
+import type { SessionLabels } from '../../../models/session.model';
 import type { AppContext } from '../../context/context';
 import { requireScope, workspaceAccess, type WorkspaceAccess } from '../../core/authz/access';
 import { ConflictError, ForbiddenError, NotFoundError, validationFailure } from '../../core/errors';
 import { isUuid } from '../../core/scalars';
 import { database } from '../../db/database';
-import { normaliseLabels, parseLabelFilters } from './labels';
+import { checkIndexEntry, normaliseLabels, parseLabelFilters } from './labels';
 import type {
   SessionCreateRequest,
   SessionFilterArgs,
@@ -22,12 +23,10 @@ import { SessionSortBy, SortDirection, type LabelFacetEntry, type SessionFacetsR
 
 const WRITE_SCOPE = 'resources:write' as const;
 const PREVIEW_LENGTH = 200;
-const RECENT_WINDOW_HOURS = 24;
-const RECENT_MAX = 25;
 
 /** Loaders that cache derived values of a session; cleared after writes. */
 function forget(ctx: AppContext, session: SessionModel): void {
-  ctx.loaders.sessionUsage.clear(session.id);
+  ctx.loaders.sessionStats.clear(session.id);
   if (session.group_id) ctx.loaders.sessionGroupStats.clear(session.group_id);
 }
 
@@ -107,6 +106,55 @@ async function requireGroup(access: WorkspaceAccess, groupId: string, transactio
 // ---------------------------------------------------------------------------
 // Save (upsert), read, update, archive, freeze, delete.
 
+/** Where a too-large agent + model + labels is reported: the labels when given, else the field that grew. */
+function sizeLoc(input: { labels?: unknown; agent?: string | null }): (string | number)[] {
+  if (input.labels != null) return ['input', 'labels'];
+  return ['input', input.agent != null ? 'agent' : 'model'];
+}
+
+/** Inserts a new session unless its id is taken (then null): one INSERT … ON CONFLICT DO NOTHING. */
+async function insertSession(
+  access: WorkspaceAccess,
+  input: SessionCreateRequest,
+  labels: SessionLabels,
+  transaction: Transaction,
+): Promise<SessionModel | null> {
+  const shared = input.visibility === 'workspace';
+  const rows = await database().query<SessionModel>(
+    `INSERT INTO sessions (id, organization_id, workspace_id, user_id, project_id, group_id, agent, model, title, origin,
+                           visibility, runtime_id, labels, message_count, shared_at, shared_by)
+     VALUES ($id, $organization_id, $workspace_id, $user_id, $project_id, $group_id, $agent, $model, $title, $origin,
+             $visibility, $runtime_id, $labels::jsonb, $message_count, CASE WHEN $shared THEN now() END, $shared_by)
+     ON CONFLICT (id) DO NOTHING
+     RETURNING *`,
+    {
+      bind: {
+        id: input.id,
+        organization_id: access.org.id,
+        workspace_id: access.workspace.id,
+        user_id: access.viewer.user.id,
+        project_id: input.project_id ?? null,
+        group_id: input.group_id ?? null,
+        agent: input.agent ?? null,
+        model: input.model,
+        title: input.title ?? null,
+        origin: input.origin ?? 'user',
+        visibility: input.visibility ?? 'private',
+        runtime_id: input.runtime_id ?? null,
+        labels: JSON.stringify(labels),
+        message_count: input.message_count ?? 0,
+        shared,
+        shared_by: shared ? access.viewer.user.id : null,
+      },
+      type: QueryTypes.SELECT,
+      model: SessionModel,
+      mapToModel: true,
+      transaction,
+    },
+  );
+  return rows[0] ?? null;
+}
+
 export async function saveSession(
   ctx: AppContext,
   org: string,
@@ -119,39 +167,25 @@ export async function saveSession(
   if (input.project_id) await requireProject(access, input.project_id);
   if (input.group_id) await requireGroup(access, input.group_id);
   const result = await database().transaction(async (transaction) => {
-    const existing = await SessionModel.findByPk(input.id, { transaction, lock: transaction.LOCK.UPDATE });
-    const here = existing?.workspace_id === access.workspace.id;
-    if (existing && here && !isVisible(existing, me)) throw new NotFoundError('Session');
-    requireScope(access, WRITE_SCOPE);
-    if (existing && here && existing.user_id !== me.id) throw new ForbiddenError('Only the owner of the session can save it');
-    // The id is the client's own random UUID: saying it is taken discloses nothing.
-    if (existing && !here) throw new ConflictError('A session with this id exists in another workspace');
-    const now = new Date();
+    let existing = await SessionModel.findByPk(input.id, { transaction, lock: transaction.LOCK.UPDATE });
     if (!existing) {
-      const shared = input.visibility === 'workspace';
-      const session = await SessionModel.create(
-        {
-          id: input.id,
-          organization_id: access.org.id,
-          workspace_id: access.workspace.id,
-          user_id: me.id,
-          project_id: input.project_id ?? null,
-          group_id: input.group_id ?? null,
-          agent: input.agent ?? null,
-          model: input.model,
-          title: input.title ?? null,
-          origin: input.origin ?? 'user',
-          visibility: input.visibility ?? 'private',
-          runtime_id: input.runtime_id ?? null,
-          labels: labels ?? {},
-          message_count: input.message_count ?? 0,
-          shared_at: shared ? now : null,
-          shared_by: shared ? me.id : null,
-        },
-        { transaction },
-      );
-      return { session, created: true };
+      requireScope(access, WRITE_SCOPE);
+      checkIndexEntry({ agent: input.agent ?? null, model: input.model, labels: labels ?? {} }, sizeLoc(input));
+      // FOR UPDATE locks nothing while the id is free: a concurrent first save
+      // of the same id may insert it meanwhile. ON CONFLICT DO NOTHING waits for
+      // that save to finish; then the row is locked and treated as an update.
+      const created = await insertSession(access, input, labels ?? {}, transaction);
+      if (created) return { session: created, created: true };
+      existing = await SessionModel.findByPk(input.id, { transaction, lock: transaction.LOCK.UPDATE });
+      if (!existing) throw new ConflictError('The session was deleted while it was being saved; save it again');
     }
+    const here = existing.workspace_id === access.workspace.id;
+    if (here && !isVisible(existing, me)) throw new NotFoundError('Session');
+    requireScope(access, WRITE_SCOPE);
+    if (here && existing.user_id !== me.id) throw new ForbiddenError('Only the owner of the session can save it');
+    // The id is the client's own random UUID: saying it is taken discloses nothing.
+    if (!here) throw new ConflictError('A session with this id exists in another workspace');
+    const now = new Date();
     const session = existing;
     if (input.visibility) setVisibility(session, input.visibility, me.id, now);
     session.model = input.model;
@@ -163,6 +197,7 @@ export async function saveSession(
     if (input.project_id !== undefined) session.project_id = input.project_id;
     if (input.group_id !== undefined) session.group_id = input.group_id;
     if (input.runtime_id !== undefined) session.runtime_id = input.runtime_id;
+    checkIndexEntry(session, sizeLoc(input));
     session.changed('updated_at', true);
     await session.save({ transaction });
     return { session, created: false };
@@ -192,9 +227,8 @@ export async function updateSession(
   ref: string,
   input: SessionUpdateRequest,
 ): Promise<SessionModel> {
-  checkSessionRef(ref);
   const labels = input.labels == null ? input.labels : normaliseLabels(input.labels, ['input', 'labels']);
-  const access = await workspaceAccess(ctx, org, ws);
+  const access = await sessionAccess(ctx, org, ws, ref);
   const session = await database().transaction(async (transaction) => {
     const row = await findSession(access, ref, transaction);
     requireOwnerWrite(access, row);
@@ -204,6 +238,7 @@ export async function updateSession(
     if (input.title !== undefined) row.title = input.title;
     if (input.message_count != null) row.message_count = input.message_count;
     if (labels !== undefined) row.labels = labels ?? {};
+    checkIndexEntry(row, sizeLoc(input));
     row.changed('updated_at', true);
     await row.save({ transaction });
     return row;
@@ -291,15 +326,16 @@ async function requireWritableTranscript(access: WorkspaceAccess, ref: string, t
 
 /**
  * Appends messages under the session's row lock (seq stays gap-free and
- * ordered) and maintains message_count, last_message_at, preview_text and
- * recent_message_count.
+ * ordered) and maintains message_count, last_message_at, preview_text (and
+ * the context when given) in one UPDATE … RETURNING, which also gives the
+ * reply its session. recent_message_count is derived at read time.
  */
 async function insertMessages(
   session: SessionModel,
   messages: TranscriptMessageInput[],
-  options: { summary: boolean },
+  options: { summary: boolean; context?: Record<string, unknown> | null },
   transaction: Transaction,
-): Promise<SessionMessageModel[]> {
+): Promise<{ session: SessionModel; messages: SessionMessageModel[] }> {
   const rows = messages.map((message, index) => {
     const usage = message.usage ?? null;
     return {
@@ -323,25 +359,32 @@ async function insertMessages(
     };
   });
   const created = await SessionMessageModel.bulkCreate(rows, { transaction, returning: true });
-  const text = preview(messages);
-  await database().query(
+  const withContext = options.context !== undefined;
+  const [updated] = await database().query<SessionModel>(
     `UPDATE sessions SET
        last_seq = last_seq + $count,
        message_count = message_count + $count,
        last_message_at = now(),
        preview_text = coalesce($preview, preview_text),
-       recent_message_count = LEAST($recent_max, (
-         SELECT count(*) FROM session_messages m
-          WHERE m.session_id = $id AND m.created_at > now() - make_interval(hours => $recent_hours))),
+       context = CASE WHEN $with_context THEN $context::jsonb ELSE context END,
        updated_at = now()
-     WHERE id = $id`,
+     WHERE id = $id
+     RETURNING *`,
     {
-      bind: { id: session.id, count: rows.length, preview: text, recent_max: RECENT_MAX, recent_hours: RECENT_WINDOW_HOURS },
+      bind: {
+        id: session.id,
+        count: rows.length,
+        preview: preview(messages),
+        with_context: withContext,
+        context: withContext && options.context !== null ? JSON.stringify(options.context) : null,
+      },
+      type: QueryTypes.SELECT,
+      model: SessionModel,
+      mapToModel: true,
       transaction,
     },
   );
-  await session.reload({ transaction });
-  return created.sort((a, b) => a.seq - b.seq);
+  return { session: updated, messages: created.sort((a, b) => a.seq - b.seq) };
 }
 
 export async function appendTranscript(
@@ -354,12 +397,7 @@ export async function appendTranscript(
   const access = await sessionAccess(ctx, org, ws, ref);
   const result = await database().transaction(async (transaction) => {
     const session = await requireWritableTranscript(access, ref, transaction);
-    if (input.context !== undefined) {
-      session.context = input.context;
-      await session.save({ transaction });
-    }
-    const messages = await insertMessages(session, input.messages, { summary: false }, transaction);
-    return { session, messages };
+    return insertMessages(session, input.messages, { summary: false, context: input.context }, transaction);
   });
   forget(ctx, result.session);
   return result;
@@ -386,8 +424,8 @@ export async function compactTranscript(
       { compacted_at: new Date() },
       { where: { session_id: session.id, seq: { [Op.lte]: input.up_to_seq }, compacted_at: null }, transaction },
     );
-    const messages = await insertMessages(session, [input.summary], { summary: true }, transaction);
-    return { session, messages, compacted_count: compacted };
+    const appended = await insertMessages(session, [input.summary], { summary: true }, transaction);
+    return { ...appended, compacted_count: compacted };
   });
   forget(ctx, result.session);
   return result;
@@ -448,9 +486,9 @@ export function sessionCountSql(whereSql: string): string {
 }
 
 export async function listSessions(ctx: AppContext, org: string, ws: string, args: SessionListArgs): Promise<SessionPage> {
-  parseLabelFilters(args.label ?? [], ['label']); // 422 before the tenant lookup
+  const labels = parseLabelFilters(args.label ?? [], ['label']); // 422 before the tenant lookup
   const access = await workspaceAccess(ctx, org, ws);
-  const where = sessionWhere(access.workspace.id, access.viewer.user.id, args);
+  const where = sessionWhere(access.workspace.id, access.viewer.user.id, args, labels);
   const page = args.page ?? 1;
   const limit = args.limit ?? 20;
   const pageSql = sessionPageSql(where.sql, args.sort_by ?? SessionSortBy.updated_at, args.sort_dir ?? SortDirection.desc);
@@ -555,9 +593,9 @@ export function toFacets(rows: FacetRow[]): SessionFacetsResponse {
 }
 
 export async function sessionFacets(ctx: AppContext, org: string, ws: string, args: SessionFilterArgs): Promise<SessionFacetsResponse> {
-  parseLabelFilters(args.label ?? [], ['label']); // 422 before the tenant lookup
+  const labels = parseLabelFilters(args.label ?? [], ['label']); // 422 before the tenant lookup
   const access = await workspaceAccess(ctx, org, ws);
-  const where = sessionWhere(access.workspace.id, access.viewer.user.id, args);
+  const where = sessionWhere(access.workspace.id, access.viewer.user.id, args, labels);
   const rows = await database().query<FacetRow>(facetSql(where.sql), { bind: where.bind, type: QueryTypes.SELECT });
   return toFacets(rows);
 }

@@ -71,7 +71,7 @@ export class SessionUsageResponse {
   @Field(() => TokenCountScalar)
   current_cache_read_input_tokens: number;
 
-  @Field(() => Float, { nullable: true, description: 'Null when no current message reported a cost.' })
+  @Field(() => Float, { nullable: true, description: 'Null when no message reported a cost; 0 when every costed message is compacted.' })
   current_cost_usd: number | null;
 
   @Field(() => TokenCountScalar)
@@ -161,8 +161,8 @@ export class SessionResponse {
   @Field(() => Int)
   message_count: number;
 
-  @Field(() => Int, { nullable: true, description: 'Messages in the last 24 hours, at most 25.' })
-  recent_message_count: number | null;
+  @Field(() => Int, { nullable: true, description: 'Messages in the last 24 hours, at most 25 (derived when read); null without transcript messages.' })
+  recent_message_count?: number | null;
 
   @Field(() => String, { nullable: true, description: 'The last message, cut to 200 characters.' })
   preview_text: string | null;

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { addMember, createUser, type TestUser } from '../../factories/accounts';
-import { createGroup, createWorkspace, saveSession, sessionsPath } from '../../factories/sessions';
+import { createGroup, createProject, createWorkspace, saveSession, sessionsPath } from '../../factories/sessions';
 import { gql, rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
 
@@ -184,12 +184,51 @@ describe('session facets (GET WS/sessions/facets)', () => {
     );
     const preview = await facets(alice, { search: 'login page' });
     expect(preview.body.models).toEqual([{ count: 1, value: 'm-small' }]);
-    const literal = await facets(alice, { search: '100%_' });
-    expect(literal.body.models).toEqual([]);
     const long = await facets(alice, { search: 'x'.repeat(201) });
     expect(long.status).toBe(422);
     expect(long.body.errors).toEqual([expect.objectContaining({ loc: ['query', 'search'], type: 'string_too_long' })]);
     expect((await facets(alice, { search: 'x'.repeat(200) })).status).toBe(200);
+  });
+
+  it('matches % and _ in search literally, not as wildcards', async () => {
+    const ws = (await createWorkspace(orgKey)).key;
+    const other = { orgKey, ws };
+    const percent = await saveSession(api, alice, { model: 'm-percent', title: 'Growth 100% this year' }, other);
+    await saveSession(api, alice, { model: 'm-digits', title: 'Growth 1000 this year' }, other);
+    const underscore = await saveSession(api, alice, { model: 'm-underscore', title: 'rename key_name' }, other);
+    await saveSession(api, alice, { model: 'm-letter', title: 'rename keyXname' }, other);
+    const search = async (text: string) => {
+      const res = await rest(api, 'GET', sessionsPath(orgKey, ws), { token: alice.token, query: { search: text } });
+      expect(res.status).toBe(200);
+      return res.body.sessions.map((session: { id: string }) => session.id);
+    };
+    expect(await search('100%')).toEqual([percent.id]); // as a wildcard, % would also match "1000"
+    expect(await search('key_name')).toEqual([underscore.id]); // as a wildcard, _ would also match "keyXname"
+    expect(await search('0% t')).toEqual([percent.id]);
+    const viaFacets = await rest(api, 'GET', `${sessionsPath(orgKey, ws)}/facets`, { token: alice.token, query: { search: '100%' } });
+    expect(viaFacets.body.models).toEqual([{ count: 1, value: 'm-percent' }]);
+  });
+
+  it('leaves sessions the caller cannot see out of group_kinds and group_statuses', async () => {
+    const ws = (await createWorkspace(orgKey)).key;
+    const project = await createProject(orgKey, ws);
+    const hiddenGroup = await createGroup(api, bob, { kind: 'evaluation_item', status: 'failed', project_id: project.id }, { orgKey, ws });
+    const sharedGroup = await createGroup(api, bob, { kind: 'workflow_run', status: 'running', project_id: project.id }, { orgKey, ws });
+    await saveSession(api, bob, { group_id: hiddenGroup.id }, { orgKey, ws }); // private to bob
+    await saveSession(api, bob, { group_id: sharedGroup.id, visibility: 'workspace' }, { orgKey, ws });
+    const facetsOf = (user: TestUser) => rest(api, 'GET', `${sessionsPath(orgKey, ws)}/facets`, { token: user.token });
+    const seenByAlice = await facetsOf(alice);
+    expect(seenByAlice.body.group_kinds).toEqual([{ count: 1, value: 'workflow_run' }]);
+    expect(seenByAlice.body.group_statuses).toEqual([{ count: 1, value: 'running' }]);
+    const seenByBob = await facetsOf(bob);
+    expect(seenByBob.body.group_kinds).toEqual([
+      { count: 1, value: 'evaluation_item' },
+      { count: 1, value: 'workflow_run' },
+    ]);
+    expect(seenByBob.body.group_statuses).toEqual([
+      { count: 1, value: 'failed' },
+      { count: 1, value: 'running' },
+    ]);
   });
 
   it("filters by owner with user (id, username or e-mail) and user_id", async () => {
@@ -230,6 +269,16 @@ describe('session facets (GET WS/sessions/facets)', () => {
   });
 });
 
+describe('session indexes', () => {
+  it('has no labels GIN index any more (the label filter never used it; migration 0006)', async () => {
+    const { database } = await import('../../../src/db/database');
+    const rows = await database().query("SELECT indexname FROM pg_indexes WHERE tablename = 'sessions' ORDER BY indexname", { type: 'SELECT' as never });
+    const names = (rows as unknown as { indexname: string }[]).map((row) => row.indexname);
+    expect(names).toContain('sessions_active_workspace_idx');
+    expect(names).not.toContain('sessions_labels_idx');
+  });
+});
+
 describe('session list (GET WS/sessions)', () => {
   it('lists visible active user sessions with the page envelope', async () => {
     const res = await list(alice);
@@ -251,14 +300,50 @@ describe('session list (GET WS/sessions)', () => {
   });
 
   it('sorts by every column in both directions, ties broken by id', async () => {
-    const byCreated = await list(alice, { sort_by: 'created_at', sort_dir: 'asc' });
-    expect(byCreated.body.sessions.map((session: { id: string }) => session.id)).toEqual([ids.a1, ids.a2, ids.a3, ids.b1]);
-    const byMessages = await list(alice, { sort_by: 'message_count', sort_dir: 'desc' });
-    expect(byMessages.body.sessions[0].id).toBe(ids.a2);
-    const tied = byMessages.body.sessions.slice(1).map((session: { id: string }) => session.id);
-    expect(tied).toEqual([...tied].sort().reverse());
-    const byLast = await list(alice, { sort_by: 'last_message_at' });
-    expect(byLast.body.sessions[0].id).toBe(ids.a2);
+    type Row = { id: string; created_at: string; updated_at: string; last_message_at: string | null; message_count: number };
+    const key = (row: Row, column: string): number | null => {
+      const value = row[column as keyof Row];
+      if (value == null) return null;
+      return typeof value === 'number' ? value : Date.parse(value);
+    };
+    /** The expected order: by the column (nulls last in both directions), then by id, in the direction. */
+    const expected = (rows: Row[], column: string, dir: 'asc' | 'desc') =>
+      [...rows]
+        .sort((a, b) => {
+          const [x, y] = [key(a, column), key(b, column)];
+          if (x == null || y == null) return x == null && y == null ? 0 : x == null ? 1 : -1;
+          return dir === 'asc' ? x - y : y - x;
+        })
+        .map((row) => row.id);
+    const orders: Record<string, string[]> = {};
+    for (const column of ['updated_at', 'last_message_at', 'created_at', 'message_count']) {
+      for (const dir of ['asc', 'desc'] as const) {
+        const res = await list(alice, { sort_by: column, sort_dir: dir });
+        expect(res.status).toBe(200);
+        const rows: Row[] = res.body.sessions;
+        const got = rows.map((row) => row.id);
+        // values in order; equal values (here: ties) ordered by id in the same direction
+        expect(got).toEqual(expected(rows, column, dir));
+        for (let index = 1; index < rows.length; index += 1) {
+          const [a, b] = [rows[index - 1], rows[index]];
+          if (key(a, column) === key(b, column)) expect(dir === 'asc' ? a.id < b.id : a.id > b.id).toBe(true);
+        }
+        orders[`${column} ${dir}`] = got;
+      }
+    }
+    // The fixture's known orders: created a1 < a2 < a3 < b1; a2 was updated last (transcript) and is the
+    // only one with messages.
+    expect(orders['created_at asc']).toEqual([ids.a1, ids.a2, ids.a3, ids.b1]);
+    expect(orders['created_at desc']).toEqual([ids.b1, ids.a3, ids.a2, ids.a1]);
+    expect(orders['updated_at asc']).toEqual([ids.a1, ids.a3, ids.b1, ids.a2]);
+    expect(orders['updated_at desc']).toEqual([ids.a2, ids.b1, ids.a3, ids.a1]);
+    const others = [ids.a1, ids.a3, ids.b1].sort();
+    expect(orders['last_message_at asc']).toEqual([ids.a2, ...others]);
+    expect(orders['last_message_at desc']).toEqual([ids.a2, ...[...others].reverse()]);
+    expect(orders['message_count asc']).toEqual([...others, ids.a2]);
+    expect(orders['message_count desc']).toEqual([ids.a2, ...[...others].reverse()]);
+    // default: updated_at desc
+    expect((await list(alice)).body.sessions.map((row: Row) => row.id)).toEqual(orders['updated_at desc']);
   });
 
   it('applies the facet filters and workload / archived scopes', async () => {
@@ -306,6 +391,5 @@ describe('session list (GET WS/sessions)', () => {
       { id: ids.a1, project_key: null, created_by: { username: alice.username } },
       { id: ids.a2, project_key: null, created_by: { username: alice.username } },
     ]);
-    expect(crypto.randomUUID()).toBeTruthy();
   });
 });

@@ -201,6 +201,112 @@ describe('save session (POST WS/sessions)', () => {
     expect(ok.status).toBe(201);
   });
 
+  it('bounds label keys, values, values per key and the total size with 422 at exact locations', async () => {
+    const cases: [unknown, (string | number)[], string][] = [
+      [{ ['k'.repeat(65)]: ['v'] }, ['body', 'labels', 'k'.repeat(65)], 'string_too_long'],
+      [{ env: ['ok', 'v'.repeat(256)] }, ['body', 'labels', 'env', 1], 'string_too_long'],
+      [{ env: Array.from({ length: 65 }, (_, index) => `v${index}`) }, ['body', 'labels', 'env'], 'too_long'],
+      // ~2.7 KB of labels used to end in a 500 (btree row size limit of the list index)
+      [{ a: Array.from({ length: 12 }, (_, index) => `${index}`.padEnd(230, 'x')) }, ['body', 'labels'], 'too_long'],
+    ];
+    for (const [labels, loc, type] of cases) {
+      const res = await post(roles.contributor, { id: crypto.randomUUID(), model: 'm', labels });
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual([expect.objectContaining({ loc, type })]);
+    }
+    const mine = await saveSession(api, roles.contributor, {}, { orgKey: roles.orgKey });
+    const patch = await rest(api, 'PATCH', `${path}/${mine.id}`, { token: roles.contributor.token, body: { labels: { env: ['v'.repeat(256)] } } });
+    expect(patch.status).toBe(422);
+    expect(patch.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'labels', 'env', 0], type: 'string_too_long' })]);
+    const big = await rest(api, 'PATCH', `${path}/${mine.id}`, {
+      token: roles.contributor.token,
+      body: { labels: { a: Array.from({ length: 12 }, (_, index) => `${index}`.padEnd(230, 'x')) } },
+    });
+    expect(big.status).toBe(422);
+    expect(big.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'labels'], type: 'too_long' })]);
+  });
+
+  it('fits agent, model and labels into the list index: the most that passes saves, more is 422 (not 500)', async () => {
+    // Random data does not compress, and 3-byte characters are the longest UTF-8 form of 255 characters.
+    const cjk = () => Array.from({ length: 255 }, () => String.fromCodePoint(0x4e00 + crypto.randomInt(0x5000))).join('');
+    const randomLabels = (maxJsonBytes: number) => {
+      const labels: Record<string, string[]> = { a: [] };
+      for (let index = 0; index < 64; index += 1) {
+        const value = crypto.randomBytes(200).toString('base64').slice(0, 250);
+        if (Buffer.byteLength(JSON.stringify({ a: [...labels.a, value] })) > maxJsonBytes) break;
+        labels.a.push(value);
+      }
+      return labels;
+    };
+    const nearLimit = randomLabels(2000);
+    expect(Buffer.byteLength(JSON.stringify(nearLimit))).toBeGreaterThan(1700);
+    const plain = await post(roles.contributor, { id: crypto.randomUUID(), model: 'm'.repeat(100), agent: 'a'.repeat(100), labels: nearLimit });
+    expect(plain.status).toBe(201);
+    expect(plain.body.labels).toEqual(nearLimit);
+
+    const tooMuch = await post(roles.contributor, { id: crypto.randomUUID(), model: cjk(), agent: cjk(), labels: nearLimit });
+    expect(tooMuch.status).toBe(422);
+    expect(tooMuch.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'labels'], type: 'too_long' })]);
+
+    const small = randomLabels(800);
+    const both = await post(roles.contributor, { id: crypto.randomUUID(), model: cjk(), agent: cjk(), title: cjk(), labels: small });
+    expect(both.status).toBe(201);
+    const grow = await rest(api, 'PATCH', `${path}/${plain.body.id}`, { token: roles.contributor.token, body: { agent: cjk(), model: cjk() } });
+    expect(grow.status).toBe(422);
+    expect(grow.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'agent'], type: 'too_long' })]);
+  });
+
+  it('keeps a __proto__ label key instead of dropping it', async () => {
+    const id = crypto.randomUUID();
+    const res = await rest(api, 'POST', path, {
+      token: roles.contributor.token,
+      rawBody: `{"id":"${id}","model":"m","labels":{"__proto__":["x"],"env":["prod"]}}`,
+    });
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body.labels).sort()).toEqual(['__proto__', 'env']);
+    expect(Object.getOwnPropertyDescriptor(res.body.labels, '__proto__')?.value).toEqual(['x']);
+    const read = await rest(api, 'GET', `${path}/${id}`, { token: roles.contributor.token });
+    expect(Object.getOwnPropertyDescriptor(read.body.labels, '__proto__')?.value).toEqual(['x']);
+    const filtered = await rest(api, 'GET', path, { token: roles.contributor.token, query: { label: '__proto__:x' } });
+    expect(filtered.body.sessions.map((session: { id: string }) => session.id)).toEqual([id]);
+  });
+
+  it('bounds message_count at 1,000,000,000 on save and on PATCH (422 less_than_equal)', async () => {
+    const id = crypto.randomUUID();
+    const over = await post(roles.contributor, { id, model: 'm', message_count: 1_000_000_001 });
+    expect(over.status).toBe(422);
+    expect(over.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'message_count'], type: 'less_than_equal' })]);
+    const max = await post(roles.contributor, { id, model: 'm', message_count: 1_000_000_000 });
+    expect(max.status).toBe(201);
+    const patch = await rest(api, 'PATCH', `${path}/${id}`, { token: roles.contributor.token, body: { message_count: 2_000_000_000 } });
+    expect(patch.status).toBe(422);
+    expect(patch.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'message_count'], type: 'less_than_equal' })]);
+    // the transcript can still grow from the maximum
+    const appended = await rest(api, 'POST', `${path}/${id}/transcript`, { token: roles.contributor.token, body: { messages: [{ role: 'user', content: 'x' }] } });
+    expect(appended.status).toBe(201);
+    expect(appended.body.session.message_count).toBe(1_000_000_001);
+  });
+
+  it('answers exactly one 201 and 200 for the others when the owner saves a new id six times at once', async () => {
+    const id = crypto.randomUUID();
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, (_, index) => post(roles.contributor, { id, model: `m-${index}`, labels: { n: [String(index)] } })),
+    );
+    const statuses = replies.map((res) => res.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 201]);
+    for (const res of replies) expect(res.body).toMatchObject({ id, user_id: roles.contributor.id });
+    const read = await rest(api, 'GET', `${path}/${id}`, { token: roles.contributor.token });
+    expect(read.status).toBe(200);
+  });
+
+  it('answers 403 to a reader saving a new id even when the id is taken meanwhile, and creates nothing', async () => {
+    const id = crypto.randomUUID();
+    const res = await post(roles.reader, { id, model: 'm' });
+    expect(res.status).toBe(403);
+    expect((await rest(api, 'GET', `${path}/${id}`, { token: roles.reader.token })).status).toBe(404);
+    expect((await post(roles.contributor, { id, model: 'm' })).status).toBe(201);
+  });
+
   it('answers 401 without credentials', async () => {
     const res = await rest(api, 'POST', path, { body: { id: crypto.randomUUID(), model: 'm' } });
     expect(res.status).toBe(401);

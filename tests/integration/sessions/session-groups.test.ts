@@ -87,10 +87,10 @@ describe('create session group (POST WS/sessions/groups)', () => {
 });
 
 describe('group counts, list, get and patch', () => {
-  it('derives counts, tokens and last activity from the member sessions', async () => {
+  it('derives counts, tokens and last activity from the member sessions the caller can see', async () => {
     const group = await createGroup(api, roles.contributor, { kind: 'worker_run' }, { orgKey: roles.orgKey });
-    const a = await saveSession(api, roles.contributor, { group_id: group.id, origin: 'worker' }, { orgKey: roles.orgKey });
-    const b = await saveSession(api, roles.owner, { group_id: group.id, origin: 'worker' }, { orgKey: roles.orgKey });
+    const a = await saveSession(api, roles.contributor, { group_id: group.id, origin: 'worker', visibility: 'workspace' }, { orgKey: roles.orgKey });
+    const b = await saveSession(api, roles.owner, { group_id: group.id, origin: 'worker' }, { orgKey: roles.orgKey }); // private to the owner
     await appendMessages(api, roles.contributor, a.id, [
       { role: 'user', content: 'x' },
       { role: 'assistant', content: 'y', usage: { input_tokens: 100, output_tokens: 50, cache_read_input_tokens: 1000 } },
@@ -98,13 +98,29 @@ describe('group counts, list, get and patch', () => {
     await appendMessages(api, roles.owner, b.id, [{ role: 'assistant', content: 'z', usage: { input_tokens: 7, output_tokens: 3 } }], { orgKey: roles.orgKey });
     await rest(api, 'POST', `${sessionsPath(roles.orgKey)}/${b.id}/archive`, { token: roles.owner.token });
 
-    const res = await rest(api, 'GET', `${path}/${group.id}`, { token: roles.reader.token });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ session_count: 2, active_session_count: 1, message_count: 3, total_tokens: 160 });
-    expect(Date.parse(res.body.last_activity_at)).not.toBeNaN();
+    // The owner sees both sessions.
+    const owner = await rest(api, 'GET', `${path}/${group.id}`, { token: roles.owner.token });
+    expect(owner.status).toBe(200);
+    expect(owner.body).toMatchObject({ session_count: 2, active_session_count: 1, message_count: 3, total_tokens: 160 });
+    expect(Date.parse(owner.body.last_activity_at)).not.toBeNaN();
+
+    // A reader sees only the shared one: the owner's private session is not counted.
+    const reader = await rest(api, 'GET', `${path}/${group.id}`, { token: roles.reader.token });
+    expect(reader.status).toBe(200);
+    expect(reader.body).toMatchObject({ session_count: 1, active_session_count: 1, message_count: 2, total_tokens: 150 });
 
     const session = await rest(api, 'GET', `${sessionsPath(roles.orgKey)}/${a.id}`, { token: roles.contributor.token });
-    expect(session.body.group).toMatchObject({ id: group.id, session_count: 2, total_tokens: 160 });
+    expect(session.body.group).toMatchObject({ id: group.id, session_count: 1, total_tokens: 150 });
+    const list = await rest(api, 'GET', path, { token: roles.reader.token, query: { limit: 100 } });
+    expect(list.body.groups.find((row: { id: string }) => row.id === group.id)).toMatchObject({ session_count: 1, message_count: 2 });
+  });
+
+  it('leaves a group with only invisible sessions at zero counts and no last activity', async () => {
+    const group = await createGroup(api, roles.owner, { kind: 'workflow' }, { orgKey: roles.orgKey });
+    const hidden = await saveSession(api, roles.owner, { group_id: group.id }, { orgKey: roles.orgKey });
+    await appendMessages(api, roles.owner, hidden.id, [{ role: 'assistant', content: 'z', usage: { input_tokens: 7, output_tokens: 3 } }], { orgKey: roles.orgKey });
+    const res = await rest(api, 'GET', `${path}/${group.id}`, { token: roles.contributor.token });
+    expect(res.body).toMatchObject({ session_count: 0, active_session_count: 0, message_count: 0, total_tokens: 0, last_activity_at: null });
   });
 
   it('lists groups newest first with paging and filters', async () => {
@@ -121,8 +137,12 @@ describe('group counts, list, get and patch', () => {
     expect(filtered.body.groups.map((group: { id: string }) => group.id)).toEqual([kindA.id]);
     const past = await rest(api, 'GET', strangerPath, { token: stranger.token, query: { page: 9 } });
     expect(past.body).toMatchObject({ groups: [], total: 2, has_next: false, has_previous: true });
-    const bad = await rest(api, 'GET', strangerPath, { token: stranger.token, query: { limit: 0, kind: 'x' } });
+    const bad = await rest(api, 'GET', strangerPath, { token: stranger.token, query: { kind: 'x' } });
     expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual([expect.objectContaining({ loc: ['query', 'kind', 0], type: 'enum' })]);
+    const badLimit = await rest(api, 'GET', strangerPath, { token: stranger.token, query: { limit: 0 } });
+    expect(badLimit.status).toBe(422);
+    expect(badLimit.body.errors).toEqual([expect.objectContaining({ loc: ['query', 'limit'], type: 'greater_than_equal' })]);
   });
 
   it('patches title and status: completed sets completed_at', async () => {
@@ -132,7 +152,25 @@ describe('group counts, list, get and patch', () => {
     expect(res.body).toMatchObject({ title: 'Renamed', status: 'completed', started_at: group.started_at });
     expect(res.body.completed_at).not.toBeNull();
     expect((await rest(api, 'PATCH', `${path}/${group.id}`, { token: roles.reader.token, body: { title: 'x' } })).status).toBe(403);
-    expect((await rest(api, 'PATCH', `${path}/${group.id}`, { token: roles.contributor.token, body: { status: 'bogus' } })).status).toBe(422);
+    const bogus = await rest(api, 'PATCH', `${path}/${group.id}`, { token: roles.contributor.token, body: { status: 'bogus' } });
+    expect(bogus.status).toBe(422);
+    expect(bogus.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'status'], type: 'enum' })]);
+  });
+
+  it('keeps the first completed_at when a terminal status is repeated or changed to another terminal one', async () => {
+    const group = await createGroup(api, roles.contributor, { status: 'running' }, { orgKey: roles.orgKey });
+    const done = await rest(api, 'PATCH', `${path}/${group.id}`, { token: roles.contributor.token, body: { status: 'completed' } });
+    expect(done.body.completed_at).not.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 5)); // distinct clock readings
+    const again = await rest(api, 'PATCH', `${path}/${group.id}`, { token: roles.contributor.token, body: { status: 'completed' } });
+    expect(again.body.completed_at).toBe(done.body.completed_at);
+    const failed = await rest(api, 'PATCH', `${path}/${group.id}`, { token: roles.contributor.token, body: { status: 'failed' } });
+    expect(failed.body).toMatchObject({ status: 'failed', completed_at: done.body.completed_at });
+    const rerun = await rest(api, 'PATCH', `${path}/${group.id}`, { token: roles.contributor.token, body: { status: 'running' } });
+    expect(rerun.body).toMatchObject({ completed_at: null, started_at: group.started_at });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const cancelled = await rest(api, 'PATCH', `${path}/${group.id}`, { token: roles.contributor.token, body: { status: 'cancelled' } });
+    expect(Date.parse(cancelled.body.completed_at)).toBeGreaterThan(Date.parse(done.body.completed_at));
   });
 
   it('answers 404 for an unknown or foreign group and 422 for a malformed id', async () => {
@@ -162,7 +200,8 @@ describe('group counts, list, get and patch', () => {
       { o: roles.orgKey, id: group.id },
       roles.contributor.token,
     );
-    expect(res.body.data.session_group).toEqual({ session_count: 2, sessions: [{ id: mine.id, group: { id: group.id } }] });
+    // Counts cover what the caller can see, like the sessions field.
+    expect(res.body.data.session_group).toEqual({ session_count: 1, sessions: [{ id: mine.id, group: { id: group.id } }] });
     const restGroup = await rest(api, 'GET', `${path}/${group.id}`, { token: roles.contributor.token });
     expect(restGroup.body).not.toHaveProperty('sessions');
   });

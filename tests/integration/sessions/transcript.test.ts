@@ -2,6 +2,7 @@ import { createOrgWithRoles } from '../../factories/accounts';
 import { appendMessages, saveSession, sessionsPath } from '../../factories/sessions';
 import { gql, rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
+import { database } from '../../../src/db/database';
 
 const api = useTestApp();
 let roles: Awaited<ReturnType<typeof createOrgWithRoles>>;
@@ -118,6 +119,132 @@ describe('transcript append', () => {
   });
 });
 
+describe('transcript bounds, null content and concurrency', () => {
+  it('rejects a huge cost or token count with 422 less_than_equal, so usage sums stay readable', async () => {
+    const session = await newSession();
+    const res = await rest(api, 'POST', `${path}/${session.id}/transcript`, {
+      token: roles.contributor.token,
+      body: {
+        messages: [
+          { role: 'assistant', content: 'a', usage: { cost_usd: 1e308, input_tokens: 2_000_000_000 } },
+          { role: 'assistant', content: 'b', usage: { cost_usd: 1e308, output_tokens: 100_000_001 } },
+        ],
+      },
+    });
+    expect(res.status).toBe(422);
+    const items = res.body.errors.map((item: { loc: unknown[]; type: string }) => [item.loc.join('.'), item.type]);
+    expect(items).toEqual(
+      expect.arrayContaining([
+        ['body.messages.0.usage.cost_usd', 'less_than_equal'],
+        ['body.messages.0.usage.input_tokens', 'less_than_equal'],
+        ['body.messages.1.usage.cost_usd', 'less_than_equal'],
+        ['body.messages.1.usage.output_tokens', 'less_than_equal'],
+      ]),
+    );
+    const max = await append(session.id, [
+      { role: 'assistant', content: 'a', usage: { cost_usd: 1_000_000, input_tokens: 100_000_000 } },
+      { role: 'assistant', content: 'b', usage: { cost_usd: 1_000_000, input_tokens: 100_000_000 } },
+    ]);
+    expect(max.session.usage).toMatchObject({ total_cost_usd: 2_000_000, total_input_tokens: 200_000_000 });
+    expect((await rest(api, 'GET', `${path}/${session.id}`, { token: roles.contributor.token })).status).toBe(200);
+    expect((await rest(api, 'GET', path, { token: roles.contributor.token })).status).toBe(200);
+  });
+
+  it('has the database refuse out-of-range usage (CHECK constraint of migration 0006)', async () => {
+    const session = await newSession();
+    await append(session.id, [{ role: 'assistant', content: 'a', usage: { cost_usd: 1 } }]);
+    await expect(
+      database().query('UPDATE session_messages SET cost_usd = 1e308 WHERE session_id = $id', { bind: { id: session.id } }),
+    ).rejects.toThrow(/session_messages_usage_bounds/);
+  });
+
+  it('accepts null content (an assistant message with only tool calls) and still reports absent content as missing', async () => {
+    const session = await newSession();
+    const res = await rest(api, 'POST', `${path}/${session.id}/transcript`, {
+      token: roles.contributor.token,
+      body: { messages: [{ role: 'user', content: 'list files' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c1', name: 'ls', arguments: {} }] }] },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.messages[1]).toMatchObject({ seq: 2, content: null, tool_calls: [{ id: 'c1', name: 'ls', arguments: {} }] });
+    expect(res.body.session.preview_text).toBe('list files');
+    const absent = await rest(api, 'POST', `${path}/${session.id}/transcript`, { token: roles.contributor.token, body: { messages: [{ role: 'user' }] } });
+    expect(absent.status).toBe(422);
+    expect(absent.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'messages', 0, 'content'], type: 'missing' })]);
+    const gql1 = await gql(
+      api,
+      `mutation($o: String!, $id: String!, $input: TranscriptAppendRequest!) { append_session_transcript(org: $o, workspace: "default", session_id: $id, input: $input) { messages { seq content } } }`,
+      { o: roles.orgKey, id: session.id, input: { messages: [{ role: 'assistant', content: null }] } },
+      roles.contributor.token,
+    );
+    expect(gql1.body.errors).toBeUndefined();
+    expect(gql1.body.data.append_session_transcript.messages).toEqual([{ seq: 3, content: null }]);
+  });
+
+  it('keeps seq gap-free and unique under six parallel appends', async () => {
+    const session = await newSession();
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, (_, batch) =>
+        rest(api, 'POST', `${path}/${session.id}/transcript`, {
+          token: roles.contributor.token,
+          body: { messages: [{ role: 'user', content: `b${batch}-1` }, { role: 'user', content: `b${batch}-2` }] },
+        }),
+      ),
+    );
+    expect(replies.map((res) => res.status)).toEqual([201, 201, 201, 201, 201, 201]);
+    const seqs = replies.flatMap((res) => res.body.messages.map((message: { seq: number }) => message.seq)).sort((a: number, b: number) => a - b);
+    expect(seqs).toEqual(Array.from({ length: 12 }, (_, index) => index + 1));
+    const read = await rest(api, 'GET', `${path}/${session.id}/transcript`, { token: roles.contributor.token });
+    expect(read.body.messages.map((message: { seq: number }) => message.seq)).toEqual(seqs);
+    expect(read.body.session.message_count).toBe(12);
+  });
+
+  it('writes the session row once per append, context included', async () => {
+    const session = await newSession();
+    const db = database();
+    await db.query('CREATE TABLE IF NOT EXISTS test_session_row_writes (session_id uuid NOT NULL)');
+    await db.query(`CREATE OR REPLACE FUNCTION test_count_session_row_writes() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO test_session_row_writes VALUES (NEW.id); RETURN NEW; END $$`);
+    await db.query(`CREATE TRIGGER test_count_session_row_writes BEFORE UPDATE ON sessions FOR EACH ROW
+      WHEN (NEW.id = '${session.id}'::uuid) EXECUTE FUNCTION test_count_session_row_writes()`);
+    try {
+      const res = await rest(api, 'POST', `${path}/${session.id}/transcript`, {
+        token: roles.contributor.token,
+        body: { messages: [{ role: 'user', content: 'one' }], context: { cwd: '/work' } },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.session).toMatchObject({ message_count: 1, preview_text: 'one' });
+    } finally {
+      await db.query('DROP TRIGGER test_count_session_row_writes ON sessions');
+    }
+    const [rows] = await db.query(`SELECT count(*)::int AS n FROM test_session_row_writes WHERE session_id = '${session.id}'`);
+    expect(rows).toEqual([{ n: 1 }]);
+    const [stored] = await db.query(`SELECT context FROM sessions WHERE id = '${session.id}'`);
+    expect(stored).toEqual([{ context: { cwd: '/work' } }]);
+  });
+});
+
+describe('recent_message_count', () => {
+  it('is null without transcript messages and derived when read, so it decays after 24 h', async () => {
+    const session = await newSession();
+    expect(session.recent_message_count).toBeNull();
+    const res = await append(session.id, [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }]);
+    expect(res.session.recent_message_count).toBe(2);
+    await database().query("UPDATE session_messages SET created_at = now() - interval '2 days' WHERE session_id = $id", { bind: { id: session.id } });
+    const read = await rest(api, 'GET', `${path}/${session.id}`, { token: roles.contributor.token });
+    expect(read.body.recent_message_count).toBe(0);
+    expect(read.body.message_count).toBe(2);
+    const again = await append(session.id, [{ role: 'user', content: 'c' }]);
+    expect(again.session.recent_message_count).toBe(1);
+    const viaGql = await gql(
+      api,
+      `query($o: String!, $id: String!) { session(org: $o, workspace: "default", session_id: $id) { recent_message_count } }`,
+      { o: roles.orgKey, id: session.id },
+      roles.contributor.token,
+    );
+    expect(viaGql.body.data.session.recent_message_count).toBe(1);
+  });
+});
+
 describe('usage and compaction', () => {
   it('derives totals over every message and current values over non-compacted ones', async () => {
     const session = await newSession();
@@ -147,7 +274,8 @@ describe('usage and compaction', () => {
       total_cache_read_input_tokens: 0,
       current_cache_read_input_tokens: 0,
       total_cost_usd: 0.25,
-      current_cost_usd: null,
+      current_cost_usd: 0, // the only costed message is compacted: 0, not null
+
       total_tool_call_count: 1,
       current_tool_call_count: 1,
       last_generation_input_tokens: 3,
@@ -160,6 +288,26 @@ describe('usage and compaction', () => {
     const session = await newSession();
     const res = await append(session.id, [{ role: 'user', content: 'no usage' }]);
     expect(res.session.usage).toMatchObject({ total_input_tokens: 0, total_cost_usd: null, current_cost_usd: null, last_generation_input_tokens: null, total_message_count: 1 });
+  });
+
+  it('takes last_generation_input_tokens from the newest message with usage, even when newer messages have none', async () => {
+    const session = await newSession();
+    await append(session.id, [
+      { role: 'assistant', content: 'a1', usage: { input_tokens: 11, output_tokens: 1 } },
+      { role: 'assistant', content: 'a2', usage: { input_tokens: 22, output_tokens: 2 } },
+    ]);
+    const res = await append(session.id, [{ role: 'user', content: 'no usage' }, { role: 'tool', content: 'x', tool_call_id: 't' }]);
+    expect(res.session.usage.last_generation_input_tokens).toBe(22);
+    const other = await newSession();
+    const viaGql = await gql(
+      api,
+      `query($o: String!, $w: String!) { sessions(org: $o, workspace: $w, limit: 100) { sessions { id usage { last_generation_input_tokens } } } }`,
+      { o: roles.orgKey, w: 'default' },
+      roles.contributor.token,
+    );
+    const byId = new Map(viaGql.body.data.sessions.sessions.map((row: { id: string; usage: unknown }) => [row.id, row.usage]));
+    expect(byId.get(session.id)).toEqual({ last_generation_input_tokens: 22 });
+    expect(byId.get(other.id)).toEqual({ last_generation_input_tokens: null });
   });
 
   it('rejects up_to_seq beyond the transcript with 422', async () => {
@@ -204,10 +352,15 @@ describe('transcript read', () => {
 
   it('rejects a limit over 1000 and a bad boolean with 422 query locations', async () => {
     const session = await newSession();
+    // Type errors (bool_parsing) are reported without the range checks, so each is checked on its own.
+    const limit = await rest(api, 'GET', `${path}/${session.id}/transcript`, { token: roles.contributor.token, query: { limit: 1001 } });
+    expect(limit.status).toBe(422);
+    expect(limit.body.errors).toEqual([expect.objectContaining({ loc: ['query', 'limit'], type: 'less_than_equal' })]);
     const res = await rest(api, 'GET', `${path}/${session.id}/transcript`, { token: roles.contributor.token, query: { limit: 1001, include_compacted: 'maybe' } });
     expect(res.status).toBe(422);
     const items = res.body.errors.map((item: { loc: unknown[]; type: string }) => [item.loc.join('.'), item.type]);
     expect(items).toEqual(expect.arrayContaining([['query.include_compacted', 'bool_parsing']]));
+    expect((await rest(api, 'GET', `${path}/${session.id}/transcript`, { token: roles.contributor.token, query: { limit: 1000 } })).status).toBe(200);
   });
 
   it('reads the transcript through GraphQL, as navigation on the session too', async () => {
