@@ -54,7 +54,8 @@ export async function createApp(): Promise<App> {
         async requestDidStart({ contextValue }) {
           return {
             async didResolveOperation({ operationName, operation, request }) {
-              contextValue.operation = `graphql:${operationName ?? operation?.operation ?? "anonymous"}`;
+              // Logged per request; metrics keep the bounded route label `graphql`.
+              contextValue.operation = `graphql:${operationName ?? operation?.operation ?? 'anonymous'}`;
               if (!operation) return;
               checkOperationAuthentication(schema, operation, contextValue);
               checkOperationVariables(schema, operation, request.variables);
@@ -319,6 +320,7 @@ function observe(req: IncomingMessage, res: ServerResponse, state: RequestState)
       method: req.method,
       path,
       route: state.route,
+      operation: state.ctx?.operation ?? undefined,
       status: res.statusCode,
       duration_ms: Math.round(seconds * 1000 * 100) / 100,
       org: scope?.[1],
