@@ -1,6 +1,7 @@
 import { ApiKeyModel, MembershipModel, WorkspaceModel } from '../../../models';
 import { requireViewer, type AppContext } from '../../context/context';
-import type { ApiKeyScope, Viewer } from '../../context/viewer';
+import type { Viewer } from '../../context/viewer';
+import { isLimitedKey } from '../../core/authz/access';
 import { ForbiddenError, InvalidError, NotFoundError } from '../../core/errors';
 import { randomBase62, sha256 } from '../accounts/secrets';
 import type { CreateApiKeyInput } from './api-keys.inputs';
@@ -17,13 +18,9 @@ export function generateApiKey(): { key: string; hash: string; masked: string } 
 }
 
 /** A key limited to an organization, a workspace or a scope list. */
-function isRestricted(scope: ApiKeyScope | null): boolean {
-  return Boolean(scope && (scope.organization_id || scope.workspace_id || scope.allowed_scopes));
-}
-
 /** Restricted keys may list keys and revoke themselves, nothing more: a key never mints a wider key. */
 function assertMayManageKeys(viewer: Viewer): void {
-  if (isRestricted(viewer.apiKey)) throw new ForbiddenError('A restricted API key cannot manage API keys');
+  if (isLimitedKey(viewer)) throw new ForbiddenError('A restricted API key cannot manage API keys');
 }
 
 async function isMember(userId: string, organizationId: string): Promise<boolean> {
@@ -78,6 +75,11 @@ export async function revokeApiKey(ctx: AppContext, id: string): Promise<ApiKeyM
   const row = await ApiKeyModel.findOne({ where: { id, user_id: viewer.user.id } });
   if (!row) throw new NotFoundError('API key');
   assertMayManageKeys(viewer);
+  return markRevoked(row);
+}
+
+/** Idempotent: a key revoked earlier keeps its first revocation time. */
+async function markRevoked(row: ApiKeyModel): Promise<ApiKeyModel> {
   if (!row.revoked_at) {
     row.revoked_at = new Date();
     await row.save();
@@ -92,9 +94,5 @@ export async function revokeCallingApiKey(ctx: AppContext): Promise<ApiKeyModel>
   if (!viewer.apiKey.allow_self_revoke) throw new ForbiddenError('This API key does not allow self-revocation');
   const row = await ApiKeyModel.findOne({ where: { id: viewer.apiKey.id, user_id: viewer.user.id } });
   if (!row) throw new NotFoundError('API key');
-  if (!row.revoked_at) {
-    row.revoked_at = new Date();
-    await row.save();
-  }
-  return row;
+  return markRevoked(row);
 }

@@ -1,9 +1,9 @@
 import type { Transaction } from 'sequelize';
 import { MembershipModel, OrganizationModel, UserModel, type Role } from '../../../models';
-import { config } from '../../config/config';
 import { isLimitedKey, orgAccess, requireScope, type OrgAccess } from '../../core/authz/access';
 import { AlreadyExistsError, ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../core/errors';
 import { database } from '../../db/database';
+import { maxMembers } from '../organizations/organizations.service';
 import type { AppContext } from '../../context/context';
 import type { AddMemberInput, UpdateMemberInput } from './members.inputs';
 
@@ -39,9 +39,6 @@ async function findMember(organizationId: string, userId: string, transaction?: 
   return { membership, user };
 }
 
-export function maxMembers(org: OrganizationModel): number {
-  return org.max_members ?? config().DEFAULT_MAX_MEMBERS;
-}
 
 export async function listMembers(ctx: AppContext, orgKey: string): Promise<Member[]> {
   // Every member may list; reads need no scope, so a read-only API key (allowed_scopes []) can list too.

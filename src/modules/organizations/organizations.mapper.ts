@@ -1,7 +1,7 @@
 import type { OrganizationModel } from '../../../models';
 import { config } from '../../config/config';
 import type { OrganizationResponse } from './organizations.types';
-import { effectiveSandboxCeiling, effectiveSandboxDefault } from './organizations.service';
+import { effectiveSandboxCeiling, effectiveSandboxDefault, maxMembers } from './organizations.service';
 
 /** Row → GraphQL type; member_count resolves through a loader. */
 export function toOrganization(row: OrganizationModel, canManageMembers: boolean): OrganizationResponse {
@@ -12,7 +12,7 @@ export function toOrganization(row: OrganizationModel, canManageMembers: boolean
     name: row.name,
     description: row.description,
     is_active: row.is_active,
-    max_members: row.max_members ?? settings.DEFAULT_MAX_MEMBERS,
+    max_members: maxMembers(row),
     can_manage_members: canManageMembers,
     plan_type: row.plan_type,
     created_at: row.created_at,

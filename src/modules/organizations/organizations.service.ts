@@ -77,3 +77,8 @@ export async function getOrganization(ctx: AppContext, orgKey: string): Promise<
   const access = await orgAccess(ctx, orgKey);
   return { org: access.org, canManageMembers: can(access, 'members:manage') };
 }
+
+/** The organization's member limit, or the platform default. */
+export function maxMembers(org: OrganizationModel): number {
+  return org.max_members ?? config().DEFAULT_MAX_MEMBERS;
+}

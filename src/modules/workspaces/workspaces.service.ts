@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { ProjectModel, WorkspaceModel } from '../../../models';
-import { workspaceAccess, orgAccess, requireScope, can, keyAllows, workspaceAllowed } from '../../core/authz/access';
+import { workspaceAccess, orgAccess, requireScope, can, keyAllows } from '../../core/authz/access';
 import { roleHasScope } from '../../core/authz/scopes';
 import { AlreadyExistsError, InvalidError, ForbiddenError } from '../../core/errors';
 import { database } from '../../db/database';
@@ -84,9 +84,9 @@ export async function getWorkspace(ctx: AppContext, orgKey: string, workspaceKey
 
 export async function listWorkspaces(ctx: AppContext, orgKey: string): Promise<WorkspaceModel[]> {
   const access = await orgAccess(ctx, orgKey);
-  const rows = await WorkspaceModel.findAll({
-    where: { organization_id: access.org.id },
+  const limitedTo = access.viewer.apiKey?.workspace_id;
+  return WorkspaceModel.findAll({
+    where: limitedTo ? { organization_id: access.org.id, id: limitedTo } : { organization_id: access.org.id },
     order: [['is_default', 'DESC'], ['created_at', 'ASC'], ['id', 'ASC']],
   });
-  return rows.filter((row) => workspaceAllowed(access.viewer, row.id));
 }
