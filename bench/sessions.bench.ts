@@ -6,13 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { QueryTypes } from 'sequelize';
 import { createApp, createHttpServer } from '../src/app';
-import { signAccessToken } from '../src/context/jwt';
+import { signAccessToken } from '../src/modules/accounts/jwt';
 import { closeDatabase, connectDatabase, database, migrate } from '../src/db/database';
+import { platform } from '../src/modules';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded';
 import type { SessionFilterArgs } from '../src/modules/sessions/sessions.inputs';
-import { facetSql, sessionCountSql, sessionPageSql } from '../src/modules/sessions/sessions.service';
+import { facetSql, sessionCountSql, sessionPageSql, sessionWhere } from '../src/modules/sessions/sessions.sql';
 import { SessionSortBy, SortDirection } from '../src/modules/sessions/sessions.types';
-import { sessionWhere } from '../src/modules/sessions/sessions.query';
+
 import { load, percentile, timeIt, type LoadResult } from './load';
 
 /**
@@ -227,7 +228,7 @@ export async function main(): Promise<void> {
   let stopApp: (() => Promise<void>) | null = null;
   try {
     await migrate(url);
-    connectDatabase(url, { poolMax: 30 });
+    connectDatabase(url, { poolMax: 30, models: platform.models });
     log(`generating ${TOTAL.toLocaleString('en-US')} sessions over ${WORKSPACES} workspaces`);
     const t0 = performance.now();
     const fixture = await seed();

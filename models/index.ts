@@ -1,4 +1,4 @@
-import { Sequelize } from 'sequelize-typescript';
+import { Sequelize, type ModelCtor } from 'sequelize-typescript';
 import { ApiKeyModel } from './api-key.model';
 import { ChatIntegrationModel } from './chat-integration.model';
 import { MailOutboxModel } from './mail-outbox.model';
@@ -18,13 +18,18 @@ export { ROLES, type Role } from './membership.model';
 export { SessionGroupModel, SessionMessageModel, SessionModel };
 export { ChatIntegrationModel };
 
-/** Every model, registered explicitly (no directory scanning). */
-export const MODELS = [UserModel, OrganizationModel, MembershipModel, WorkspaceModel, ProjectModel, ApiKeyModel, PasswordResetTokenModel, MailOutboxModel, ChatIntegrationModel, SessionGroupModel, SessionModel, SessionMessageModel];
-
-export function createSequelize(url: string, options: { poolMax: number; logSql?: (sql: string) => void }): Sequelize {
+/**
+ * A Sequelize instance with the given models registered explicitly (no
+ * directory scanning); the list comes from the module registry
+ * (src/modules/index.ts), where each module names its models.
+ */
+export function createSequelize(
+  url: string,
+  options: { poolMax: number; models?: readonly ModelCtor[]; logSql?: (sql: string) => void },
+): Sequelize {
   return new Sequelize(url, {
     dialect: 'postgres',
-    models: MODELS,
+    models: [...(options.models ?? [])],
     logging: options.logSql ?? false,
     pool: { max: options.poolMax, min: 0, idle: 10000 },
     define: { underscored: true },

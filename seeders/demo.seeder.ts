@@ -1,11 +1,12 @@
 import { MembershipModel, OrganizationModel, ProjectModel, SessionModel, UserModel, WorkspaceModel } from '../models';
 import { createContext } from '../src/context/context';
 import { database } from '../src/db/database';
-import { signAccessToken } from '../src/context/jwt';
+import { signAccessToken } from '../src/modules/accounts/jwt';
 import { hashPassword } from '../src/modules/accounts/password';
 import { createSessionGroup } from '../src/modules/session-groups/session-groups.service';
 import { SessionGroupKindEnum, SessionGroupStatusEnum } from '../src/modules/session-groups/session-groups.types';
-import { appendTranscript, saveSession } from '../src/modules/sessions/sessions.service';
+import { saveSession } from '../src/modules/sessions/sessions.service';
+import { appendTranscript } from '../src/modules/sessions/transcript.service';
 import { SessionOriginEnum, SessionVisibilityEnum } from '../src/modules/sessions/sessions.types';
 
 /** Fixed ids so demo links and docs stay stable across machines. */

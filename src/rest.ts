@@ -11,8 +11,8 @@ import {
 } from 'graphql';
 import { filterSchema, MapperKind, mapSchema } from '@graphql-tools/utils';
 import { useSofa } from 'sofa-api';
-import type { AppContext } from './context/context';
-import { requireViewer } from './context/context';
+import type { AppContext } from './core/context';
+import { requireViewer } from './core/context';
 import { AppError, toAppError, toEnvelope, ValidationError } from './core/errors';
 import type { RestRoute } from './core/graphql-decorators';
 import { readRestVariables, toRestLoc } from './core/rest/read-variables';

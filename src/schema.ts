@@ -1,35 +1,11 @@
 import 'reflect-metadata';
 import { GraphQLSchema, isObjectType } from 'graphql';
 import { buildSchema, type NonEmptyArray, type ResolverData } from 'type-graphql';
-import { requireViewer, type AppContext } from './context/context';
+import { requireViewer, type AppContext } from './core/context';
 import { ValidationError } from './core/errors';
 import { isRegisteredInput } from './core/validation/api-input';
 import { validateInstance } from './core/validation/class-validation';
-import { AccountResolver } from './modules/accounts/accounts.resolver';
-import { ApiKeyResolver } from './modules/api-keys/api-keys.resolver';
-import { OrganizationResolver } from './modules/organizations/organizations.resolver';
-import { WorkspaceResolver } from './modules/workspaces/workspaces.resolver';
-import { SessionResolver } from './modules/sessions/sessions.resolver';
-import { WorkspaceSessionsResolver } from './modules/sessions/workspace-sessions.resolver';
-import { SessionGroupResolver } from './modules/session-groups/session-groups.resolver';
-import { MemberResolver } from './modules/members/members.resolver';
-import { ProjectResolver, WorkspaceProjectsResolver } from './modules/projects/projects.resolver';
-import { ChatIntegrationResolver } from './modules/integrations/chat-integration.resolver';
-
-/** Every resolver of the API, listed explicitly. */
-export const RESOLVERS: NonEmptyArray<Function> = [
-  AccountResolver,
-  ApiKeyResolver,
-  OrganizationResolver,
-  WorkspaceResolver,
-  MemberResolver,
-  ProjectResolver,
-  WorkspaceProjectsResolver,
-  ChatIntegrationResolver,
-  SessionResolver,
-  SessionGroupResolver,
-  WorkspaceSessionsResolver,
-];
+import { platform } from './modules';
 
 /**
  * Every root Query and Mutation requires a viewer unless it is marked
@@ -69,7 +45,7 @@ let cached: Promise<GraphQLSchema> | undefined;
 
 export function createSchema(): Promise<GraphQLSchema> {
   cached ??= buildSchema({
-    resolvers: RESOLVERS,
+    resolvers: platform.resolvers as NonEmptyArray<Function>,
     validateFn: validateArgument,
     emitSchemaFile: false,
   }).then((schema) => {

@@ -3,6 +3,7 @@ import { config } from './config/config';
 import { drainBackground } from './core/background';
 import { logger } from './core/logger';
 import { bootDatabase } from './db/bootstrap';
+import { platform } from './modules';
 import { closeDatabase } from './db/database';
 import { createApp, createHttpServer } from './app';
 import { seedDemo } from '../seeders/demo.seeder';
@@ -10,7 +11,7 @@ import { seedDemo } from '../seeders/demo.seeder';
 /** Bootstrap only: config, database, listen, graceful shutdown. */
 async function main(): Promise<void> {
   const settings = config();
-  const { embedded } = await bootDatabase();
+  const { embedded } = await bootDatabase(platform.models);
   const app = await createApp();
   const demo = settings.seedDemo ? await seedDemo() : null;
 

@@ -1,5 +1,5 @@
 import { GraphQLError, Kind, typeFromAST, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { requireViewer, type AppContext } from '../context/context';
+import { requireViewer, type AppContext } from './context';
 import { ValidationError, type AppError, type ValidationItem } from './errors';
 import { checkInput } from './validation/coerce';
 

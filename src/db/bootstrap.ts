@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { ModelCtor } from 'sequelize-typescript';
 import { config } from '../config/config';
 import { logger } from '../core/logger';
 import { connectDatabase, migrate } from './database';
@@ -8,7 +9,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded';
  * Connects to DATABASE_URL, or starts the embedded PostgreSQL with its data
  * under DATA_DIR/pg (kept across restarts), then runs pending migrations.
  */
-export async function bootDatabase(): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
+export async function bootDatabase(models: readonly ModelCtor[]): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
   let url = config().DATABASE_URL;
   let embedded: EmbeddedDatabase | null = null;
   if (!url) {
@@ -23,6 +24,6 @@ export async function bootDatabase(): Promise<{ url: string; embedded: EmbeddedD
   }
   const ran = await migrate(url);
   if (ran.length) logger.info({ migrations: ran }, 'migrations applied');
-  connectDatabase(url, { poolMax: config().DB_POOL_MAX, logSql: config().DB_LOG_SQL });
+  connectDatabase(url, { poolMax: config().DB_POOL_MAX, models, logSql: config().DB_LOG_SQL });
   return { url, embedded };
 }

@@ -1,5 +1,5 @@
 import { Umzug } from 'umzug';
-import type { Sequelize } from 'sequelize-typescript';
+import type { ModelCtor, Sequelize } from 'sequelize-typescript';
 import { createSequelize } from '../../models';
 import { migrations } from '../../migrations';
 import { logger } from '../core/logger';
@@ -11,10 +11,11 @@ import { logger } from '../core/logger';
 let instance: Sequelize | undefined;
 const statementListeners = new Set<(sql: string) => void>();
 
-export function connectDatabase(url: string, options: { poolMax: number; logSql?: boolean }): Sequelize {
+export function connectDatabase(url: string, options: { poolMax: number; models: readonly ModelCtor[]; logSql?: boolean }): Sequelize {
   if (instance) return instance;
   instance = createSequelize(url, {
     poolMax: options.poolMax,
+    models: options.models,
     logSql: (sql) => {
       for (const listener of statementListeners) listener(sql);
       if (options.logSql) logger.debug({ sql }, 'sql');

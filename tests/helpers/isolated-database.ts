@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { createApp, createHttpServer } from '../../src/app';
 import { closeDatabase, connectDatabase, migrate } from '../../src/db/database';
+import { platform } from '../../src/modules';
 import type { TestApp } from './test-app';
 
 /**
@@ -41,7 +42,7 @@ export function useIsolatedTestApp(): TestApp {
   let isolated: Awaited<ReturnType<typeof createIsolatedDatabase>>;
   beforeAll(async () => {
     isolated = await createIsolatedDatabase();
-    connectDatabase(isolated.url, { poolMax: 3 });
+    connectDatabase(isolated.url, { poolMax: 3, models: platform.models });
     const app = await createApp();
     server = createHttpServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

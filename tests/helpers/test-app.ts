@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, createHttpServer, type App } from '../../src/app';
 import { config } from '../../src/config/config';
 import { closeDatabase, connectDatabase } from '../../src/db/database';
+import { platform } from '../../src/modules';
 
 /**
  * The real HTTP handler on an ephemeral loopback port, against the run's
@@ -16,7 +17,7 @@ export interface TestApp {
 }
 
 export async function startTestApp(): Promise<{ testApp: TestApp; close: () => Promise<void> }> {
-  connectDatabase(process.env.DATABASE_URL!, { poolMax: 5, logSql: false });
+  connectDatabase(process.env.DATABASE_URL!, { poolMax: 5, models: platform.models, logSql: false });
   const app = await createApp();
   const server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -3,28 +3,37 @@
  * GraphQL formatter (core/errors/graphql-errors.ts) and the REST envelope
  * (core/errors/http-envelope.ts) are the only two places that map them.
  */
-export type ErrorType =
-  | 'already_exists_error'
-  | 'app_error'
-  | 'authentication_error'
-  | 'conflict_error'
-  | 'database_error'
-  | 'expired_signature_error'
-  | 'expired_token_error'
-  | 'forbidden_error'
-  | 'invalid_error'
-  | 'invalid_username_error'
-  | 'member_limit_exceeded_error'
-  | 'not_found_error'
-  | 'server_error'
-  | 'task_set_not_found'
-  | 'token_error'
-  | 'upgrade_required_error'
-  | 'usage_limit_exceeded_error'
-  | 'user_suspended'
-  | 'user_verification_error'
-  | 'validation_error'
-  | 'mail_error';
+/** The error types every module may answer with; the core maps them to statuses. */
+export const CORE_ERROR_TYPES = [
+  'already_exists_error',
+  'app_error',
+  'authentication_error',
+  'conflict_error',
+  'database_error',
+  'expired_token_error',
+  'forbidden_error',
+  'invalid_error',
+  'not_found_error',
+  'server_error',
+  'token_error',
+  'upgrade_required_error',
+  'usage_limit_exceeded_error',
+  'user_suspended',
+  'validation_error',
+] as const;
+
+/**
+ * Error types a module adds (declared in its descriptor's `errorTypes` and
+ * added to this interface beside it), so `ErrorType` stays one union without
+ * core naming a module.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface ErrorTypeRegistry {}
+
+export type ErrorType = (typeof CORE_ERROR_TYPES)[number] | (keyof ErrorTypeRegistry & string);
+
+/** For a module's `declare module` augmentation: `interface ErrorTypeRegistry extends ErrorTypeNames<typeof MY_ERRORS> {}`. */
+export type ErrorTypeNames<T extends readonly string[]> = Record<T[number], true>;
 
 /** One item of a 422 envelope, pydantic style. */
 export interface ValidationItem {
@@ -63,7 +72,7 @@ export class InvalidError extends AppError {
 export class AuthenticationError extends AppError {
   constructor(
     detail = 'Authentication required',
-    type: 'authentication_error' | 'token_error' | 'expired_token_error' | 'expired_signature_error' = 'authentication_error',
+    type: ErrorType = 'authentication_error',
   ) {
     super(401, type, detail);
   }

@@ -4,7 +4,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import type { RestRequest } from '../../context/context';
+import type { RestRequest } from '../context';
 import type { ValidationItem } from '../errors';
 import { validateInputValue } from '../validation/class-validation';
 import { checkInput, fromQueryText } from '../validation/coerce';

@@ -1,5 +1,5 @@
 import type { UserModel } from '../../../models';
-import { signAccessToken } from '../../context/jwt';
+import { signAccessToken } from './jwt';
 import { membershipsOf, personalOrganization } from '../organizations/organizations.service';
 import type { AccessTokenResponse } from './accounts.types';
 

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { Op } from 'sequelize';
 import { UserModel } from '../../../models';
-import type { Viewer } from '../../context/viewer';
+import type { Viewer } from '../../core/viewer';
 
 /** Users are global records; the tenant check happens on the parent resource. */
 export function createAccountLoaders(_viewer: Viewer | null) {
@@ -12,4 +12,8 @@ export function createAccountLoaders(_viewer: Viewer | null) {
       return ids.map((id) => byId.get(id) ?? null);
     }),
   };
+}
+
+declare module '../../core/context' {
+  interface Loaders extends ReturnType<typeof createAccountLoaders> {}
 }

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Mutation, Query, Resolver, UseMiddleware } from 'type-graphql';
-import { AuthQuota } from '../../core/http/rate-limit';
-import type { AppContext } from '../../context/context';
+import { AuthQuota } from '../../core/rate-limit';
+import type { AppContext } from '../../core/context';
 import { Public, Rest } from '../../core/graphql-decorators';
 import { ForgotPasswordInput, LoginInput, ResetPasswordInput, SignupInput } from './accounts.inputs';
 import { toUserResponse } from './accounts.mapper';

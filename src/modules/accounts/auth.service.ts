@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { Op } from 'sequelize';
 import { PasswordResetTokenModel, UserModel } from '../../../models';
 import { config } from '../../config/config';
-import { assertActive } from '../../context/auth';
+import { assertActive } from '../../core/viewer';
 import { AuthenticationError, ForbiddenError } from '../../core/errors';
 import { database } from '../../db/database';
 import { runInBackground } from '../../core/background';

@@ -4,7 +4,7 @@ import { OrganizationModel, UserModel } from '../../../models';
 import { config } from '../../config/config';
 import { AlreadyExistsError, AuthenticationError, InvalidError } from '../../core/errors';
 import { database } from '../../db/database';
-import { signAccessToken } from '../../context/jwt';
+import { signAccessToken } from './jwt';
 import { createPersonalOrganization } from '../organizations/organizations.service';
 import { SLUG_PATTERN } from '../workspaces/workspaces.inputs';
 import type { SignupInput } from './accounts.inputs';

@@ -1,5 +1,5 @@
 import type { UserModel } from '../../../models';
-import { requireViewer, type AppContext } from '../../context/context';
+import { requireViewer, type AppContext } from '../../core/context';
 
 /** The authenticated caller's account. */
 export function currentUser(ctx: AppContext): UserModel {

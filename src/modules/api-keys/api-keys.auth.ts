@@ -1,8 +1,9 @@
 import { Op } from 'sequelize';
 import { ApiKeyModel, UserModel } from '../../../models';
-import { setApiKeyResolver, type ApiKeyResolver } from '../../context/auth';
+import type { Authenticator } from '../../core/module';
+import type { Viewer } from '../../core/viewer';
 import { sha256 } from '../accounts/secrets';
-import { API_KEY_PATTERN } from './api-keys.service';
+import { API_KEY_PATTERN, API_KEY_PREFIX } from './api-keys.service';
 
 /** last_used_at is written at most once a minute per key. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -11,7 +12,7 @@ const LAST_USED_RESOLUTION_MS = 60_000;
  * Looks a key up by its hash on every request, so a revoked key fails at once
  * (401 token_error from the context), and records its use.
  */
-export const resolveApiKey: ApiKeyResolver = async (key) => {
+export async function resolveApiKey(key: string): Promise<Viewer | null> {
   if (!API_KEY_PATTERN.test(key)) return null;
   const row = await ApiKeyModel.findOne({ where: { key_hash: sha256(key), revoked_at: null } });
   if (!row) return null;
@@ -27,7 +28,7 @@ export const resolveApiKey: ApiKeyResolver = async (key) => {
   }
   return {
     user,
-    scope: {
+    apiKey: {
       id: row.id,
       organization_id: row.organization_id,
       workspace_id: row.workspace_id,
@@ -35,6 +36,11 @@ export const resolveApiKey: ApiKeyResolver = async (key) => {
       allow_self_revoke: row.allow_self_revoke,
     },
   };
-};
+}
 
-setApiKeyResolver(resolveApiKey);
+/** `X-API-Key: apk_…` or `Authorization: Bearer apk_…`. */
+export const apiKeyAuthenticator: Authenticator = {
+  name: 'API key',
+  accepts: (credential) => credential.startsWith(API_KEY_PREFIX),
+  authenticate: resolveApiKey,
+};

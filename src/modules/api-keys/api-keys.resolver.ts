@@ -1,8 +1,7 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { AppContext } from '../../context/context';
+import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { UUIDScalar } from '../../core/scalars';
-import './api-keys.auth';
 import { CreateApiKeyInput } from './api-keys.inputs';
 import { toApiKey, toCreatedApiKey } from './api-keys.mapper';
 import { createApiKey, listApiKeys, revokeApiKey, revokeCallingApiKey } from './api-keys.service';

@@ -1,8 +1,9 @@
 import { ApiKeyModel, MembershipModel, WorkspaceModel } from '../../../models';
-import { requireViewer, type AppContext } from '../../context/context';
-import type { Viewer } from '../../context/viewer';
-import { isLimitedKey } from '../../core/authz/access';
-import { ForbiddenError, InvalidError, NotFoundError } from '../../core/errors';
+import { requireViewer, type AppContext } from '../../core/context';
+import type { Viewer } from '../../core/viewer';
+import { requireUnrestrictedKey } from '../../core/tenancy/tenant-scope';
+import type { AccessPolicy } from '../../core/authz/scopes';
+import { ForbiddenError, InvalidError, NotFoundError, validationFailure } from '../../core/errors';
 import { randomBase62, sha256 } from '../accounts/secrets';
 import type { CreateApiKeyInput } from './api-keys.inputs';
 
@@ -17,19 +18,27 @@ export function generateApiKey(): { key: string; hash: string; masked: string } 
   return { key, hash: sha256(key), masked: `${API_KEY_PREFIX}${random.slice(0, 4)}…${random.slice(-4)}` };
 }
 
-/** A key limited to an organization, a workspace or a scope list. */
 /** Restricted keys may list keys and revoke themselves, nothing more: a key never mints a wider key. */
 function assertMayManageKeys(viewer: Viewer): void {
-  if (isLimitedKey(viewer)) throw new ForbiddenError('A restricted API key cannot manage API keys');
+  requireUnrestrictedKey(viewer, 'A restricted API key cannot manage API keys');
 }
 
 async function isMember(userId: string, organizationId: string): Promise<boolean> {
   return Boolean(await MembershipModel.findOne({ where: { organization_id: organizationId, user_id: userId } }));
 }
 
+/** Every value of allowed_scopes must be a scope some module declares (422 enum before any look-up). */
+function checkScopes(policy: AccessPolicy, scopes: readonly string[] | null | undefined): void {
+  const known: readonly string[] = policy.scopes;
+  if (scopes?.some((scope) => !known.includes(scope))) {
+    throw validationFailure(['input', 'allowed_scopes'], `each value in allowed_scopes must be one of: ${known.join(', ')}`, 'enum');
+  }
+}
+
 /** Creates a key (the only time its secret is returned), optionally limited to an org, a workspace and scopes. */
 export async function createApiKey(ctx: AppContext, input: CreateApiKeyInput): Promise<{ row: ApiKeyModel; key: string }> {
   const viewer = requireViewer(ctx);
+  checkScopes(ctx.policy, input.allowed_scopes);
   let organizationId = input.org_id ?? null;
   let workspaceId: string | null = null;
   if (organizationId && !(await isMember(viewer.user.id, organizationId))) throw new NotFoundError('Organization');

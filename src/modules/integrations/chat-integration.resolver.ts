@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { AppContext } from '../../context/context';
+import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { toUserIdentity } from '../accounts/accounts.mapper';
 import { UserIdentityResponse } from '../accounts/accounts.types';

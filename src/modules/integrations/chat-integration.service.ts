@@ -1,7 +1,6 @@
 import { ChatIntegrationModel } from '../../../models';
-import { orgAccess, requireScope } from '../../core/authz/access';
-import { ForbiddenError } from '../../core/errors';
-import type { AppContext } from '../../context/context';
+import { resolveOrg, requireScope } from '../../core/tenancy/tenant-scope';
+import type { AppContext } from '../../core/context';
 import { database } from '../../db/database';
 import type { ChatSettingsUpdateInput } from './chat-integration.inputs';
 
@@ -12,15 +11,14 @@ import type { ChatSettingsUpdateInput } from './chat-integration.inputs';
  */
 export async function getChatIntegration(ctx: AppContext, orgKey: string): Promise<ChatIntegrationModel> {
   // Any member reads it (reads need no scope: a read-only API key can read too).
-  const access = await orgAccess(ctx, orgKey);
+  const access = await resolveOrg(ctx, orgKey);
   const row = await ChatIntegrationModel.findOne({ where: { organization_id: access.org.id } });
   return row ?? ChatIntegrationModel.build({ organization_id: access.org.id });
 }
 
 export async function updateChatSettings(ctx: AppContext, orgKey: string, input: ChatSettingsUpdateInput): Promise<ChatIntegrationModel> {
-  const access = await orgAccess(ctx, orgKey);
+  const access = await resolveOrg(ctx, orgKey);
   requireScope(access, 'integrations:manage');
-  if (access.viewer.apiKey?.workspace_id) throw new ForbiddenError('A workspace-scoped API key cannot change organization settings');
   const changes: Partial<Pick<ChatIntegrationModel, 'follow_ups' | 'shared_channels' | 'thread_detail'>> = {};
   if (input.follow_ups != null) changes.follow_ups = input.follow_ups;
   if (input.shared_channels != null) changes.shared_channels = input.shared_channels;

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { AppContext } from '../../context/context';
+import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { UUIDScalar } from '../../core/scalars';
 import { AddMemberInput, UpdateMemberInput } from './members.inputs';

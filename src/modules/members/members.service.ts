@@ -1,21 +1,15 @@
 import type { Transaction } from 'sequelize';
 import { MembershipModel, OrganizationModel, UserModel, type Role } from '../../../models';
-import { isLimitedKey, orgAccess, requireScope, type OrgAccess } from '../../core/authz/access';
+import { requireScope, requireUnrestrictedKey, resolveOrg } from '../../core/tenancy/tenant-scope';
 import { AlreadyExistsError, ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../core/errors';
 import { database } from '../../db/database';
 import { maxMembers } from '../organizations/organizations.service';
-import type { AppContext } from '../../context/context';
+import type { AppContext } from '../../core/context';
 import type { AddMemberInput, UpdateMemberInput } from './members.inputs';
 
 export interface Member {
   membership: MembershipModel;
   user: UserModel;
-}
-
-/** Member management is organization-wide: a workspace-limited API key cannot do it. */
-function requireMemberManagement(access: OrgAccess): void {
-  requireScope(access, 'members:manage');
-  if (access.viewer.apiKey?.workspace_id) throw new ForbiddenError('A workspace-scoped API key cannot manage members');
 }
 
 /**
@@ -42,7 +36,7 @@ async function findMember(organizationId: string, userId: string, transaction?: 
 
 export async function listMembers(ctx: AppContext, orgKey: string): Promise<Member[]> {
   // Every member may list; reads need no scope, so a read-only API key (allowed_scopes []) can list too.
-  const access = await orgAccess(ctx, orgKey);
+  const access = await resolveOrg(ctx, orgKey);
   const memberships = await MembershipModel.findAll({
     where: { organization_id: access.org.id },
     order: [['created_at', 'ASC'], ['user_id', 'ASC']],
@@ -56,8 +50,8 @@ export async function listMembers(ctx: AppContext, orgKey: string): Promise<Memb
 }
 
 export async function addMember(ctx: AppContext, orgKey: string, input: AddMemberInput): Promise<Member> {
-  const access = await orgAccess(ctx, orgKey);
-  requireMemberManagement(access);
+  const access = await resolveOrg(ctx, orgKey);
+  requireScope(access, 'members:manage');
   // Only owners reach this point, so whether an address exists is not disclosed to anyone else.
   const user = await UserModel.findOne({ where: { email: input.email } });
   if (!user) throw new NotFoundError('User');
@@ -76,9 +70,9 @@ export async function addMember(ctx: AppContext, orgKey: string, input: AddMembe
 }
 
 export async function updateMember(ctx: AppContext, orgKey: string, userId: string, input: UpdateMemberInput): Promise<Member> {
-  const access = await orgAccess(ctx, orgKey);
+  const access = await resolveOrg(ctx, orgKey);
   await findMember(access.org.id, userId);
-  requireMemberManagement(access);
+  requireScope(access, 'members:manage');
   return database().transaction(async (transaction) => {
     await lockOrganization(access.org.id, transaction);
     const member = await findMember(access.org.id, userId, transaction);
@@ -95,10 +89,10 @@ export async function updateMember(ctx: AppContext, orgKey: string, userId: stri
 
 /** Owners remove anyone; every member may remove themselves. The last owner stays. */
 export async function removeMember(ctx: AppContext, orgKey: string, userId: string): Promise<{ user_id: string; removed: true }> {
-  const access = await orgAccess(ctx, orgKey);
+  const access = await resolveOrg(ctx, orgKey);
   await findMember(access.org.id, userId);
-  if (userId !== access.viewer.user.id) requireMemberManagement(access);
-  else if (isLimitedKey(access.viewer)) throw new ForbiddenError('A limited API key cannot remove its user from the organization');
+  if (userId !== access.viewer.user.id) requireScope(access, 'members:manage');
+  else requireUnrestrictedKey(access.viewer, 'A limited API key cannot remove its user from the organization');
   await database().transaction(async (transaction) => {
     await lockOrganization(access.org.id, transaction);
     const member = await findMember(access.org.id, userId, transaction);

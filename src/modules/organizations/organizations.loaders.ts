@@ -1,21 +1,26 @@
 import DataLoader from 'dataloader';
 import { QueryTypes } from 'sequelize';
+import { tenantFilter } from '../../core/tenancy/tenant-sql';
+import type { Viewer } from '../../core/viewer';
 import { database } from '../../db/database';
-import type { Viewer } from '../../context/viewer';
 
-/**
- * Batched organization look-ups. Callers only load ids of organizations the
- * viewer already passed the membership check for.
- */
-export function createOrganizationLoaders(_viewer: Viewer | null) {
+/** Batched organization look-ups, bound to the viewer's organizations. */
+export function createOrganizationLoaders(viewer: Viewer | null) {
+  const tenant = viewer ? tenantFilter(viewer) : null;
   return {
     organizationMemberCount: new DataLoader<string, number>(async (ids) => {
+      if (!tenant) return ids.map(() => 0);
       const rows = await database().query<{ organization_id: string; count: string }>(
-        'SELECT organization_id, count(*) AS count FROM memberships WHERE organization_id IN (:ids) GROUP BY organization_id',
-        { replacements: { ids: [...ids] }, type: QueryTypes.SELECT },
+        `SELECT m.organization_id, count(*) AS count FROM memberships m
+          WHERE m.organization_id = ANY($ids::uuid[]) AND ${tenant.where('m', { workspace: false })} GROUP BY m.organization_id`,
+        { bind: { ...tenant.bind, ids: [...ids] }, type: QueryTypes.SELECT },
       );
       const byId = new Map(rows.map((row) => [row.organization_id, Number(row.count)]));
       return ids.map((id) => byId.get(id) ?? 0);
     }),
   };
+}
+
+declare module '../../core/context' {
+  interface Loaders extends ReturnType<typeof createOrganizationLoaders> {}
 }

@@ -1,8 +1,11 @@
-import type { Transaction } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
 import { MembershipModel, OrganizationModel, type Role, type UserModel } from '../../../models';
 import { config } from '../../config/config';
-import { requireViewer, type AppContext } from '../../context/context';
-import { can, orgAccess } from '../../core/authz/access';
+import { requireViewer, type AppContext } from '../../core/context';
+import { can, resolveOrg } from '../../core/tenancy/tenant-scope';
+import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
+import { database } from '../../db/database';
+import { modelFromRow, prefixedColumns } from '../../db/rows';
 import { insertWorkspace } from '../workspaces/workspaces.service';
 
 /**
@@ -46,16 +49,18 @@ export interface OrganizationMembership {
   role: Role;
 }
 
-/** Every organization a user belongs to, oldest membership first (the personal one first). */
-export async function membershipsOf(userId: string): Promise<OrganizationMembership[]> {
-  const memberships = await MembershipModel.findAll({ where: { user_id: userId }, order: [['created_at', 'ASC'], ['id', 'ASC']] });
-  if (!memberships.length) return [];
-  const orgs = await OrganizationModel.findAll({ where: { id: memberships.map((row) => row.organization_id) } });
-  const byId = new Map(orgs.map((org) => [org.id, org]));
-  return memberships.flatMap((row) => {
-    const org = byId.get(row.organization_id);
-    return org ? [{ org, role: row.role }] : [];
-  });
+/**
+ * Every organization a user belongs to, oldest membership first (the personal
+ * one first), in one statement; `tenant` narrows it to an API key's limits.
+ */
+export async function membershipsOf(userId: string, tenant?: TenantFilter): Promise<OrganizationMembership[]> {
+  const rows = await database().query<{ o: Record<string, unknown>; role: Role }>(
+    `SELECT m.role AS "role", ${prefixedColumns(OrganizationModel, 'o')} FROM memberships m JOIN organizations o ON o.id = m.organization_id
+      WHERE m.user_id = $user_id${tenant ? ` AND ${tenant.where('o', { org: 'id', workspace: false })}` : ''}
+      ORDER BY m.created_at ASC, m.id ASC`,
+    { bind: { ...tenant?.bind, user_id: userId }, type: QueryTypes.SELECT, nest: true },
+  );
+  return rows.map((row) => ({ org: modelFromRow(OrganizationModel, row.o)!, role: row.role }));
 }
 
 /** The user's personal organization (the one they own with key = username, else any personal one they own). */
@@ -67,14 +72,14 @@ export function personalOrganization(user: UserModel, memberships: OrganizationM
 /** The organizations the caller may see; an API key limited to one organization sees only it. */
 export async function listViewerOrganizations(ctx: AppContext): Promise<{ org: OrganizationModel; canManageMembers: boolean }[]> {
   const viewer = requireViewer(ctx);
-  const restrictedTo = viewer.apiKey?.organization_id;
-  return (await membershipsOf(viewer.user.id))
-    .filter((item) => !restrictedTo || item.org.id === restrictedTo)
-    .map((item) => ({ org: item.org, canManageMembers: can({ viewer, org: item.org, role: item.role }, 'members:manage') }));
+  return (await membershipsOf(viewer.user.id, tenantFilter(viewer))).map((item) => ({
+    org: item.org,
+    canManageMembers: can({ viewer, org: item.org, role: item.role, policy: ctx.policy, workspace: null }, 'members:manage'),
+  }));
 }
 
 export async function getOrganization(ctx: AppContext, orgKey: string): Promise<{ org: OrganizationModel; canManageMembers: boolean }> {
-  const access = await orgAccess(ctx, orgKey);
+  const access = await resolveOrg(ctx, orgKey);
   return { org: access.org, canManageMembers: can(access, 'members:manage') };
 }
 

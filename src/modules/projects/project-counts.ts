@@ -1,52 +1,35 @@
 import { QueryTypes } from 'sequelize';
+import type { ProjectCountSource } from '../../core/module';
+import type { TenantFilter } from '../../core/tenancy/tenant-sql';
 import { database } from '../../db/database';
-import type { Viewer } from '../../context/viewer';
 import type { ProjectResourceCounts } from './projects.types';
 
 export const ZERO_COUNTS: ProjectResourceCounts = { sessions: 0, evaluations: 0, airt_assessments: 0 };
 
-/** Tenant bound into a statement: the viewer's organizations (and API key limits). */
-export interface TenantBinding {
-  sql: string;
-  replacements: Record<string, unknown>;
-}
-
 /**
- * Restricts `p` (a projects alias) to what the viewer may see: organizations
- * they belong to, narrowed by an API key's organization or workspace.
- */
-export function viewerProjectTenant(viewer: Viewer | null): TenantBinding | null {
-  if (!viewer) return null;
-  const parts = ['p.organization_id IN (SELECT m.organization_id FROM memberships m WHERE m.user_id = :tenant_user)'];
-  const replacements: Record<string, unknown> = { tenant_user: viewer.user.id };
-  if (viewer.apiKey?.organization_id) {
-    parts.push('p.organization_id = :tenant_org');
-    replacements.tenant_org = viewer.apiKey.organization_id;
-  }
-  if (viewer.apiKey?.workspace_id) {
-    parts.push('p.workspace_id = :tenant_ws');
-    replacements.tenant_ws = viewer.apiKey.workspace_id;
-  }
-  return { sql: parts.join(' AND '), replacements };
-}
-
-/**
- * Counts every project's resources in one statement; projects outside the
- * tenant are left out (callers treat them as zeros). Evaluations and red-team
- * assessments have no tables yet: when those domains land, each adds its
- * sub-select here and its count stops being a constant 0.
+ * Counts every project's resources in one statement, one sub-select per
+ * source that a module contributes in its descriptor (`projectCounts`);
+ * fields without a source stay 0. Projects outside the tenant are left out
+ * (callers treat them as zeros).
  */
 export async function countProjectResources(
   projectIds: readonly string[],
-  tenant: TenantBinding,
+  tenant: TenantFilter,
+  sources: readonly ProjectCountSource[],
 ): Promise<Map<string, ProjectResourceCounts>> {
   const out = new Map<string, ProjectResourceCounts>();
   if (!projectIds.length) return out;
-  const rows = await database().query<{ id: string; sessions: string }>(
-    `SELECT p.id, (SELECT count(*) FROM sessions r WHERE r.project_id = p.id) AS sessions
-       FROM projects p WHERE p.id IN (:ids) AND ${tenant.sql}`,
-    { replacements: { ...tenant.replacements, ids: [...projectIds] }, type: QueryTypes.SELECT },
+  const columns = sources.map((source, index) => `, (${source.sql}) AS c${index}`).join('');
+  const rows = await database().query<Record<string, string>>(
+    `SELECT p.id${columns} FROM projects p WHERE p.id = ANY($ids::uuid[]) AND ${tenant.where('p')}`,
+    { bind: { ...tenant.bind, ids: [...projectIds] }, type: QueryTypes.SELECT },
   );
-  for (const row of rows) out.set(row.id, { sessions: Number(row.sessions), evaluations: 0, airt_assessments: 0 });
+  for (const row of rows) {
+    const counts = { ...ZERO_COUNTS } as Record<string, number>;
+    sources.forEach((source, index) => {
+      counts[source.field] += Number(row[`c${index}`]);
+    });
+    out.set(row.id, counts as unknown as ProjectResourceCounts);
+  }
   return out;
 }

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { AppContext } from '../../context/context';
+import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { WorkspaceResponse } from '../workspaces/workspaces.types';
 import { CreateProjectInput } from './projects.inputs';

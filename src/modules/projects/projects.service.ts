@@ -1,13 +1,12 @@
 import type { Transaction } from 'sequelize';
 import { ProjectModel } from '../../../models';
-import { requireScope, workspaceAccess } from '../../core/authz/access';
+import { requireScope, resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { AlreadyExistsError, ConflictError, InvalidError, NotFoundError } from '../../core/errors';
-import type { AppContext } from '../../context/context';
+import type { AppContext } from '../../core/context';
 import { database } from '../../db/database';
-import { countProjectResources, viewerProjectTenant, ZERO_COUNTS } from './project-counts';
 import type { CreateProjectInput } from './projects.inputs';
 
-/** A workspace given as its id, a row, or a WorkspaceAccess. */
+/** A workspace given as its id, a row, or a WorkspaceScope. */
 export type WorkspaceRef = string | { id: string } | { workspace: { id: string } };
 
 function workspaceIdOf(ref: WorkspaceRef): string {
@@ -33,7 +32,7 @@ export async function resolveProject(
 }
 
 export async function listProjects(ctx: AppContext, orgKey: string, workspaceKey: string): Promise<ProjectModel[]> {
-  const { workspace } = await workspaceAccess(ctx, orgKey, workspaceKey);
+  const { workspace } = await resolveWorkspace(ctx, orgKey, workspaceKey);
   return ProjectModel.findAll({
     where: { workspace_id: workspace.id },
     order: [['is_default', 'DESC'], ['created_at', 'ASC'], ['id', 'ASC']],
@@ -47,12 +46,12 @@ async function findProject(workspaceId: string, key: string, transaction?: Trans
 }
 
 export async function getProject(ctx: AppContext, orgKey: string, workspaceKey: string, projectKey: string): Promise<ProjectModel> {
-  const { workspace } = await workspaceAccess(ctx, orgKey, workspaceKey);
+  const { workspace } = await resolveWorkspace(ctx, orgKey, workspaceKey);
   return findProject(workspace.id, projectKey);
 }
 
 export async function createProject(ctx: AppContext, orgKey: string, workspaceKey: string, input: CreateProjectInput): Promise<ProjectModel> {
-  const access = await workspaceAccess(ctx, orgKey, workspaceKey);
+  const access = await resolveWorkspace(ctx, orgKey, workspaceKey);
   requireScope(access, 'projects:write');
   const { workspace } = access;
   const taken = await ProjectModel.findOne({ where: { workspace_id: workspace.id, key: input.key } });
@@ -78,11 +77,10 @@ export async function deleteProject(
   workspaceKey: string,
   projectKey: string,
 ): Promise<{ id: string; key: string; deleted: true }> {
-  const access = await workspaceAccess(ctx, orgKey, workspaceKey);
+  const access = await resolveWorkspace(ctx, orgKey, workspaceKey);
   const { workspace } = access;
   await findProject(workspace.id, projectKey);
   requireScope(access, 'projects:write');
-  const tenant = viewerProjectTenant(access.viewer)!;
   const deleted = await database().transaction(async (transaction) => {
     const project = await ProjectModel.findOne({
       where: { workspace_id: workspace.id, key: projectKey },
@@ -91,7 +89,8 @@ export async function deleteProject(
     });
     if (!project) throw new NotFoundError('Project');
     if (project.is_default) throw new InvalidError('The default project of a workspace cannot be deleted');
-    const counts = (await countProjectResources([project.id], tenant)).get(project.id) ?? ZERO_COUNTS;
+    ctx.loaders.projectResourceCounts.clear(project.id);
+    const counts = await ctx.loaders.projectResourceCounts.load(project.id);
     if (counts.sessions > 0 || counts.evaluations > 0 || counts.airt_assessments > 0) {
       throw new ConflictError('The project still holds sessions, evaluations or assessments; remove them first');
     }

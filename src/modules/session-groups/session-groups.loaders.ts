@@ -2,8 +2,9 @@ import DataLoader from 'dataloader';
 import { QueryTypes } from 'sequelize';
 import { SessionGroupModel } from '../../../models';
 import { database } from '../../db/database';
-import type { Viewer } from '../../context/viewer';
-import { viewerTenant, visibleSql } from '../sessions/tenant';
+import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
+import type { Viewer } from '../../core/viewer';
+import { visibleSql } from '../sessions/session.policy';
 
 /** Counts derived from a group's sessions. */
 export interface SessionGroupStats {
@@ -28,7 +29,7 @@ export const EMPTY_GROUP_STATS: SessionGroupStats = {
  * sessions the viewer can see count (own ones and shared ones), like
  * `session_group.sessions` and the facets.
  */
-const STATS_SQL = `
+const statsSql = (tenant: TenantFilter) => `
   SELECT s.group_id,
          count(*) AS session_count,
          count(*) FILTER (WHERE s.archived_at IS NULL) AS active_session_count,
@@ -41,7 +42,7 @@ const STATS_SQL = `
         FROM session_messages m
        WHERE m.session_id = s.id AND m.has_usage
     ) t ON TRUE
-   WHERE s.group_id = ANY($ids::uuid[]) AND %TENANT% AND %VISIBLE%
+   WHERE s.group_id = ANY($ids::uuid[]) AND ${tenant.where('s')} AND ${visibleSql('s')}
    GROUP BY s.group_id`;
 
 interface StatsRow {
@@ -54,12 +55,12 @@ interface StatsRow {
 }
 
 export function createSessionGroupLoaders(viewer: Viewer | null) {
-  const tenant = viewer ? viewerTenant(viewer) : null;
+  const tenant = viewer ? tenantFilter(viewer) : null;
   return {
     sessionGroupById: new DataLoader<string, SessionGroupModel | null>(async (ids) => {
       if (!tenant) return ids.map(() => null);
       const rows = await database().query<SessionGroupModel>(
-        `SELECT g.* FROM session_groups g WHERE g.id = ANY($ids::uuid[]) AND ${tenant.sql('g')}`,
+        `SELECT g.* FROM session_groups g WHERE g.id = ANY($ids::uuid[]) AND ${tenant.where('g')}`,
         { bind: { ...tenant.bind, ids: [...ids] }, type: QueryTypes.SELECT, model: SessionGroupModel, mapToModel: true },
       );
       const byId = new Map(rows.map((row) => [row.id, row]));
@@ -68,7 +69,7 @@ export function createSessionGroupLoaders(viewer: Viewer | null) {
 
     sessionGroupStats: new DataLoader<string, SessionGroupStats>(async (ids) => {
       if (!tenant) return ids.map(() => EMPTY_GROUP_STATS);
-      const rows = await database().query<StatsRow>(STATS_SQL.replace('%TENANT%', tenant.sql('s')).replace('%VISIBLE%', visibleSql('s')), {
+      const rows = await database().query<StatsRow>(statsSql(tenant), {
         bind: { ...tenant.bind, ids: [...ids] },
         type: QueryTypes.SELECT,
       });
@@ -87,4 +88,8 @@ export function createSessionGroupLoaders(viewer: Viewer | null) {
       return ids.map((id) => byId.get(id) ?? EMPTY_GROUP_STATS);
     }),
   };
+}
+
+declare module '../../core/context' {
+  interface Loaders extends ReturnType<typeof createSessionGroupLoaders> {}
 }

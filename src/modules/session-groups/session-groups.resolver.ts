@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { SessionGroupModel } from '../../../models';
-import type { AppContext } from '../../context/context';
+import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { pageInfo } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';

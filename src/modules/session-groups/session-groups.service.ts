@@ -1,7 +1,8 @@
 import type { WhereOptions } from 'sequelize';
-import { ProjectModel, SessionGroupModel } from '../../../models';
-import type { AppContext } from '../../context/context';
-import { requireScope, workspaceAccess } from '../../core/authz/access';
+import { SessionGroupModel } from '../../../models';
+import { resolveProject } from '../projects/projects.service';
+import type { AppContext } from '../../core/context';
+import { requireScope, resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { NotFoundError } from '../../core/errors';
 import type { SessionGroupCreateRequest, SessionGroupListArgs, SessionGroupUpdateRequest } from './session-groups.inputs';
 
@@ -24,9 +25,8 @@ function applyStatus(group: SessionGroupModel, status: string, now: Date): void 
 }
 
 export async function createSessionGroup(ctx: AppContext, org: string, ws: string, input: SessionGroupCreateRequest): Promise<SessionGroupModel> {
-  const access = await workspaceAccess(ctx, org, ws);
-  const project = await ProjectModel.findOne({ where: { id: input.project_id, workspace_id: access.workspace.id } });
-  if (!project) throw new NotFoundError('Project');
+  const access = await resolveWorkspace(ctx, org, ws);
+  const project = await resolveProject(access, input.project_id);
   requireScope(access, 'resources:write');
   const group = SessionGroupModel.build({
     organization_id: access.org.id,
@@ -49,7 +49,7 @@ export async function createSessionGroup(ctx: AppContext, org: string, ws: strin
 }
 
 async function findGroup(ctx: AppContext, org: string, ws: string, groupId: string) {
-  const access = await workspaceAccess(ctx, org, ws);
+  const access = await resolveWorkspace(ctx, org, ws);
   const group = await SessionGroupModel.findOne({ where: { id: groupId, workspace_id: access.workspace.id } });
   if (!group) throw new NotFoundError('Session group');
   return { access, group };
@@ -80,7 +80,7 @@ export async function listSessionGroups(
   ws: string,
   args: SessionGroupListArgs,
 ): Promise<{ groups: SessionGroupModel[]; total: number; page: number; limit: number }> {
-  const access = await workspaceAccess(ctx, org, ws);
+  const access = await resolveWorkspace(ctx, org, ws);
   const page = args.page ?? 1;
   const limit = args.limit ?? 20;
   const where: WhereOptions = { workspace_id: access.workspace.id };

@@ -2,9 +2,10 @@ import DataLoader from 'dataloader';
 import { QueryTypes } from 'sequelize';
 import { ProjectModel, SessionMessageModel, SessionModel } from '../../../models';
 import { database } from '../../db/database';
-import type { Viewer } from '../../context/viewer';
+import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
+import type { Viewer } from '../../core/viewer';
 import type { SessionUsageResponse } from './sessions.types';
-import { viewerTenant, visibleSql } from './tenant';
+import { visibleSql } from './session.policy';
 
 export const EMPTY_USAGE: SessionUsageResponse = {
   compaction_count: 0,
@@ -48,7 +49,7 @@ export const EMPTY_STATS: SessionStats = { usage: EMPTY_USAGE, recent_message_co
  * then the newest message with usage per session through the partial index
  * session_messages_usage_idx (LIMIT 1 each, not an array of all of them).
  */
-const USAGE_SQL = `
+const usageSql = (tenant: TenantFilter) => `
   WITH agg AS (
     SELECT m.session_id,
            count(*) AS total_message_count,
@@ -66,7 +67,7 @@ const USAGE_SQL = `
            LEAST($recent_max::int, count(*) FILTER (WHERE m.created_at > now() - make_interval(hours => $recent_hours::int)))
              AS recent_message_count
       FROM session_messages m
-     WHERE m.session_id = ANY($ids::uuid[]) AND %TENANT%
+     WHERE m.session_id = ANY($ids::uuid[]) AND ${tenant.where('m', { workspace: false })}
      GROUP BY m.session_id
   )
   SELECT agg.*, last.input_tokens AS last_generation_input_tokens
@@ -123,13 +124,13 @@ async function batchByShape<K extends { limit: number }, V>(
 
 /** Batched look-ups for session fields and session navigation (GraphQL). */
 export function createSessionLoaders(viewer: Viewer | null) {
-  const tenant = viewer ? viewerTenant(viewer) : null;
+  const tenant = viewer ? tenantFilter(viewer) : null;
 
   return {
     /** Usage and recent_message_count of sessions: one statement per batch. */
     sessionStats: new DataLoader<string, SessionStats>(async (ids) => {
       if (!tenant) return ids.map(() => EMPTY_STATS);
-      const rows = await database().query<UsageRow>(USAGE_SQL.replace('%TENANT%', tenant.sql('m', { workspace: false })), {
+      const rows = await database().query<UsageRow>(usageSql(tenant), {
         bind: { ...tenant.bind, ids: [...ids], recent_max: RECENT_MAX, recent_hours: RECENT_WINDOW_HOURS },
         type: QueryTypes.SELECT,
       });
@@ -140,7 +141,7 @@ export function createSessionLoaders(viewer: Viewer | null) {
     sessionProjectById: new DataLoader<string, ProjectModel | null>(async (ids) => {
       if (!tenant) return ids.map(() => null);
       const rows = await database().query<ProjectModel>(
-        `SELECT p.* FROM projects p WHERE p.id = ANY($ids::uuid[]) AND ${tenant.sql('p')}`,
+        `SELECT p.* FROM projects p WHERE p.id = ANY($ids::uuid[]) AND ${tenant.where('p')}`,
         { bind: { ...tenant.bind, ids: [...ids] }, type: QueryTypes.SELECT, model: ProjectModel, mapToModel: true },
       );
       const byId = new Map(rows.map((row) => [row.id, row]));
@@ -161,7 +162,7 @@ export function createSessionLoaders(viewer: Viewer | null) {
                    SELECT * FROM session_messages x
                     WHERE x.session_id = k.id ${group[0].include_compacted ? '' : 'AND x.compacted_at IS NULL'}
                     ORDER BY x.seq LIMIT $limit) m
-                WHERE ${tenant.sql('m', { workspace: false })}
+                WHERE ${tenant.where('m', { workspace: false })}
                 ORDER BY m.session_id, m.seq`,
               {
                 bind: { ...tenant.bind, ids: group.map((key) => key.session_id), limit: group[0].limit },
@@ -180,14 +181,15 @@ export function createSessionLoaders(viewer: Viewer | null) {
     ),
 
     /** Active, user-origin sessions of each workspace the viewer can see, newest first. */
-    workspaceSessions: childSessionsLoader(tenant, 'workspace_id', "s.archived_at IS NULL AND s.origin = 'user'"),
+    workspaceSessions: childSessionsLoader(tenant, 'workspace_id', (x) => `${x}.archived_at IS NULL AND ${x}.origin = 'user'`),
 
     /** Visible sessions of each group (any origin, any archive state), newest first. */
-    groupSessions: childSessionsLoader(tenant, 'group_id', 'TRUE'),
+    groupSessions: childSessionsLoader(tenant, 'group_id', () => 'TRUE'),
   };
 }
 
-function childSessionsLoader(tenant: ReturnType<typeof viewerTenant> | null, column: 'workspace_id' | 'group_id', condition: string) {
+/** `condition` is a filter on the sessions alias it is given. */
+function childSessionsLoader(tenant: TenantFilter | null, column: 'workspace_id' | 'group_id', condition: (alias: string) => string) {
   return new DataLoader<ChildSessionsKey, SessionModel[], string>(
     (keys) =>
       batchByShape(
@@ -200,9 +202,9 @@ function childSessionsLoader(tenant: ReturnType<typeof viewerTenant> | null, col
             `SELECT s.* FROM unnest($ids::uuid[]) AS k(id)
                CROSS JOIN LATERAL (
                  SELECT * FROM sessions x
-                  WHERE x.${column} = k.id AND ${condition.replace(/\bs\./g, 'x.')} AND ${visibleSql('x')}
+                  WHERE x.${column} = k.id AND ${condition('x')} AND ${visibleSql('x')}
                   ORDER BY x.updated_at DESC, x.id DESC LIMIT $limit) s
-              WHERE ${tenant.sql('s')}
+              WHERE ${tenant.where('s')}
               ORDER BY s.updated_at DESC, s.id DESC`,
             {
               bind: { ...tenant.bind, ids: group.map((key) => key.parent_id), limit: group[0].limit },
@@ -219,4 +221,8 @@ function childSessionsLoader(tenant: ReturnType<typeof viewerTenant> | null, col
       ),
     { cacheKeyFn: (key) => `${key.parent_id}:${key.limit}` },
   );
+}
+
+declare module '../../core/context' {
+  interface Loaders extends ReturnType<typeof createSessionLoaders> {}
 }

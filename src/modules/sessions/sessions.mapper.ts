@@ -1,6 +1,5 @@
-import type { SessionMessageModel, SessionModel, UserModel } from '../../../models';
+import type { SessionMessageModel, SessionModel } from '../../../models';
 import type {
-  SessionCreatorResponse,
   SessionFrozenByEnum,
   SessionOriginEnum,
   SessionResponse,
@@ -37,10 +36,6 @@ export function toSession(row: SessionModel): SessionResponse {
     shared_at: row.shared_at,
     shared_by_id: row.shared_by,
   };
-}
-
-export function toCreator(user: UserModel): SessionCreatorResponse {
-  return { email: user.email, full_name: user.full_name, id: user.id, username: user.username };
 }
 
 function count(value: string | number | null): number {

@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { AppContext } from '../../context/context';
+import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { pageInfo } from '../../core/pagination';
 import { toProject } from '../projects/projects.mapper';
@@ -15,20 +15,12 @@ import {
   TranscriptCompactRequest,
   TranscriptReadArgs,
 } from './sessions.inputs';
-import { toCreator, toSession, toTranscriptMessage } from './sessions.mapper';
-import {
-  appendTranscript,
-  compactTranscript,
-  deleteSession,
-  freezeSession,
-  getSession,
-  listSessions,
-  readTranscript,
-  saveSession,
-  sessionFacets,
-  setArchived,
-  updateSession,
-} from './sessions.service';
+import { toUserIdentity } from '../accounts/accounts.mapper';
+import { toSession, toTranscriptMessage } from './sessions.mapper';
+import { sessionFacets } from './session-facets.service';
+import { listSessions } from './session-list.service';
+import { deleteSession, freezeSession, getSession, saveSession, setArchived, updateSession } from './sessions.service';
+import { appendTranscript, compactTranscript, readTranscript } from './transcript.service';
 import {
   SessionCreatorResponse,
   SessionDeleteResponse,
@@ -218,14 +210,14 @@ export class SessionResolver {
   @FieldResolver(() => SessionCreatorResponse, { nullable: true })
   async created_by(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<SessionCreatorResponse | null> {
     const user = await ctx.loaders.userById.load(session.user_id);
-    return user ? toCreator(user) : null;
+    return user ? toUserIdentity(user) : null;
   }
 
   @FieldResolver(() => SessionCreatorResponse, { nullable: true })
   async shared_by(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<SessionCreatorResponse | null> {
     if (!session.shared_by_id) return null;
     const user = await ctx.loaders.userById.load(session.shared_by_id);
-    return user ? toCreator(user) : null;
+    return user ? toUserIdentity(user) : null;
   }
 
   @FieldResolver(() => SessionUsageResponse)

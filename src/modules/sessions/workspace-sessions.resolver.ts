@@ -1,5 +1,5 @@
 import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
-import type { AppContext } from '../../context/context';
+import type { AppContext } from '../../core/context';
 import { WorkspaceResponse } from '../workspaces/workspaces.types';
 import { toSession } from './sessions.mapper';
 import { SessionResponse } from './sessions.types';

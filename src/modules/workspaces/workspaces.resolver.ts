@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { AppContext } from '../../context/context';
+import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { CreateWorkspaceInput, UpdateWorkspaceInput } from './workspaces.inputs';
 import { toWorkspace } from './workspaces.mapper';
@@ -47,6 +47,8 @@ export class WorkspaceResolver {
 
   @FieldResolver(() => String, { nullable: true })
   async org_name(@Root() workspace: WorkspaceResponse, @Ctx() ctx: AppContext): Promise<string | null> {
+    // The organization the request resolved is already at hand; others (GraphQL navigation) are batched.
+    if (ctx.tenant?.org.id === workspace.org_id) return ctx.tenant.org.name;
     return (await ctx.loaders.organizationById.load(workspace.org_id))?.name ?? null;
   }
 

@@ -1,10 +1,11 @@
 import type { Transaction } from 'sequelize';
 import { ProjectModel, WorkspaceModel } from '../../../models';
-import { workspaceAccess, orgAccess, requireScope, can, keyAllows } from '../../core/authz/access';
-import { roleHasScope } from '../../core/authz/scopes';
-import { AlreadyExistsError, InvalidError, ForbiddenError } from '../../core/errors';
+import { QueryTypes } from 'sequelize';
+import { tenantFilter } from '../../core/tenancy/tenant-sql';
+import { can, keyAllows, requireScope, resolveOrg, resolveWorkspace, roleAllows } from '../../core/tenancy/tenant-scope';
+import { AlreadyExistsError, ForbiddenError, InvalidError } from '../../core/errors';
 import { database } from '../../db/database';
-import type { AppContext } from '../../context/context';
+import type { AppContext } from '../../core/context';
 import type { CreateWorkspaceInput, UpdateWorkspaceInput } from './workspaces.inputs';
 
 /**
@@ -39,9 +40,8 @@ async function assertKeyFree(organizationId: string, key: string, transaction?: 
 }
 
 export async function createWorkspace(ctx: AppContext, orgKey: string, input: CreateWorkspaceInput): Promise<WorkspaceModel> {
-  const access = await orgAccess(ctx, orgKey);
+  const access = await resolveOrg(ctx, orgKey);
   requireScope(access, 'workspaces:create');
-  if (access.viewer.apiKey?.workspace_id) throw new ForbiddenError('A workspace-scoped API key cannot create workspaces');
   return database().transaction(async (transaction) => {
     await assertKeyFree(access.org.id, input.key, transaction);
     return insertWorkspace(
@@ -57,11 +57,11 @@ export async function updateWorkspace(
   workspaceKey: string,
   input: UpdateWorkspaceInput,
 ): Promise<WorkspaceModel> {
-  const access = await workspaceAccess(ctx, orgKey, workspaceKey);
+  const access = await resolveWorkspace(ctx, orgKey, workspaceKey);
   const { workspace } = access;
   // The creator may update it too, while they may still write (not a reader) and their key allows it.
   const isCreator =
-    workspace.created_by === access.viewer.user.id && roleHasScope(access.role, 'workspaces:create') && keyAllows(access.viewer, 'workspaces:update');
+    workspace.created_by === access.viewer.user.id && roleAllows(access, 'workspaces:create') && keyAllows(access.viewer, access.policy, 'workspaces:update');
   if (!can(access, 'workspaces:update') && !isCreator) {
     throw new ForbiddenError('Only an organization owner or the workspace creator can update it');
   }
@@ -79,14 +79,16 @@ export async function updateWorkspace(
 }
 
 export async function getWorkspace(ctx: AppContext, orgKey: string, workspaceKey: string): Promise<WorkspaceModel> {
-  return (await workspaceAccess(ctx, orgKey, workspaceKey)).workspace;
+  return (await resolveWorkspace(ctx, orgKey, workspaceKey)).workspace;
 }
 
 export async function listWorkspaces(ctx: AppContext, orgKey: string): Promise<WorkspaceModel[]> {
-  const access = await orgAccess(ctx, orgKey);
-  const limitedTo = access.viewer.apiKey?.workspace_id;
-  return WorkspaceModel.findAll({
-    where: limitedTo ? { organization_id: access.org.id, id: limitedTo } : { organization_id: access.org.id },
-    order: [['is_default', 'DESC'], ['created_at', 'ASC'], ['id', 'ASC']],
-  });
+  const access = await resolveOrg(ctx, orgKey);
+  const tenant = tenantFilter(access.viewer);
+  return database().query<WorkspaceModel>(
+    `SELECT w.* FROM workspaces w
+      WHERE w.organization_id = $org_id AND ${tenant.where('w', { workspace: 'id' })}
+      ORDER BY w.is_default DESC, w.created_at ASC, w.id ASC`,
+    { bind: { ...tenant.bind, org_id: access.org.id }, type: QueryTypes.SELECT, model: WorkspaceModel, mapToModel: true },
+  );
 }

@@ -198,7 +198,7 @@ describe('GET /user/organizations', () => {
     }
     const statements: string[] = [];
     const stop = onStatement((sql) => {
-      if (/FROM memberships WHERE organization_id IN/i.test(sql)) statements.push(sql);
+      if (/FROM memberships m\s+WHERE m.organization_id = ANY/i.test(sql)) statements.push(sql);
     });
     try {
       const res = await rest(api, 'GET', '/user/organizations', { token: member.token });

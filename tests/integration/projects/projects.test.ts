@@ -227,7 +227,7 @@ describe('batched project fields', () => {
     expect(res.body).toHaveLength(5);
     const counted = res.body.find((project: { id: string }) => project.id === projects[1].id);
     expect(counted.resource_counts.sessions).toBe(3);
-    expect(statements.filter((sql) => /FROM projects p WHERE p\.id IN/.test(sql))).toHaveLength(1);
+    expect(statements.filter((sql) => /FROM projects p WHERE p\.id = ANY/.test(sql))).toHaveLength(1);
   });
 
   it('resolves workspace.projects in GraphQL with one statement for all workspaces', async () => {
@@ -250,7 +250,7 @@ describe('batched project fields', () => {
       res.body.data.workspaces.workspaces.map((ws: { key: string; projects: { key: string }[] }) => [ws.key, ws.projects.map((p) => p.key)]),
     );
     expect(byKey).toEqual({ default: ['default'], 'ws-one': ['default'], 'ws-two': ['default', 'extra-two'], 'ws-three': ['default'] });
-    expect(statements.filter((sql) => /FROM projects p WHERE p\.workspace_id IN/.test(sql))).toHaveLength(1);
+    expect(statements.filter((sql) => /FROM projects p WHERE p\.workspace_id = ANY/.test(sql))).toHaveLength(1);
   });
 
   it('keeps workspace.projects out of REST replies', async () => {

@@ -1,9 +1,9 @@
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { MiddlewareFn } from 'type-graphql';
-import { config } from '../../config/config';
-import type { AppContext } from '../../context/context';
-import { database } from '../../db/database';
-import { RateLimitedError } from '../errors';
+import { config } from '../config/config';
+import type { AppContext } from './context';
+import { database } from '../db/database';
+import { RateLimitedError } from './errors';
 
 /**
  * Request quotas kept in PostgreSQL (rate-limiter-flexible), so every replica

@@ -1,4 +1,5 @@
 import type { UserModel } from '../../models';
+import { ForbiddenError } from './errors';
 
 /** Restrictions carried by an API key; null fields mean "not restricted". */
 export interface ApiKeyScope {
@@ -13,4 +14,9 @@ export interface ApiKeyScope {
 export interface Viewer {
   user: UserModel;
   apiKey: ApiKeyScope | null;
+}
+
+/** Suspended accounts get 403 user_suspended, whatever credential they use. */
+export function assertActive(user: UserModel): void {
+  if (user.is_suspended) throw new ForbiddenError('This account is suspended', 'user_suspended');
 }

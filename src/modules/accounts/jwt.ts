@@ -2,8 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
-import { config } from '../config/config';
-import { AuthenticationError } from '../core/errors';
+import { config } from '../../config/config';
+import { UserModel } from '../../../models';
+import { AuthenticationError } from '../../core/errors';
+import type { Authenticator } from '../../core/module';
 
 /**
  * HS256 access tokens with claims sub, tv (token version), iat and exp.
@@ -59,3 +61,15 @@ export function verifyAccessToken(token: string): AccessClaims {
 export function looksLikeJwt(token: string): boolean {
   return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
 }
+
+/** `Authorization: Bearer <jwt>`: valid signature and expiry, an existing user, the current token version. */
+export const jwtAuthenticator: Authenticator = {
+  name: 'access token',
+  accepts: looksLikeJwt,
+  async authenticate(token) {
+    const claims = verifyAccessToken(token);
+    const user = await UserModel.findByPk(claims.sub);
+    if (!user || user.token_version !== claims.tv) throw new AuthenticationError('Invalid access token', 'token_error');
+    return { user, apiKey: null };
+  },
+};

@@ -1,0 +1,83 @@
+import type { ModelCtor } from 'sequelize-typescript';
+import { buildAccessPolicy, type AccessPolicy, type ScopeDefinitions } from './authz/scopes';
+import type { Loaders } from './context';
+import { CORE_ERROR_TYPES, type ErrorType } from './errors';
+import type { Viewer } from './viewer';
+
+/**
+ * How a credential becomes a viewer. `accepts` is a cheap shape check; the
+ * first authenticator that accepts a credential decides (null = invalid).
+ */
+export interface Authenticator {
+  name: string;
+  accepts(credential: string): boolean;
+  authenticate(credential: string): Promise<Viewer | null>;
+}
+
+/** Resource counts a module adds to every project (`ProjectResponse.resource_counts`). */
+export interface ProjectCountSource {
+  /** The field of ProjectResourceCounts this source fills. */
+  field: string;
+  /** A scalar sub-select counting the resources of project `p`. */
+  sql: string;
+}
+
+/** What a module's loader factory may use besides the viewer. */
+export interface LoaderDeps {
+  projectCounts: readonly ProjectCountSource[];
+}
+
+/**
+ * One domain's descriptor (`modules/<domain>/<domain>.module.ts`): everything
+ * it plugs into the platform. `modules/index.ts` lists the modules once; the
+ * schema, the model list, the loaders, the scopes, the error-type table, the
+ * project counts and the authenticators are all built from that list.
+ */
+export interface AppModule {
+  name: string;
+  resolvers?: readonly Function[];
+  models?: readonly ModelCtor[];
+  loaders?: (viewer: Viewer | null, deps: LoaderDeps) => Partial<Loaders>;
+  scopes?: ScopeDefinitions;
+  errorTypes?: readonly ErrorType[];
+  projectCounts?: readonly ProjectCountSource[];
+  authenticators?: readonly Authenticator[];
+}
+
+/** The registry, assembled. */
+export interface Platform {
+  modules: readonly AppModule[];
+  resolvers: Function[];
+  models: ModelCtor[];
+  policy: AccessPolicy;
+  /** Every error `type` the API can answer, with the module that owns it (core for the shared ones). */
+  errorTypes: ReadonlyMap<ErrorType, string>;
+  projectCounts: ProjectCountSource[];
+  authenticators: Authenticator[];
+  createLoaders(viewer: Viewer | null): Loaders;
+}
+
+export function buildPlatform(modules: readonly AppModule[]): Platform {
+  const names = new Set<string>();
+  const errorTypes = new Map<ErrorType, string>(CORE_ERROR_TYPES.map((type) => [type, 'core']));
+  for (const module of modules) {
+    if (names.has(module.name)) throw new Error(`Module ${module.name} is listed twice`);
+    names.add(module.name);
+    for (const type of module.errorTypes ?? []) {
+      if (errorTypes.has(type)) throw new Error(`Error type ${type} is declared by ${errorTypes.get(type)} and ${module.name}`);
+      errorTypes.set(type, module.name);
+    }
+  }
+  const projectCounts = modules.flatMap((module) => module.projectCounts ?? []);
+  const deps: LoaderDeps = { projectCounts };
+  return {
+    modules,
+    resolvers: modules.flatMap((module) => module.resolvers ?? []),
+    models: modules.flatMap((module) => module.models ?? []),
+    policy: buildAccessPolicy(modules.flatMap((module) => (module.scopes ? [module.scopes] : []))),
+    errorTypes,
+    projectCounts,
+    authenticators: modules.flatMap((module) => module.authenticators ?? []),
+    createLoaders: (viewer) => Object.assign({}, ...modules.map((module) => module.loaders?.(viewer, deps) ?? {})) as Loaders,
+  };
+}

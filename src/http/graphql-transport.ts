@@ -1,0 +1,80 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApolloServer, HeaderMap, type BaseContext } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import type { GraphQLSchema } from 'graphql';
+import type { AppContext } from '../core/context';
+import { toAppError, ValidationError } from '../core/errors';
+import { formatGraphQLError } from '../core/errors/graphql-errors';
+import { checkOperationAuthentication, checkOperationVariables } from '../core/graphql-request-checks';
+import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
+import { contextFor, type RequestState } from './request';
+import { sendHtml } from './respond';
+import { graphiqlPage } from './static-assets';
+
+export interface GraphQLTransport {
+  handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * POST /graphql through Apollo (executeHTTPGraphQLRequest, CSRF prevention
+ * on), and GraphiQL for a browser's GET. The same context factory as REST.
+ */
+export async function createGraphQLTransport(schema: GraphQLSchema): Promise<GraphQLTransport> {
+  const apollo = new ApolloServer<AppContext & BaseContext>({
+    schema,
+    csrfPrevention: true,
+    introspection: true,
+    formatError: formatGraphQLError,
+    includeStacktraceInErrorResponses: false,
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      {
+        async requestDidStart({ contextValue }) {
+          return {
+            async didResolveOperation({ operationName, operation, request }) {
+              // Logged per request; metrics keep the bounded route label `graphql`.
+              contextValue.operation = `graphql:${operationName ?? operation?.operation ?? 'anonymous'}`;
+              if (!operation) return;
+              checkOperationAuthentication(schema, operation, contextValue);
+              checkOperationVariables(schema, operation, request.variables);
+            },
+            async didEncounterErrors({ errors }) {
+              for (const error of errors) {
+                const { unexpected } = toAppError(error);
+                if (unexpected) contextValue.logger.error({ err: unexpected }, 'unexpected error in GraphQL operation');
+              }
+            },
+          };
+        },
+      },
+    ],
+  });
+  await apollo.start();
+
+  async function handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void> {
+    state.route = 'graphql';
+    if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html')) return sendHtml(res, graphiqlPage());
+    const body = await readJsonBody(req, DEFAULT_BODY_LIMIT);
+    if (body.error) throw new ValidationError([body.error], 'Request body is not valid JSON');
+    const headers = new HeaderMap();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const ctx = await contextFor(req, res, state, null);
+    const response = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body: body.value },
+      context: async () => ctx,
+    });
+    for (const [name, value] of response.headers) res.setHeader(name, value);
+    res.statusCode = response.status ?? 200;
+    if (response.body.kind === 'complete') {
+      res.end(response.body.string);
+      return;
+    }
+    for await (const chunk of response.body.asyncIterator) res.write(chunk);
+    res.end();
+  }
+
+  return { handle, stop: () => apollo.stop() };
+}

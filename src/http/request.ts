@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { config } from '../config/config';
+import type { AppContext, RestRequest } from '../core/context';
+import { logger } from '../core/logger';
+import { httpDuration, httpRequests } from '../core/metrics';
+import { enforceRequestQuota } from '../core/rate-limit';
+import { createContext } from '../context/context';
+
+/** What the HTTP layer tracks for one request, for its log line and metrics. */
+export interface RequestState {
+  requestId: string;
+  started: bigint;
+  /** A bounded label: an ops route, `graphql`, or the REST operation. */
+  route: string;
+  ctx: AppContext | null;
+}
+
+export function headerValue(req: IncomingMessage, name: string): string | null {
+  const value = req.headers[name];
+  if (Array.isArray(value)) return value.join(', ');
+  return value ?? null;
+}
+
+/** The socket address, or the first X-Forwarded-For hop behind a trusted proxy (TRUST_PROXY). */
+export function clientIp(req: IncomingMessage): string {
+  const forwarded = config().TRUST_PROXY ? headerValue(req, 'x-forwarded-for')?.split(',')[0]?.trim() : undefined;
+  return forwarded || req.socket.remoteAddress || '';
+}
+
+/** The request's context, once its caller is known and within its quota (X-RateLimit-* headers set). */
+export async function contextFor(req: IncomingMessage, res: ServerResponse, state: RequestState, rest: RestRequest | null): Promise<AppContext> {
+  const headers = { get: (name: string) => headerValue(req, name) };
+  state.ctx = await createContext({ headers, ip: clientIp(req), requestId: state.requestId, rest });
+  for (const [name, value] of Object.entries(await enforceRequestQuota(state.ctx))) res.setHeader(name, value);
+  return state.ctx;
+}
+
+/** Metrics and the request's log line; org and workspace come from the scope the request resolved. */
+export function observe(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
+  const seconds = Number(process.hrtime.bigint() - state.started) / 1e9;
+  const labels = { method: req.method ?? 'GET', route: state.route, status: String(res.statusCode) };
+  httpRequests.inc(labels);
+  httpDuration.observe(labels, seconds);
+  const tenant = state.ctx?.tenant;
+  logger.info(
+    {
+      request_id: state.requestId,
+      method: req.method,
+      path: (req.url ?? '/').split('?')[0],
+      route: state.route,
+      operation: state.ctx?.operation ?? undefined,
+      status: res.statusCode,
+      duration_ms: Math.round(seconds * 1000 * 100) / 100,
+      org: tenant?.org.key,
+      workspace: tenant?.workspace?.key,
+      user_id: state.ctx?.viewer?.user.id,
+    },
+    'request',
+  );
+}

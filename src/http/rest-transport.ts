@@ -1,0 +1,52 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { GraphQLSchema } from 'graphql';
+import type { RestRequest } from '../core/context';
+import { NotFoundError } from '../core/errors';
+import { buildOpenApiDocument } from '../core/rest/openapi';
+import { createRestRouter, REST_BASE, restOperations, type RestOperation } from '../rest';
+import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
+import { contextFor, type RequestState } from './request';
+import { sendText } from './respond';
+import { RouteTable } from './route-table';
+
+export interface RestTransport {
+  handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void>;
+  /** The OpenAPI document, built once on first use. */
+  openApi(): object;
+}
+
+/**
+ * /api/v1: the route table finds the operation (its body limit; unknown
+ * routes are 404 before anything else), the body is read once, and Sofa runs
+ * the operation with the same context factory as GraphQL.
+ */
+export function createRestTransport(schema: GraphQLSchema): RestTransport {
+  const router = createRestRouter(schema);
+  const operations = restOperations(schema);
+  const routes = new RouteTable<RestOperation>();
+  for (const operation of operations) routes.add(operation.route.method, operation.route.path, operation);
+  let document: object | undefined;
+
+  async function handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const match = routes.match(method, url.pathname.slice(REST_BASE.length));
+    if (!match) throw new NotFoundError('Route');
+    const body = method === 'GET' || method === 'HEAD' ? { value: undefined, error: null } : await readJsonBody(req, match.route.route.bodyLimit ?? DEFAULT_BODY_LIMIT);
+    const rest: RestRequest = { method, path: url.pathname, query: url.searchParams, body: body.value, bodyError: body.error };
+    const ctx = await contextFor(req, res, state, rest);
+    state.route = `${match.route.kind}.${match.route.field.name}`;
+    // Sofa sees the method and path only: the context carries the caller, and
+    // readRestVariables reads the query and body strictly.
+    const response: Response = await router.fetch(new Request(`http://localhost${url.pathname}`, { method }), { appContext: ctx });
+    if (!ctx.operation) throw new NotFoundError('Route');
+    const status = response.status < 300 && ctx.response.status ? ctx.response.status : response.status;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of response.headers) if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
+    sendText(res, status, await response.text(), { ...headers, ...ctx.response.headers });
+  }
+
+  return {
+    handle,
+    openApi: () => (document ??= buildOpenApiDocument(schema, router.openAPIDocument as never, operations)),
+  };
+}

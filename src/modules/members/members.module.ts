@@ -1,0 +1,27 @@
+import { MembershipModel } from '../../../models';
+import { ALL_ROLES, defineScopes, OWNER_ONLY, type ScopeNames } from '../../core/authz/scopes';
+import type { ErrorTypeNames } from '../../core/errors';
+import type { AppModule } from '../../core/module';
+import { MemberResolver } from './members.resolver';
+
+const SCOPES = defineScopes({
+  'members:read': { roles: ALL_ROLES },
+  'members:manage': { roles: OWNER_ONLY, orgWide: true },
+});
+const ERROR_TYPES = ['member_limit_exceeded_error'] as const;
+
+/** Memberships: who belongs to an organization, with which role. */
+export const membersModule: AppModule = {
+  name: 'members',
+  resolvers: [MemberResolver],
+  models: [MembershipModel],
+  scopes: SCOPES,
+  errorTypes: ERROR_TYPES,
+};
+
+declare module '../../core/authz/scopes' {
+  interface ScopeRegistry extends ScopeNames<typeof SCOPES> {}
+}
+declare module '../../core/errors/app-error' {
+  interface ErrorTypeRegistry extends ErrorTypeNames<typeof ERROR_TYPES> {}
+}

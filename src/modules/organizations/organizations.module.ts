@@ -1,0 +1,25 @@
+import { OrganizationModel } from '../../../models';
+import { ALL_ROLES, defineScopes, OWNER_ONLY, WRITER_ROLES, type ScopeNames } from '../../core/authz/scopes';
+import type { AppModule } from '../../core/module';
+import { createOrganizationLoaders } from './organizations.loaders';
+import { OrganizationResolver } from './organizations.resolver';
+
+const SCOPES = defineScopes({
+  'org:read': { roles: ALL_ROLES },
+  'org:manage': { roles: OWNER_ONLY, orgWide: true },
+  // Publishing to the organization's catalogs; the catalogs module takes this scope over when it lands.
+  'catalog:publish': { roles: WRITER_ROLES },
+});
+
+/** Organizations: the caller's organizations and their settings and limits. */
+export const organizationsModule: AppModule = {
+  name: 'organizations',
+  resolvers: [OrganizationResolver],
+  models: [OrganizationModel],
+  loaders: createOrganizationLoaders,
+  scopes: SCOPES,
+};
+
+declare module '../../core/authz/scopes' {
+  interface ScopeRegistry extends ScopeNames<typeof SCOPES> {}
+}

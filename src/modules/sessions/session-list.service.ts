@@ -1,0 +1,35 @@
+import { QueryTypes } from 'sequelize';
+import { SessionModel } from '../../../models';
+import type { AppContext } from '../../core/context';
+import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
+import { database } from '../../db/database';
+import { parseLabelFilters } from './labels';
+import type { SessionListArgs } from './sessions.inputs';
+import { sessionCountSql, sessionPageSql, sessionWhere } from './sessions.sql';
+import { SessionSortBy, SortDirection } from './sessions.types';
+
+export interface SessionPage {
+  sessions: SessionModel[];
+  total: number;
+  page: number;
+  limit: number;
+}
+
+export async function listSessions(ctx: AppContext, org: string, ws: string, args: SessionListArgs): Promise<SessionPage> {
+  const labels = parseLabelFilters(args.label ?? [], ['label']); // 422 before the tenant lookup
+  const scope = await resolveWorkspace(ctx, org, ws);
+  const where = sessionWhere(scope.workspace.id, scope.viewer.user.id, args, labels);
+  const page = args.page ?? 1;
+  const limit = args.limit ?? 20;
+  const pageSql = sessionPageSql(where.sql, args.sort_by ?? SessionSortBy.updated_at, args.sort_dir ?? SortDirection.desc);
+  const [counted, sessions] = await Promise.all([
+    database().query<{ total: string }>(sessionCountSql(where.sql), { bind: where.bind, type: QueryTypes.SELECT }),
+    database().query<SessionModel>(pageSql, {
+      bind: { ...where.bind, limit, offset: (page - 1) * limit },
+      type: QueryTypes.SELECT,
+      model: SessionModel,
+      mapToModel: true,
+    }),
+  ]);
+  return { sessions, total: Number(counted[0]?.total ?? 0), page, limit };
+}

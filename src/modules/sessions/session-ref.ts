@@ -1,0 +1,60 @@
+import { Op, type Transaction } from 'sequelize';
+import { SessionModel } from '../../../models';
+import type { AppContext } from '../../core/context';
+import { ConflictError, NotFoundError, validationFailure } from '../../core/errors';
+import { isUuid } from '../../core/scalars';
+import { resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
+
+/**
+ * Session references in paths: a full UUID (any case) or a prefix of 4+
+ * characters of the lower-case form, among the caller's visible sessions of
+ * the workspace (none 404, several 409).
+ */
+const UUID_TEMPLATE = 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx';
+
+/** 422 before any lookup: a reference shorter than 4 characters. */
+export function checkSessionRef(ref: string): void {
+  if (ref.length < 4) throw validationFailure(['session_id'], 'String should have at least 4 characters', 'string_too_short');
+}
+
+/**
+ * The id range a reference covers: a full UUID is itself; a prefix of the
+ * lower-case form covers prefix+000… to prefix+fff…, which the primary key
+ * index answers directly. Null when it cannot be a prefix of any id.
+ */
+export function refRange(ref: string): [string, string] | null {
+  const full: boolean = isUuid(ref);
+  if (full) return [ref.toLowerCase(), ref.toLowerCase()];
+  if (ref.length > UUID_TEMPLATE.length) return null;
+  for (let index = 0; index < ref.length; index += 1) {
+    const char = ref[index];
+    if (UUID_TEMPLATE[index] === '-' ? char !== '-' : !/[0-9a-f]/.test(char)) return null;
+  }
+  const rest = UUID_TEMPLATE.slice(ref.length);
+  return [ref + rest.replace(/x/g, '0'), ref + rest.replace(/x/g, 'f')];
+}
+
+/** The workspace of a request that names a session: the reference is checked (422) before the tenant (404). */
+export async function resolveSessionWorkspace(ctx: AppContext, org: string, ws: string, ref: string): Promise<WorkspaceScope> {
+  checkSessionRef(ref);
+  return resolveWorkspace(ctx, org, ws);
+}
+
+/** The one session a reference names among the caller's visible sessions of the workspace; locked when in a transaction. */
+export async function findSession(scope: WorkspaceScope, ref: string, transaction?: Transaction): Promise<SessionModel> {
+  const range = refRange(ref);
+  if (!range) throw new NotFoundError('Session');
+  const rows = await SessionModel.findAll({
+    where: {
+      workspace_id: scope.workspace.id,
+      id: range[0] === range[1] ? range[0] : { [Op.between]: range },
+      [Op.or]: [{ user_id: scope.viewer.user.id }, { visibility: 'workspace' }],
+    },
+    limit: 2,
+    transaction,
+    lock: transaction ? transaction.LOCK.UPDATE : undefined,
+  });
+  if (rows.length === 0) throw new NotFoundError('Session');
+  if (rows.length > 1) throw new ConflictError(`Session id prefix '${ref}' matches more than one session; use more characters`);
+  return rows[0];
+}

@@ -1,0 +1,14 @@
+import { SessionMessageModel, SessionModel } from '../../../models';
+import type { AppModule } from '../../core/module';
+import { createSessionLoaders } from './sessions.loaders';
+import { SessionResolver } from './sessions.resolver';
+import { WorkspaceSessionsResolver } from './workspace-sessions.resolver';
+
+/** Agent chat sessions, their transcripts, usage, lists and facets. */
+export const sessionsModule: AppModule = {
+  name: 'sessions',
+  resolvers: [SessionResolver, WorkspaceSessionsResolver],
+  models: [SessionModel, SessionMessageModel],
+  loaders: createSessionLoaders,
+  projectCounts: [{ field: 'sessions', sql: 'SELECT count(*) FROM sessions r WHERE r.project_id = p.id' }],
+};

@@ -1,0 +1,175 @@
+import crypto from 'node:crypto';
+import { Op, QueryTypes, type Transaction } from 'sequelize';
+import { SessionMessageModel, SessionModel } from '../../../models';
+import type { AppContext } from '../../core/context';
+import { ConflictError, validationFailure } from '../../core/errors';
+import type { WorkspaceScope } from '../../core/tenancy/tenant-scope';
+import { database } from '../../db/database';
+import { requireOwnerWrite } from './session.policy';
+import { findSession, resolveSessionWorkspace } from './session-ref';
+import { forgetSession } from './sessions.service';
+import type { TranscriptAppendRequest, TranscriptCompactRequest, TranscriptMessageInput, TranscriptReadArgs } from './sessions.inputs';
+
+/**
+ * Transcripts: messages appended under the session's row lock (gap-free
+ * seq), compaction with a summary, and pages read in seq order.
+ */
+const PREVIEW_LENGTH = 200;
+
+/** Readable text of a message's content (string, content blocks or JSON). */
+export function contentText(content: unknown): string {
+  if (content == null) return '';
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map(contentText).filter(Boolean).join(' ');
+  if (typeof content === 'object') {
+    const text = (content as { text?: unknown }).text;
+    if (typeof text === 'string') return text;
+    return JSON.stringify(content);
+  }
+  return String(content);
+}
+
+function preview(messages: TranscriptMessageInput[]): string | null {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const text = contentText(messages[index].content).replace(/\s+/g, ' ').trim();
+    if (text) return [...text].slice(0, PREVIEW_LENGTH).join('');
+  }
+  return null;
+}
+
+/** The session row, locked for the transaction, that the caller may write a transcript to. */
+async function requireWritableTranscript(scope: WorkspaceScope, ref: string, transaction: Transaction): Promise<SessionModel> {
+  const session = await findSession(scope, ref, transaction);
+  requireOwnerWrite(scope, session);
+  if (session.frozen_at) throw new ConflictError('The session is frozen and accepts no transcript writes');
+  return session;
+}
+
+/**
+ * Appends messages under the session's row lock (seq stays gap-free and
+ * ordered) and maintains message_count, last_message_at, preview_text (and
+ * the context when given) in one UPDATE … RETURNING, which also gives the
+ * reply its session. recent_message_count is derived at read time.
+ */
+async function insertMessages(
+  session: SessionModel,
+  messages: TranscriptMessageInput[],
+  options: { summary: boolean; context?: Record<string, unknown> | null },
+  transaction: Transaction,
+): Promise<{ session: SessionModel; messages: SessionMessageModel[] }> {
+  const rows = messages.map((message, index) => {
+    const usage = message.usage ?? null;
+    return {
+      session_id: session.id,
+      seq: session.last_seq + index + 1,
+      organization_id: session.organization_id,
+      id: message.id ?? crypto.randomUUID(),
+      role: message.role,
+      content: message.content ?? null,
+      tool_calls: message.tool_calls?.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments ?? null })) ?? null,
+      tool_call_id: message.tool_call_id ?? null,
+      metadata: message.metadata ?? null,
+      has_usage: usage != null,
+      input_tokens: usage ? (usage.input_tokens ?? 0) : null,
+      output_tokens: usage ? (usage.output_tokens ?? 0) : null,
+      cache_creation_input_tokens: usage ? (usage.cache_creation_input_tokens ?? 0) : null,
+      cache_read_input_tokens: usage ? (usage.cache_read_input_tokens ?? 0) : null,
+      cost_usd: usage?.cost_usd ?? null,
+      tool_call_count: message.tool_calls?.length ?? 0,
+      is_summary: options.summary,
+    };
+  });
+  const created = await SessionMessageModel.bulkCreate(rows, { transaction, returning: true });
+  const withContext = options.context !== undefined;
+  const [updated] = await database().query<SessionModel>(
+    `UPDATE sessions SET
+       last_seq = last_seq + $count,
+       message_count = message_count + $count,
+       last_message_at = now(),
+       preview_text = coalesce($preview, preview_text),
+       context = CASE WHEN $with_context THEN $context::jsonb ELSE context END,
+       updated_at = now()
+     WHERE id = $id
+     RETURNING *`,
+    {
+      bind: {
+        id: session.id,
+        count: rows.length,
+        preview: preview(messages),
+        with_context: withContext,
+        context: withContext && options.context !== null ? JSON.stringify(options.context) : null,
+      },
+      type: QueryTypes.SELECT,
+      model: SessionModel,
+      mapToModel: true,
+      transaction,
+    },
+  );
+  return { session: updated, messages: created.sort((a, b) => a.seq - b.seq) };
+}
+
+export async function appendTranscript(
+  ctx: AppContext,
+  org: string,
+  ws: string,
+  ref: string,
+  input: TranscriptAppendRequest,
+): Promise<{ session: SessionModel; messages: SessionMessageModel[] }> {
+  const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
+  const result = await database().transaction(async (transaction) => {
+    const session = await requireWritableTranscript(scope, ref, transaction);
+    return insertMessages(session, input.messages, { summary: false, context: input.context }, transaction);
+  });
+  forgetSession(ctx, result.session);
+  return result;
+}
+
+export async function compactTranscript(
+  ctx: AppContext,
+  org: string,
+  ws: string,
+  ref: string,
+  input: TranscriptCompactRequest,
+): Promise<{ session: SessionModel; messages: SessionMessageModel[]; compacted_count: number }> {
+  const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
+  const result = await database().transaction(async (transaction) => {
+    const session = await requireWritableTranscript(scope, ref, transaction);
+    if (input.up_to_seq > session.last_seq) {
+      throw validationFailure(
+        ['input', 'up_to_seq'],
+        `Input should be less than or equal to ${session.last_seq} (the last seq of the transcript)`,
+        'less_than_equal',
+      );
+    }
+    const [compacted] = await SessionMessageModel.update(
+      { compacted_at: new Date() },
+      { where: { session_id: session.id, seq: { [Op.lte]: input.up_to_seq }, compacted_at: null }, transaction },
+    );
+    const appended = await insertMessages(session, [input.summary], { summary: true }, transaction);
+    return { ...appended, compacted_count: compacted };
+  });
+  forgetSession(ctx, result.session);
+  return result;
+}
+
+export async function readTranscript(
+  ctx: AppContext,
+  org: string,
+  ws: string,
+  ref: string,
+  args: TranscriptReadArgs,
+): Promise<{ session: SessionModel; messages: SessionMessageModel[]; has_more: boolean }> {
+  const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
+  const session = await findSession(scope, ref);
+  const limit = args.limit ?? 100;
+  const rows = await SessionMessageModel.findAll({
+    where: {
+      session_id: session.id,
+      seq: { [Op.gt]: args.after_seq ?? 0 },
+      ...(args.include_compacted ? {} : { compacted_at: null }),
+    },
+    order: [['seq', 'ASC']],
+    limit: limit + 1,
+  });
+  return { session, messages: rows.slice(0, limit), has_more: rows.length > limit };
+}
