@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Logger } from './logger';
 import { AuthenticationError, type AppError, type ValidationItem } from './errors';
 import type { AccessPolicy } from './authz/scopes';
-import type { TenantScope } from './tenancy/tenant-scope';
+import type { TenantScope } from './tenancy/scope';
 import type { Viewer } from './viewer';
 
 /**

@@ -4,6 +4,7 @@ import { database } from '../../db/database';
 import { modelFromRow, prefixedColumns } from '../../db/rows';
 import { requireViewer, type AppContext } from '../context';
 import type { AccessPolicy, Scope } from '../authz/scopes';
+import type { OrgScope, TenantScope, WorkspaceScope } from './scope';
 import { ForbiddenError, NotFoundError } from '../errors';
 import type { Viewer } from '../viewer';
 
@@ -21,19 +22,6 @@ import type { Viewer } from '../viewer';
  *   4. 403  role and key scopes   requireScope / requireUnrestrictedKey
  *   5. 409  state conflicts       the service's business rules and unique constraints
  */
-export interface OrgScope {
-  viewer: Viewer;
-  org: OrganizationModel;
-  role: Role;
-  policy: AccessPolicy;
-  workspace: WorkspaceModel | null;
-}
-
-export interface WorkspaceScope extends OrgScope {
-  workspace: WorkspaceModel;
-}
-
-export type TenantScope = OrgScope | WorkspaceScope;
 
 /** Organization, the caller's membership and (when asked) the workspace, in one statement. */
 let resolveSql: string | undefined;
@@ -123,3 +111,5 @@ export function isLimitedKey(viewer: Viewer): boolean {
 export function requireUnrestrictedKey(viewer: Viewer, detail: string): void {
   if (isLimitedKey(viewer)) throw new ForbiddenError(detail);
 }
+
+export type { OrgScope, TenantScope, WorkspaceScope };
