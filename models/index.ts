@@ -25,13 +25,15 @@ export { ChatIntegrationModel };
  */
 export function createSequelize(
   url: string,
-  options: { poolMax: number; models?: readonly ModelCtor[]; logSql?: (sql: string) => void },
+  options: { poolMax: number; models?: readonly ModelCtor[]; statementTimeoutMs?: number; logSql?: (sql: string) => void },
 ): Sequelize {
   return new Sequelize(url, {
     dialect: 'postgres',
     models: [...(options.models ?? [])],
     logging: options.logSql ?? false,
     pool: { max: options.poolMax, min: 0, idle: 10000 },
+    // Set on every connection at connect time (a startup parameter, no extra statement per checkout).
+    dialectOptions: options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {},
     define: { underscored: true },
   });
 }

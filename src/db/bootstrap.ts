@@ -24,6 +24,6 @@ export async function bootDatabase(models: readonly ModelCtor[]): Promise<{ url:
   }
   const ran = await migrate(url);
   if (ran.length) logger.info({ migrations: ran }, 'migrations applied');
-  connectDatabase(url, { poolMax: config().DB_POOL_MAX, models, logSql: config().DB_LOG_SQL });
+  connectDatabase(url, { poolMax: config().DB_POOL_MAX, models, statementTimeoutMs: config().DB_STATEMENT_TIMEOUT_MS, logSql: config().DB_LOG_SQL });
   return { url, embedded };
 }

@@ -11,11 +11,15 @@ import { logger } from '../core/logger';
 let instance: Sequelize | undefined;
 const statementListeners = new Set<(sql: string) => void>();
 
-export function connectDatabase(url: string, options: { poolMax: number; models: readonly ModelCtor[]; logSql?: boolean }): Sequelize {
+export function connectDatabase(
+  url: string,
+  options: { poolMax: number; models: readonly ModelCtor[]; statementTimeoutMs?: number; logSql?: boolean },
+): Sequelize {
   if (instance) return instance;
   instance = createSequelize(url, {
     poolMax: options.poolMax,
     models: options.models,
+    statementTimeoutMs: options.statementTimeoutMs,
     logSql: (sql) => {
       for (const listener of statementListeners) listener(sql);
       if (options.logSql) logger.debug({ sql }, 'sql');

@@ -36,13 +36,13 @@ export async function createIsolatedDatabase(): Promise<{ url: string; drop: () 
  * The real HTTP handler on its own isolated database, for files that break
  * or count things in the database. Use at the top of a file.
  */
-export function useIsolatedTestApp(): TestApp {
+export function useIsolatedTestApp(options: { statementTimeoutMs?: number } = {}): TestApp {
   const holder = {} as TestApp;
   let server: ReturnType<typeof createHttpServer>;
   let isolated: Awaited<ReturnType<typeof createIsolatedDatabase>>;
   beforeAll(async () => {
     isolated = await createIsolatedDatabase();
-    connectDatabase(isolated.url, { poolMax: 3, models: platform.models });
+    connectDatabase(isolated.url, { poolMax: 3, models: platform.models, statementTimeoutMs: options.statementTimeoutMs });
     const app = await createApp();
     server = createHttpServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -12,6 +12,7 @@ export const CORE_ERROR_TYPES = [
   'database_error',
   'expired_token_error',
   'forbidden_error',
+  'gateway_timeout_error',
   'invalid_error',
   'not_found_error',
   'server_error',
@@ -119,6 +120,24 @@ export class RateLimitedError extends AppError {
     super(429, 'usage_limit_exceeded_error', 'Rate limit exceeded; retry later', {
       headers: { 'Retry-After': String(retryAfterSeconds) },
     });
+  }
+}
+
+/** A statement cancelled by statement_timeout: the request took longer than the service allows. */
+export class GatewayTimeoutError extends AppError {
+  constructor(detail = 'The request took too long and was cancelled; narrow it or retry later') {
+    super(504, 'gateway_timeout_error', detail);
+  }
+}
+
+/**
+ * The database cannot be reached. 503 is outside the spec's status list, but
+ * /health/ready answers it too and load balancers and clients expect it with
+ * Retry-After for a dependency that is down.
+ */
+export class DatabaseUnavailableError extends AppError {
+  constructor(retryAfterSeconds = 5) {
+    super(503, 'database_error', 'The database is unavailable; retry later', { headers: { 'Retry-After': String(retryAfterSeconds) } });
   }
 }
 

@@ -1,6 +1,12 @@
 import { GraphQLError } from 'graphql';
-import { UniqueConstraintError, ForeignKeyConstraintError, ValidationError as SequelizeValidationError } from 'sequelize';
-import { AppError, AlreadyExistsError, ConflictError, ServerError, ValidationError } from './app-error';
+import {
+  ConnectionError,
+  DatabaseError,
+  ForeignKeyConstraintError,
+  UniqueConstraintError,
+  ValidationError as SequelizeValidationError,
+} from 'sequelize';
+import { AppError, AlreadyExistsError, ConflictError, DatabaseUnavailableError, GatewayTimeoutError, ServerError, ValidationError } from './app-error';
 
 /**
  * Normalises anything thrown during a request into an AppError. Unknown
@@ -25,6 +31,9 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: un
       unexpected: null,
     };
   }
+  if (current instanceof ConnectionError || isConnectionFailure(current)) return { appError: new DatabaseUnavailableError(), unexpected: null };
+  // 57014 query_canceled: the statement ran past statement_timeout.
+  if (current instanceof DatabaseError && pgCode(current) === '57014') return { appError: new GatewayTimeoutError(), unexpected: null };
   if (current instanceof GraphQLError) {
     // A GraphQL-level failure that carries no AppError: bad query or variables.
     const code = current.extensions?.code;
@@ -36,4 +45,19 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: un
     }
   }
   return { appError: new ServerError(), unexpected: current };
+}
+
+function pgCode(error: DatabaseError): string | undefined {
+  return (error.original as { code?: string } | undefined)?.code ?? (error.parent as { code?: string } | undefined)?.code;
+}
+
+/**
+ * The server went away under a running statement (class 08 connection
+ * exceptions, 57P01-03 shutdown or crash) or the socket broke: as unavailable
+ * as a refused connection.
+ */
+function isConnectionFailure(error: unknown): boolean {
+  const code = error instanceof DatabaseError ? pgCode(error) : (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return code.startsWith('08') || ['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code);
 }

@@ -1,0 +1,63 @@
+import { Client } from 'pg';
+import { database } from '../../../src/db/database';
+import { createUser, randomKey, type TestUser } from '../../factories/accounts';
+import { gql, rest } from '../../helpers/http';
+import { useIsolatedTestApp } from '../../helpers/isolated-database';
+
+/**
+ * statement_timeout on the service's own connections: a statement that runs
+ * too long is cancelled by PostgreSQL and the request answers 504
+ * gateway_timeout_error with the envelope. The slow statement is real: a
+ * member being added waits for the organization row, which another
+ * connection holds locked.
+ */
+const api = useIsolatedTestApp({ statementTimeoutMs: 300 });
+let owner: TestUser;
+let other: TestUser;
+
+beforeAll(async () => {
+  owner = await createUser();
+  other = await createUser();
+});
+
+async function holdOrganizationLock<T>(orgKey: string, run: () => Promise<T>): Promise<T> {
+  const { host, port, database: name, username, password } = database().config;
+  const client = new Client({ host, port: Number(port), database: name, user: username, password: password ?? undefined });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT id FROM organizations WHERE key = $1 FOR UPDATE', [orgKey]);
+    return await run();
+  } finally {
+    await client.query('ROLLBACK');
+    await client.end();
+  }
+}
+
+describe('statement timeouts', () => {
+  it('answers 504 gateway_timeout_error when a statement runs past statement_timeout', async () => {
+    const started = Date.now();
+    const res = await holdOrganizationLock(owner.orgKey, () =>
+      rest(api, 'POST', `/org/${owner.orgKey}/members`, { token: owner.token, body: { email: other.email, role: 'reader' } }),
+    );
+    expect(res.status).toBe(504);
+    expect(res.body).toEqual({ code: 504, detail: expect.any(String), errors: null, type: 'gateway_timeout_error' });
+    expect(res.text).not.toMatch(/SELECT|statement|canceling/i);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('answers the same timeout in GraphQL with the 504 in the error extensions', async () => {
+    const res = await holdOrganizationLock(owner.orgKey, () =>
+      gql(api, 'mutation($o: String!, $i: AddMemberInput!) { add_member(org: $o, input: $i) { user_id } }', { o: owner.orgKey, i: { email: other.email, role: 'reader' } }, owner.token),
+    );
+    expect(res.body.errors[0].extensions).toMatchObject({ type: 'gateway_timeout_error', status: 504 });
+  });
+
+  it('leaves no half-written row behind and serves the next request normally', async () => {
+    const members = await rest(api, 'GET', `/org/${owner.orgKey}/members`, { token: owner.token });
+    expect(members.status).toBe(200);
+    expect(members.body.map((member: { user_id: string }) => member.user_id)).toEqual([owner.id]);
+    const created = await rest(api, 'POST', `/org/${owner.orgKey}/ws`, { token: owner.token, body: { key: randomKey('ws'), name: 'After' } });
+    expect(created.status).toBe(201);
+  });
+});
