@@ -3,6 +3,7 @@ import { sha256 } from '../../../src/modules/accounts/secrets';
 import { addMember, createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { createApiKey } from '../../factories/api-keys';
 import { gql, rest } from '../../helpers/http';
+import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 
 const api = useTestApp();
@@ -313,20 +314,17 @@ describe('restricted API keys', () => {
 describe('API keys over GraphQL', () => {
   it('creates, lists and revokes a key', async () => {
     const owner = await createUser();
-    const created = await gql(
-      api,
-      'mutation($input: CreateApiKeyInput!) { create_api_key(input: $input) { id key masked_key name active allowed_scopes } }',
-      { input: { name: 'gql', allowed_scopes: ['org:read', 'resources:write'] } },
-      owner.token,
-    );
+    const created = await runOperation(api, 'CreateApiKey', { input: { name: 'gql', allowed_scopes: ['org:read', 'resources:write'] } }, owner.token);
     expect(created.body.errors).toBeUndefined();
     const key = created.body.data.create_api_key;
     expect(key).toMatchObject({ name: 'gql', active: true, allowed_scopes: ['org:read', 'resources:write'] });
-    const listed = await gql(api, '{ api_keys { id masked_key } }', {}, owner.token);
-    expect(listed.body.data.api_keys).toEqual([{ id: key.id, masked_key: key.masked_key }]);
-    const revoked = await gql(api, 'mutation($id: UUID!) { revoke_api_key(id: $id) { id revoked } }', { id: key.id }, owner.token);
+    const listed = await runOperation(api, 'ApiKeys', {}, owner.token);
+    expect(listed.body.data.api_keys).toEqual([expect.objectContaining({ id: key.id, masked_key: key.masked_key, name: 'gql', active: true })]);
+    const revoked = await runOperation(api, 'RevokeApiKey', { id: key.id }, owner.token);
     expect(revoked.body.data.revoke_api_key).toEqual({ id: key.id, revoked: true });
-    const self = await gql(api, 'mutation { revoke_current_api_key { id revoked } }', {}, owner.token);
+    const withRevoked = await runOperation(api, 'ApiKeys', { include_revoked: true }, owner.token);
+    expect(withRevoked.body.data.api_keys).toEqual([expect.objectContaining({ id: key.id, active: false })]);
+    const self = await runOperation(api, 'RevokeCurrentApiKey', {}, owner.token);
     expect(self.body.errors?.[0].extensions).toMatchObject({ type: 'invalid_error', status: 400 });
   });
 });

@@ -3,6 +3,7 @@ import { config, overrideConfig } from '../../../src/config/config';
 import { addMember, createUser, randomKey, type TestUser } from '../../factories/accounts';
 import { requestResetToken } from '../../factories/mail';
 import { gql, rest } from '../../helpers/http';
+import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 
 const api = useTestApp();
@@ -119,11 +120,11 @@ describe('POST /auth/login', () => {
   });
 
   it('logs in through the GraphQL mutation', async () => {
-    const res = await gql(api, 'mutation($input: LoginInput!) { login(input: $input) { access_token default_org { key name } orgs { key } } }', {
-      input: { username: user.username, password: user.password },
-    });
+    const res = await runOperation(api, 'Login', { input: { username: user.username, password: user.password } });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.login.default_org.key).toBe(user.orgKey);
+    const me = await runOperation(api, 'CurrentUser', {}, res.body.data.login.access_token);
+    expect(me.body.data.user).toMatchObject({ id: user.id, username: user.username, full_name: 'Lou Login' });
   });
 
   it('reports wrong credentials in GraphQL with the authentication_error type', async () => {

@@ -4,6 +4,7 @@ import { onStatement } from '../../../src/db/database';
 import { effectiveSandboxCeiling } from '../../../src/modules/organizations/organizations.service';
 import { addMember, createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { gql, rest } from '../../helpers/http';
+import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 
 const api = useTestApp();
@@ -221,9 +222,10 @@ describe('GET /user/organizations', () => {
 
   it('gets one organization through GraphQL and hides others with not_found_error', async () => {
     const team = await createOrgWithRoles();
-    const ok = await gql(api, 'query($org: String!) { organization(org: $org) { key member_count } }', { org: team.orgKey }, team.reader.token);
-    expect(ok.body.data.organization).toEqual({ key: team.orgKey, member_count: 3 });
-    const hidden = await gql(api, 'query($org: String!) { organization(org: $org) { key } }', { org: team.orgKey }, team.outsider.token);
+    const ok = await runOperation(api, 'Organization', { org: team.orgKey }, team.reader.token);
+    expect(ok.body.errors).toBeUndefined();
+    expect(ok.body.data.organization).toMatchObject({ key: team.orgKey, member_count: 3, can_manage_members: false });
+    const hidden = await runOperation(api, 'Organization', { org: team.orgKey }, team.outsider.token);
     expect(hidden.body.errors?.[0].extensions).toMatchObject({ type: 'not_found_error', status: 404 });
   });
 });

@@ -1,6 +1,7 @@
 import { ChatIntegrationModel, OrganizationModel } from '../../../models';
 import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
 import { gql, rest } from '../../helpers/http';
+import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 
 const api = useTestApp();
@@ -159,21 +160,14 @@ describe('PUT ORG/integrations/chat/settings', () => {
 
   it('reads and updates the settings through GraphQL', async () => {
     const { owner: boss, orgKey: org } = await createOrgWithRoles();
-    const updated = await gql(
-      api,
-      `mutation($org: String!, $input: ChatSettingsUpdateInput!) {
-        update_chat_settings(org: $org, input: $input) { status connected_by { id } settings { follow_ups shared_channels thread_detail } }
-      }`,
-      { org, input: { thread_detail: 'link' } },
-      boss.token,
-    );
+    const updated = await runOperation(api, 'UpdateChatSettings', { org, input: { thread_detail: 'link' } }, boss.token);
     expect(updated.body.errors).toBeUndefined();
-    expect(updated.body.data.update_chat_settings).toEqual({
+    expect(updated.body.data.update_chat_settings).toMatchObject({
       status: 'disconnected',
       connected_by: null,
       settings: { follow_ups: 'requester', shared_channels: 'link', thread_detail: 'link' },
     });
-    const read = await gql(api, 'query($org: String!) { chat_integration(org: $org) { settings { thread_detail } } }', { org }, boss.token);
+    const read = await runOperation(api, 'ChatIntegration', { org }, boss.token);
     expect(read.body.data.chat_integration.settings.thread_detail).toBe('link');
   });
 

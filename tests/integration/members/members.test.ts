@@ -1,6 +1,7 @@
 import { MembershipModel, OrganizationModel } from '../../../models';
 import { addMember, createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { gql, rest } from '../../helpers/http';
+import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 
 const api = useTestApp();
@@ -54,7 +55,7 @@ describe('GET ORG/members', () => {
   });
 
   it('lists members through GraphQL', async () => {
-    const res = await gql(api, 'query($org: String!) { members(org: $org) { user_id role email } }', { org: orgKey }, contributor.token);
+    const res = await runOperation(api, 'Members', { org: orgKey }, contributor.token);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.members).toHaveLength(3);
   });
@@ -150,14 +151,9 @@ describe('POST ORG/members', () => {
   it('adds a member through GraphQL', async () => {
     const boss = await createUser();
     const friend = await createUser();
-    const res = await gql(
-      api,
-      'mutation($org: String!, $input: AddMemberInput!) { add_member(org: $org, input: $input) { user_id role } }',
-      { org: boss.orgKey, input: { email: friend.email, role: 'reader' } },
-      boss.token,
-    );
+    const res = await runOperation(api, 'AddMember', { org: boss.orgKey, input: { email: friend.email, role: 'reader' } }, boss.token);
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.add_member).toEqual({ user_id: friend.id, role: 'reader' });
+    expect(res.body.data.add_member).toMatchObject({ user_id: friend.id, username: friend.username, email: friend.email, role: 'reader' });
   });
 
   it('reports a GraphQL role outside the enum as a validation error', async () => {
@@ -233,12 +229,7 @@ describe('PATCH ORG/members/{user_id}', () => {
 
   it('changes a role through GraphQL', async () => {
     const { owner: boss, reader: member, orgKey: org } = await createOrgWithRoles();
-    const res = await gql(
-      api,
-      'mutation($org: String!, $id: UUID!, $input: UpdateMemberInput!) { update_member(org: $org, user_id: $id, input: $input) { role } }',
-      { org, id: member.id, input: { role: 'contributor' } },
-      boss.token,
-    );
+    const res = await runOperation(api, 'UpdateMember', { org, user_id: member.id, input: { role: 'contributor' } }, boss.token);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.update_member.role).toBe('contributor');
   });
@@ -289,12 +280,7 @@ describe('DELETE ORG/members/{user_id}', () => {
 
   it('removes a member through GraphQL', async () => {
     const { owner: boss, reader: member, orgKey: org } = await createOrgWithRoles();
-    const res = await gql(
-      api,
-      'mutation($org: String!, $id: UUID!) { remove_member(org: $org, user_id: $id) { user_id removed } }',
-      { org, id: member.id },
-      boss.token,
-    );
+    const res = await runOperation(api, 'RemoveMember', { org, user_id: member.id }, boss.token);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.remove_member).toEqual({ user_id: member.id, removed: true });
   });

@@ -1,7 +1,8 @@
 import { onStatement } from '../../../src/db/database';
 import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { addProjectSessions, createProjectRow } from '../../factories/projects';
-import { gql, rest } from '../../helpers/http';
+import { rest } from '../../helpers/http';
+import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 import { resolveProject } from '../../../src/modules/projects/projects.service';
 import { OrganizationModel, WorkspaceModel, type ProjectModel } from '../../../models';
@@ -129,23 +130,18 @@ describe('POST WS/projects', () => {
   });
 
   it('creates and reads a project through GraphQL', async () => {
-    const created = await gql(
-      api,
-      `mutation($org: String!, $ws: String!, $input: CreateProjectInput!) {
-        create_project(org: $org, workspace: $ws, input: $input) { key name is_default resource_counts { sessions } }
-      }`,
-      { org: orgKey, ws: 'default', input: { key: 'gql-proj', name: 'GraphQL' } },
-      owner.token,
-    );
+    const created = await runOperation(api, 'CreateProject', { org: orgKey, workspace: 'default', input: { key: 'gql-proj', name: 'GraphQL' } }, owner.token);
     expect(created.body.errors).toBeUndefined();
-    expect(created.body.data.create_project).toEqual({ key: 'gql-proj', name: 'GraphQL', is_default: false, resource_counts: { sessions: 0 } });
-    const read = await gql(
-      api,
-      'query($org: String!, $ws: String!, $key: String!) { project(org: $org, workspace: $ws, project_key: $key) { key } }',
-      { org: orgKey, ws: 'default', key: 'gql-proj' },
-      reader.token,
-    );
-    expect(read.body.data.project.key).toBe('gql-proj');
+    expect(created.body.data.create_project).toMatchObject({
+      key: 'gql-proj',
+      name: 'GraphQL',
+      is_default: false,
+      resource_counts: { sessions: 0, evaluations: 0, airt_assessments: 0 },
+    });
+    const read = await runOperation(api, 'Project', { org: orgKey, workspace: 'default', project_key: 'gql-proj' }, reader.token);
+    expect(read.body.data.project).toMatchObject({ id: created.body.data.create_project.id, key: 'gql-proj' });
+    const listed = await runOperation(api, 'Projects', { org: orgKey, workspace: 'default' }, reader.token);
+    expect(listed.body.data.projects.map((project: { key: string }) => project.key)).toContain('gql-proj');
   });
 });
 
@@ -203,12 +199,7 @@ describe('DELETE WS/projects/{project_key}', () => {
 
   it('deletes a project through GraphQL', async () => {
     const project = await createProjectRow(orgKey);
-    const res = await gql(
-      api,
-      'mutation($org: String!, $ws: String!, $key: String!) { delete_project(org: $org, workspace: $ws, project_key: $key) { id key deleted } }',
-      { org: orgKey, ws: 'default', key: project.key },
-      owner.token,
-    );
+    const res = await runOperation(api, 'DeleteProject', { org: orgKey, workspace: 'default', project_key: project.key }, owner.token);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.delete_project).toEqual({ id: project.id, key: project.key, deleted: true });
   });
@@ -238,12 +229,7 @@ describe('batched project fields', () => {
     await createProjectRow(boss.orgKey, 'ws-two', { key: 'extra-two' });
     const statements: string[] = [];
     const stop = onStatement((sql) => statements.push(sql));
-    const res = await gql(
-      api,
-      'query($org: String!) { workspaces(org: $org) { workspaces { key projects { key is_default } } } }',
-      { org: boss.orgKey },
-      boss.token,
-    );
+    const res = await runOperation(api, 'WorkspaceProjects', { org: boss.orgKey }, boss.token);
     stop();
     expect(res.body.errors).toBeUndefined();
     const byKey = Object.fromEntries(

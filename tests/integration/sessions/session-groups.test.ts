@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { createOrgWithRoles, createUser } from '../../factories/accounts';
 import { appendMessages, createGroup, createWorkspace, defaultProject, createProject, saveSession, sessionsPath } from '../../factories/sessions';
-import { gql, rest } from '../../helpers/http';
+import { rest } from '../../helpers/http';
+import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 
 const api = useTestApp();
@@ -184,24 +185,16 @@ describe('group counts, list, get and patch', () => {
   });
 
   it('creates a group and navigates group → sessions through GraphQL', async () => {
-    const created = await gql(
-      api,
-      `mutation($o: String!, $input: SessionGroupCreateRequest!) { create_session_group(org: $o, workspace: "default", input: $input) { id kind session_count } }`,
-      { o: roles.orgKey, input: { kind: 'workflow', project_id: projectId } },
-      roles.contributor.token,
-    );
+    const target = { org: roles.orgKey, workspace: 'default' };
+    const created = await runOperation(api, 'CreateSessionGroup', { ...target, input: { kind: 'workflow', project_id: projectId } }, roles.contributor.token);
     const group = created.body.data.create_session_group;
     expect(group).toMatchObject({ kind: 'workflow', session_count: 0 });
     const mine = await saveSession(api, roles.contributor, { group_id: group.id }, { orgKey: roles.orgKey });
     await saveSession(api, roles.owner, { group_id: group.id }, { orgKey: roles.orgKey }); // private: hidden from the contributor
-    const res = await gql(
-      api,
-      `query($o: String!, $id: UUID!) { session_group(org: $o, workspace: "default", group_id: $id) { session_count sessions { id group { id } } } }`,
-      { o: roles.orgKey, id: group.id },
-      roles.contributor.token,
-    );
+    const res = await runOperation(api, 'SessionGroup', { ...target, group_id: group.id }, roles.contributor.token);
     // Counts cover what the caller can see, like the sessions field.
-    expect(res.body.data.session_group).toEqual({ session_count: 1, sessions: [{ id: mine.id, group: { id: group.id } }] });
+    expect(res.body.data.session_group).toMatchObject({ id: group.id, session_count: 1, sessions: [expect.objectContaining({ id: mine.id })] });
+    expect(res.body.data.session_group.sessions).toHaveLength(1);
     const restGroup = await rest(api, 'GET', `${path}/${group.id}`, { token: roles.contributor.token });
     expect(restGroup.body).not.toHaveProperty('sessions');
   });

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { createOrgWithRoles, createUser } from '../../factories/accounts';
 import { appendMessages, createGroup, saveSession, sessionsPath } from '../../factories/sessions';
 import { gql, rest } from '../../helpers/http';
+import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 
 const api = useTestApp();
@@ -104,19 +105,10 @@ describe('archive and unarchive', () => {
 
   it('unarchives through GraphQL', async () => {
     const session = await saveSession(api, roles.contributor, {}, { orgKey: roles.orgKey });
-    const archived = await gql(
-      api,
-      'mutation($o: String!, $id: String!) { archive_session(org: $o, workspace: "default", session_id: $id) { id archived_at } }',
-      { o: roles.orgKey, id: session.id },
-      roles.contributor.token,
-    );
+    const target = { org: roles.orgKey, workspace: 'default' };
+    const archived = await runOperation(api, 'ArchiveSession', { ...target, session_id: session.id }, roles.contributor.token);
     expect(archived.body.data.archive_session.archived_at).not.toBeNull();
-    const res = await gql(
-      api,
-      'mutation($o: String!, $id: String!) { unarchive_session(org: $o, workspace: "default", session_id: $id) { id archived_at } }',
-      { o: roles.orgKey, id: session.id.slice(0, 6) },
-      roles.contributor.token,
-    );
+    const res = await runOperation(api, 'UnarchiveSession', { ...target, session_id: session.id.slice(0, 6) }, roles.contributor.token);
     expect(res.body.data.unarchive_session).toEqual({ id: session.id, archived_at: null });
     const short = await gql(
       api,
@@ -204,41 +196,16 @@ describe('patch, freeze and delete', () => {
 describe('session writes through GraphQL', () => {
   it('patches, freezes and deletes a session, reporting errors in extensions', async () => {
     const session = await saveSession(api, roles.contributor, {}, { orgKey: roles.orgKey });
-    const vars = { o: roles.orgKey, id: session.id };
-    const patched = await gql(
-      api,
-      `mutation($o: String!, $id: String!) { update_session(org: $o, workspace: "default", session_id: $id, input: { title: "GraphQL title", labels: { env: ["qa"] } }) { title labels } }`,
-      vars,
-      roles.contributor.token,
-    );
-    expect(patched.body.data.update_session).toEqual({ title: 'GraphQL title', labels: { env: ['qa'] } });
-    const frozen = await gql(
-      api,
-      'mutation($o: String!, $id: String!) { freeze_session(org: $o, workspace: "default", session_id: $id) { frozen_by } }',
-      vars,
-      roles.contributor.token,
-    );
-    expect(frozen.body.data.freeze_session).toEqual({ frozen_by: 'user' });
-    const append = await gql(
-      api,
-      `mutation($o: String!, $id: String!) { append_session_transcript(org: $o, workspace: "default", session_id: $id, input: { messages: [{ role: "user", content: "x" }] }) { messages { seq } } }`,
-      vars,
-      roles.contributor.token,
-    );
+    const vars = { org: roles.orgKey, workspace: 'default', session_id: session.id };
+    const patched = await runOperation(api, 'UpdateSession', { ...vars, input: { title: 'GraphQL title', labels: { env: ['qa'] } } }, roles.contributor.token);
+    expect(patched.body.data.update_session).toMatchObject({ id: session.id, title: 'GraphQL title', labels: { env: ['qa'] } });
+    const frozen = await runOperation(api, 'FreezeSession', vars, roles.contributor.token);
+    expect(frozen.body.data.freeze_session).toMatchObject({ id: session.id, frozen_by: 'user' });
+    const append = await runOperation(api, 'AppendSessionTranscript', { ...vars, input: { messages: [{ role: 'user', content: 'x' }] } }, roles.contributor.token);
     expect(append.body.errors?.[0].extensions).toMatchObject({ type: 'conflict_error', status: 409 });
-    const hidden = await gql(
-      api,
-      'mutation($o: String!, $id: String!) { delete_session(org: $o, workspace: "default", session_id: $id) { deleted } }',
-      vars,
-      roles.reader.token,
-    );
+    const hidden = await runOperation(api, 'DeleteSession', vars, roles.reader.token);
     expect(hidden.body.errors?.[0].extensions).toMatchObject({ status: 404 });
-    const deleted = await gql(
-      api,
-      'mutation($o: String!, $id: String!) { delete_session(org: $o, workspace: "default", session_id: $id) { id deleted } }',
-      vars,
-      roles.contributor.token,
-    );
+    const deleted = await runOperation(api, 'DeleteSession', vars, roles.contributor.token);
     expect(deleted.body.data.delete_session).toEqual({ id: session.id, deleted: true });
   });
 

@@ -1,5 +1,6 @@
 import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { gql, rest } from '../../helpers/http';
+import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 
 const api = useTestApp();
@@ -247,32 +248,25 @@ describe('PUT WS (update workspace)', () => {
 });
 
 describe('workspaces through GraphQL', () => {
-  const CREATE = `mutation($org: String!, $input: CreateWorkspaceInput!) {
-    create_workspace(org: $org, input: $input) { id key name description is_default project_count created_by }
-  }`;
-  const UPDATE = `mutation($org: String!, $ws: String!, $input: UpdateWorkspaceInput!) {
-    update_workspace(org: $org, workspace: $ws, input: $input) { key name description is_active }
-  }`;
-
   it('creates, lists, gets and updates a workspace', async () => {
     const key = uniqueKey('gql');
-    const created = await gql(api, CREATE, { org: orgKey, input: { key, name: 'From GraphQL', description: 'x' } }, contributor.token);
+    const created = await runOperation(api, 'CreateWorkspace', { org: orgKey, input: { key, name: 'From GraphQL', description: 'x' } }, contributor.token);
     expect(created.body.errors).toBeUndefined();
     expect(created.body.data.create_workspace).toMatchObject({ key, name: 'From GraphQL', is_default: false, project_count: 1, created_by: contributor.id });
 
-    const listed = await gql(api, 'query($org: String!) { workspaces(org: $org) { workspaces { key } } }', { org: orgKey }, reader.token);
+    const listed = await runOperation(api, 'Workspaces', { org: orgKey }, reader.token);
     expect(listed.body.data.workspaces.workspaces.map((ws: { key: string }) => ws.key)).toContain(key);
 
-    const got = await gql(api, 'query($org: String!, $ws: String!) { workspace(org: $org, workspace: $ws) { key projects { key } } }', { org: orgKey, ws: key }, reader.token);
-    expect(got.body.data.workspace).toEqual({ key, projects: [{ key: 'default' }] });
+    const got = await runOperation(api, 'Workspace', { org: orgKey, workspace: key }, reader.token);
+    expect(got.body.data.workspace).toMatchObject({ key, description: 'x', projects: [expect.objectContaining({ key: 'default', is_default: true })] });
 
-    const updated = await gql(api, UPDATE, { org: orgKey, ws: key, input: { description: null, name: 'Updated' } }, contributor.token);
+    const updated = await runOperation(api, 'UpdateWorkspace', { org: orgKey, workspace: key, input: { description: null, name: 'Updated' } }, contributor.token);
     expect(updated.body.errors).toBeUndefined();
-    expect(updated.body.data.update_workspace).toEqual({ key, name: 'Updated', description: null, is_active: true });
+    expect(updated.body.data.update_workspace).toMatchObject({ key, name: 'Updated', description: null, is_active: true });
   });
 
   it('reports validation failures with input locations', async () => {
-    const res = await gql(api, CREATE, { org: orgKey, input: { key: 'ab', name: 'ab' } }, owner.token);
+    const res = await runOperation(api, 'CreateWorkspace', { org: orgKey, input: { key: 'ab', name: 'ab' } }, owner.token);
     expect(res.body.errors?.[0].extensions.type).toBe('validation_error');
     const items = res.body.errors![0].extensions.errors.map((item: { loc: unknown[]; type: string }) => [item.loc, item.type]);
     expect(items).toEqual(
@@ -284,18 +278,18 @@ describe('workspaces through GraphQL', () => {
   });
 
   it('maps tenancy, role and conflict errors into extensions', async () => {
-    const hidden = await gql(api, CREATE, { org: orgKey, input: { key: uniqueKey(), name: 'Hidden' } }, outsider.token);
+    const hidden = await runOperation(api, 'CreateWorkspace', { org: orgKey, input: { key: uniqueKey(), name: 'Hidden' } }, outsider.token);
     expect(hidden.body.errors?.[0].extensions).toMatchObject({ type: 'not_found_error', status: 404 });
-    const forbidden = await gql(api, CREATE, { org: orgKey, input: { key: uniqueKey(), name: 'Reader' } }, reader.token);
+    const forbidden = await runOperation(api, 'CreateWorkspace', { org: orgKey, input: { key: uniqueKey(), name: 'Reader' } }, reader.token);
     expect(forbidden.body.errors?.[0].extensions).toMatchObject({ type: 'forbidden_error', status: 403 });
-    const conflict = await gql(api, CREATE, { org: orgKey, input: { key: 'default', name: 'Default again' } }, owner.token);
+    const conflict = await runOperation(api, 'CreateWorkspace', { org: orgKey, input: { key: 'default', name: 'Default again' } }, owner.token);
     expect(conflict.body.errors?.[0].extensions).toMatchObject({ type: 'already_exists_error', status: 409 });
-    const invalid = await gql(api, UPDATE, { org: orgKey, ws: 'default', input: { is_active: false } }, owner.token);
+    const invalid = await runOperation(api, 'UpdateWorkspace', { org: orgKey, workspace: 'default', input: { is_active: false } }, owner.token);
     expect(invalid.body.errors?.[0].extensions).toMatchObject({ type: 'invalid_error', status: 400 });
   });
 
   it('answers an unauthenticated operation with authentication_error', async () => {
-    const res = await gql(api, CREATE, { org: orgKey, input: { key: uniqueKey(), name: 'Anon' } });
+    const res = await runOperation(api, 'CreateWorkspace', { org: orgKey, input: { key: uniqueKey(), name: 'Anon' } });
     expect(res.body.errors?.[0].extensions).toMatchObject({ type: 'authentication_error', status: 401 });
   });
 
