@@ -7,8 +7,11 @@ import {
   isNonNullType,
   isObjectType,
   isScalarType,
+  type GraphQLInputField,
+  type GraphQLInputObjectType,
   type GraphQLInputType,
-  type GraphQLOutputType,
+  type GraphQLObjectType,
+  type GraphQLScalarType,
   type GraphQLSchema,
   type GraphQLType,
 } from 'graphql';
@@ -30,38 +33,112 @@ export function schemaFor(type: GraphQLType): Json {
   const nullable = getNullableType(type);
   if (isListType(nullable)) return { type: 'array', items: schemaFor(nullable.ofType) };
   const named = getNamedType(nullable);
-  if (isScalarType(named)) {
-    return { ...(SCALARS[named.name] ?? (named.extensions as { jsonSchema?: Json }).jsonSchema ?? {}) };
-  }
+  if (isScalarType(named)) return scalarSchema(named);
   return { $ref: `#/components/schemas/${named.name}` };
 }
 
+function scalarSchema(type: GraphQLScalarType): Json {
+  return { ...(SCALARS[type.name] ?? (type.extensions as { jsonSchema?: Json }).jsonSchema ?? {}) };
+}
+
+/**
+ * The schema of a value as it travels: a GraphQL type without `!` (at any
+ * level, list items included) admits null. Enums are inlined like Sofa does.
+ */
+export function wireSchema(type: GraphQLType): Json {
+  if (isNonNullType(type)) return baseSchema(type.ofType);
+  return withNull(baseSchema(type));
+}
+
+function baseSchema(type: GraphQLType): Json {
+  if (isListType(type)) return { type: 'array', items: wireSchema(type.ofType) };
+  if (isScalarType(type)) return scalarSchema(type);
+  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((value) => value.name) };
+  return { $ref: `#/components/schemas/${getNamedType(type).name}` };
+}
+
+/**
+ * OpenAPI 3.0 null: `nullable: true` beside `type` (an `enum` lists null too,
+ * since 3.0.3 keeps other constraints in force); a `$ref` cannot take
+ * siblings, so it is wrapped in `allOf`. A schema without `type` (JSON scalar)
+ * admits null already.
+ */
+function withNull(schema: Json): Json {
+  if (schema.$ref) return { allOf: [schema], nullable: true };
+  if (!schema.type) return schema;
+  return { ...schema, ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}), nullable: true };
+}
+
+/**
+ * A component for an object or input type, rebuilt from the GraphQL type so
+ * the document says what the wire carries. REST replies are the GraphQL result
+ * with every field selected, so every output field is present (`required`),
+ * null when its type is nullable. An input field is required when it is
+ * non-null and has no default. GraphQL-only navigation fields are left out,
+ * as in the REST schema.
+ */
+function componentFor(type: GraphQLObjectType | GraphQLInputObjectType): Json {
+  const input = isInputObjectType(type);
+  const required: string[] = [];
+  const properties: Record<string, Json> = {};
+  for (const field of Object.values(type.getFields())) {
+    if (field.extensions?.graphqlOnly) continue;
+    const defaultValue = input ? (field as GraphQLInputField).defaultValue : undefined;
+    if (!input || (isNonNullType(field.type) && defaultValue === undefined)) required.push(field.name);
+    properties[field.name] = {
+      ...wireSchema(field.type),
+      ...(defaultValue !== undefined ? { default: defaultValue } : {}),
+      ...(field.description ? { description: field.description } : {}),
+    };
+  }
+  return {
+    type: 'object',
+    ...(required.length ? { required } : {}),
+    properties,
+    ...(type.description ? { description: type.description } : {}),
+  };
+}
+
 const ERROR_STATUSES: Record<string, string> = {
-  '400': 'Invalid request',
+  '400': 'Invalid request (also a body over the size limit or a malformed request head)',
   '401': 'Authentication failed',
   '403': 'Access forbidden',
   '404': 'Not found',
   '409': 'Already exists or conflicts with the current state',
   '422': 'Validation error',
+  '426': 'Upgrade required (X-Client-Version below the minimum)',
   '429': 'Rate limited',
   '500': 'Internal server error',
 };
 
 /**
- * The OpenAPI 3 document. Components come from Sofa; each operation is
- * rebuilt from the schema and its @Rest route, which fixes Sofa's known faults
- * (body fields repeated as query parameters, path parameters in bodies,
- * dangling scalar refs, mutations without operationId).
+ * The OpenAPI 3.0 document. Sofa names the components; object and input
+ * components are rebuilt from their GraphQL types (nullability and presence,
+ * see componentFor), and each operation is rebuilt from the schema and its
+ * @Rest route, which fixes Sofa's known faults (body fields repeated as query
+ * parameters, path parameters in bodies, dangling scalar refs, mutations
+ * without operationId, nullable fields not marked nullable). Every test reply
+ * is validated against this document (tests/helpers/openapi-validator.ts).
  */
 export function buildOpenApiDocument(schema: GraphQLSchema, sofaDocument: Json, operations: RestOperation[]): Json {
   const sofaComponents = ((sofaDocument.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
   const schemas: Record<string, Json> = {};
+  const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]);
   for (const [name, value] of Object.entries(sofaComponents)) {
-    if (schema.getType(name) && !isScalarType(schema.getType(name))) schemas[name] = fixRefs(value, schema) as Json;
+    const type = schema.getType(name);
+    if (!type || isScalarType(type) || roots.has(type as GraphQLObjectType)) continue;
+    schemas[name] = isObjectType(type) || isInputObjectType(type) ? componentFor(type) : (fixRefs(value, schema) as Json);
+  }
+  // Rebuilt components may reference types Sofa did not list (it types some nested inputs as bare objects).
+  for (let missing = danglingRefs(schemas); missing.length; missing = danglingRefs(schemas)) {
+    for (const name of missing) {
+      const type = schema.getType(name);
+      schemas[name] = type && (isObjectType(type) || isInputObjectType(type)) ? componentFor(type) : {};
+    }
   }
   schemas.APIErrorPayload = {
     type: 'object',
-    required: ['code', 'detail', 'type'],
+    required: ['code', 'detail', 'errors', 'type'],
     properties: {
       code: { type: 'integer', description: 'HTTP status code' },
       detail: { type: 'string' },
@@ -69,6 +146,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, sofaDocument: Json, 
       errors: {
         type: 'array',
         nullable: true,
+        description: 'Validation items (422); null otherwise',
         items: {
           type: 'object',
           required: ['loc', 'msg', 'type'],
@@ -112,7 +190,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, sofaDocument: Json, 
     for (const status of [route.status ?? 200, ...(route.alsoReturns ?? [])]) {
       responses[String(status)] = {
         description: status === 201 ? 'Created' : 'Successful response',
-        content: { 'application/json': { schema: schemaFor(field.type as GraphQLOutputType) } },
+        content: { 'application/json': { schema: wireSchema(field.type) } },
       };
     }
     for (const [code, description] of Object.entries(ERROR_STATUSES)) {
@@ -129,6 +207,9 @@ export function buildOpenApiDocument(schema: GraphQLSchema, sofaDocument: Json, 
       ...(field.extensions?.public ? { security: [] } : {}),
     };
   }
+
+  Object.assign(schemas, HEALTH_SCHEMAS);
+  Object.assign(paths, HEALTH_PATHS);
 
   return {
     openapi: '3.0.3',
@@ -151,6 +232,60 @@ export function buildOpenApiDocument(schema: GraphQLSchema, sofaDocument: Json, 
   };
 }
 
+const HEALTH_SCHEMAS: Record<string, Json> = {
+  HealthResponse: {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { type: 'string', enum: ['ok'] } },
+    description: 'Liveness: the process answers; the database is not consulted.',
+  },
+  ReadinessResponse: {
+    type: 'object',
+    required: ['status', 'database'],
+    properties: {
+      status: { type: 'string', enum: ['ok', 'unavailable'] },
+      database: { type: 'string', enum: ['ok', 'unreachable'] },
+    },
+    description: 'Readiness: whether the database answers.',
+  },
+};
+
+const jsonResponse = (description: string, name: string): Json => ({
+  description,
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
+});
+
+/** Node answers a malformed or oversized request head before any route runs (createHttpServer). */
+const BAD_REQUEST_HEAD = { '400': jsonResponse('Malformed or oversized request head', 'APIErrorPayload') };
+
+/** Routes the HTTP handler answers itself (src/app.ts), before any GraphQL operation. */
+const HEALTH_PATHS: Record<string, Record<string, Json>> = {
+  [`${REST_BASE}/health`]: {
+    get: {
+      operationId: 'health',
+      summary: 'Liveness: {"status": "ok"} without authentication or database.',
+      tags: ['platform'],
+      security: [],
+      parameters: [],
+      responses: { '200': jsonResponse('The process is up', 'HealthResponse'), ...BAD_REQUEST_HEAD },
+    },
+  },
+  [`${REST_BASE}/health/ready`]: {
+    get: {
+      operationId: 'health_ready',
+      summary: 'Readiness: checks the database; 503 while it does not answer.',
+      tags: ['platform'],
+      security: [],
+      parameters: [],
+      responses: {
+        '200': jsonResponse('Ready', 'ReadinessResponse'),
+        '503': jsonResponse('The database does not answer', 'ReadinessResponse'),
+        ...BAD_REQUEST_HEAD,
+      },
+    },
+  },
+};
+
 function queryParamSchema(type: GraphQLInputType, defaultValue: unknown): Json {
   const base = schemaFor(type);
   const named = getNamedType(type);
@@ -159,6 +294,11 @@ function queryParamSchema(type: GraphQLInputType, defaultValue: unknown): Json {
     return isListType(getNullableType(type)) ? { type: 'array', items: values } : { ...values, ...(defaultValue !== undefined ? { default: defaultValue } : {}) };
   }
   return defaultValue !== undefined && !isInputObjectType(named) ? { ...base, default: defaultValue } : base;
+}
+
+function danglingRefs(schemas: Record<string, Json>): string[] {
+  const names = [...JSON.stringify(schemas).matchAll(/"#\/components\/schemas\/(\w+)"/g)].map((match) => match[1]);
+  return [...new Set(names)].filter((name) => !(name in schemas));
 }
 
 /** Replaces refs to scalars (which have no component) with inline schemas. */
