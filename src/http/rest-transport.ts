@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { RestRequest } from '../core/context';
 import { NotFoundError } from '../core/errors';
-import { buildOpenApiDocument } from '../core/rest/openapi';
+import { buildOpenApiDocument } from './openapi';
+import { platform } from '../modules';
 import { createRestRouter, REST_BASE, restOperations, type RestOperation } from '../rest';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
 import { contextFor, type RequestState } from './request';
@@ -47,6 +48,6 @@ export function createRestTransport(schema: GraphQLSchema): RestTransport {
 
   return {
     handle,
-    openApi: () => (document ??= buildOpenApiDocument(schema, router.openAPIDocument as never, operations)),
+    openApi: () => (document ??= buildOpenApiDocument(schema, router.openAPIDocument as never, operations, [...platform.errorTypes.keys()])),
   };
 }

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import nodePath from 'node:path';
+import { OpenApiValidator, type OpenApiDocument } from './openapi-validator';
 import type { TestApp } from './test-app';
 
 export interface HttpResult<T = any> {
@@ -32,12 +35,50 @@ export async function rest<T = any>(app: TestApp, method: string, path: string, 
   const response = await fetch(url, { method, headers, body });
   const text = await response.text();
   let parsed: unknown = text;
+  let isJson = false;
   try {
     parsed = text ? JSON.parse(text) : undefined;
+    isJson = text !== '' && (response.headers.get('content-type') ?? '').includes('application/json');
   } catch {
     // not JSON (HTML pages, metrics)
   }
+  await checkAgainstOpenApi(app, method, url.pathname + url.search, response.status, isJson ? parsed : undefined, text);
   return { status: response.status, body: parsed as T, headers: response.headers, text };
+}
+
+/** The served document's validator, fetched once per app (so once per test file). */
+const validators = new Map<string, Promise<OpenApiValidator>>();
+
+export function openApiValidator(app: TestApp): Promise<OpenApiValidator> {
+  let validator = validators.get(app.baseUrl);
+  if (!validator) {
+    validator = fetch(`${app.baseUrl}/api/v1/openapi.json`)
+      .then((response) => response.json())
+      .then((document) => new OpenApiValidator(document as OpenApiDocument));
+    validators.set(app.baseUrl, validator);
+  }
+  return validator;
+}
+
+/**
+ * Every REST reply of the suite must be one the OpenAPI document allows: a
+ * documented status of its operation and a body matching that response's
+ * schema. GraphQL, metrics, docs pages, assets and the document itself are
+ * not API replies and are skipped.
+ */
+async function checkAgainstOpenApi(app: TestApp, method: string, path: string, status: number, body: unknown, text: string): Promise<void> {
+  if (!OpenApiValidator.covers(method, path)) return;
+  const { key, problem } = (await openApiValidator(app)).check({ method, path, status, body, text });
+  recordCoverage(key, problem);
+  if (problem) throw new Error(`Reply to ${method.toUpperCase()} ${path.split('?')[0]} breaks the OpenAPI document (${key}): ${problem}`);
+}
+
+/** With OPENAPI_COVERAGE_DIR set, each file appends the (operation, status) pairs it validated. */
+function recordCoverage(key: string, problem: string | null): void {
+  const dir = process.env.OPENAPI_COVERAGE_DIR;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  fs.appendFileSync(nodePath.join(dir, `${process.pid}.txt`), `${problem ? 'FAIL' : 'ok'}\t${key}\n`);
 }
 
 /** GraphQL call through the real HTTP handler. */

@@ -50,7 +50,7 @@ describe('statement timeouts', () => {
     const res = await holdOrganizationLock(owner.orgKey, () =>
       gql(api, 'mutation($o: String!, $i: AddMemberInput!) { add_member(org: $o, input: $i) { user_id } }', { o: owner.orgKey, i: { email: other.email, role: 'reader' } }, owner.token),
     );
-    expect(res.body.errors[0].extensions).toMatchObject({ type: 'gateway_timeout_error', status: 504 });
+    expect(res.body.errors![0].extensions).toMatchObject({ type: 'gateway_timeout_error', status: 504 });
   });
 
   it('leaves no half-written row behind and serves the next request normally', async () => {

@@ -1,0 +1,325 @@
+import {
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLInputField,
+  type GraphQLInputObjectType,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+  type GraphQLScalarType,
+  type GraphQLSchema,
+  type GraphQLType,
+} from 'graphql';
+import { REST_BASE, type RestOperation } from '../rest';
+
+type Json = Record<string, unknown>;
+
+const SCALARS: Record<string, Json> = {
+  String: { type: 'string' },
+  ID: { type: 'string' },
+  Int: { type: 'integer', format: 'int32' },
+  Float: { type: 'number' },
+  Boolean: { type: 'boolean' },
+  DateTimeISO: { type: 'string', format: 'date-time' },
+};
+
+/** JSON Schema for a GraphQL type: components for named types, inline scalars. */
+export function schemaFor(type: GraphQLType): Json {
+  const nullable = getNullableType(type);
+  if (isListType(nullable)) return { type: 'array', items: schemaFor(nullable.ofType) };
+  const named = getNamedType(nullable);
+  if (isScalarType(named)) return scalarSchema(named);
+  return { $ref: `#/components/schemas/${named.name}` };
+}
+
+function scalarSchema(type: GraphQLScalarType): Json {
+  return { ...(SCALARS[type.name] ?? (type.extensions as { jsonSchema?: Json }).jsonSchema ?? {}) };
+}
+
+/**
+ * The schema of a value as it travels: a GraphQL type without `!` (at any
+ * level, list items included) admits null. Enums are inlined like Sofa does.
+ */
+export function wireSchema(type: GraphQLType): Json {
+  if (isNonNullType(type)) return baseSchema(type.ofType);
+  return withNull(baseSchema(type));
+}
+
+function baseSchema(type: GraphQLType): Json {
+  if (isListType(type)) return { type: 'array', items: wireSchema(type.ofType) };
+  if (isScalarType(type)) return scalarSchema(type);
+  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((value) => value.name) };
+  return { $ref: `#/components/schemas/${getNamedType(type).name}` };
+}
+
+/**
+ * OpenAPI 3.0 null: `nullable: true` beside `type` (an `enum` lists null too,
+ * since 3.0.3 keeps other constraints in force); a `$ref` cannot take
+ * siblings, so it is wrapped in `allOf`. A schema without `type` (JSON scalar)
+ * admits null already.
+ */
+function withNull(schema: Json): Json {
+  if (schema.$ref) return { allOf: [schema], nullable: true };
+  if (!schema.type) return schema;
+  return { ...schema, ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}), nullable: true };
+}
+
+/**
+ * A component for an object or input type, rebuilt from the GraphQL type so
+ * the document says what the wire carries. REST replies are the GraphQL result
+ * with every field selected, so every output field is present (`required`),
+ * null when its type is nullable. An input field is required when it is
+ * non-null and has no default. GraphQL-only navigation fields are left out,
+ * as in the REST schema.
+ */
+function componentFor(type: GraphQLObjectType | GraphQLInputObjectType): Json {
+  const input = isInputObjectType(type);
+  const required: string[] = [];
+  const properties: Record<string, Json> = {};
+  for (const field of Object.values(type.getFields())) {
+    if (field.extensions?.graphqlOnly) continue;
+    const defaultValue = input ? (field as GraphQLInputField).defaultValue : undefined;
+    if (!input || (isNonNullType(field.type) && defaultValue === undefined)) required.push(field.name);
+    properties[field.name] = {
+      ...wireSchema(field.type),
+      ...(defaultValue !== undefined ? { default: defaultValue } : {}),
+      ...(field.description ? { description: field.description } : {}),
+    };
+  }
+  return {
+    type: 'object',
+    ...(required.length ? { required } : {}),
+    properties,
+    ...(type.description ? { description: type.description } : {}),
+  };
+}
+
+const ERROR_STATUSES: Record<string, string> = {
+  '400': 'Invalid request (also a body over the size limit or a malformed request head)',
+  '401': 'Authentication failed',
+  '403': 'Access forbidden',
+  '404': 'Not found',
+  '409': 'Already exists or conflicts with the current state',
+  '422': 'Validation error',
+  '426': 'Upgrade required (X-Client-Version below the minimum)',
+  '429': 'Rate limited',
+  '500': 'Internal server error',
+  '503': 'The database is unavailable (database_error); Retry-After says when to try again',
+  '504': 'A statement ran past the time limit of the service and was cancelled (gateway_timeout_error)',
+};
+
+/**
+ * The OpenAPI 3.0 document. Sofa names the components; object and input
+ * components are rebuilt from their GraphQL types (nullability and presence,
+ * see componentFor), and each operation is rebuilt from the schema and its
+ * @Rest route, which fixes Sofa's known faults (body fields repeated as query
+ * parameters, path parameters in bodies, dangling scalar refs, mutations
+ * without operationId, nullable fields not marked nullable). Every test reply
+ * is validated against this document (tests/helpers/openapi-validator.ts).
+ */
+export function buildOpenApiDocument(
+  schema: GraphQLSchema,
+  sofaDocument: Json,
+  operations: RestOperation[],
+  errorTypes: readonly string[],
+): Json {
+  const sofaComponents = ((sofaDocument.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
+  const schemas: Record<string, Json> = {};
+  const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]);
+  for (const [name, value] of Object.entries(sofaComponents)) {
+    const type = schema.getType(name);
+    if (!type || isScalarType(type) || roots.has(type as GraphQLObjectType)) continue;
+    schemas[name] = isObjectType(type) || isInputObjectType(type) ? componentFor(type) : (fixRefs(value, schema) as Json);
+  }
+  // Rebuilt components may reference types Sofa did not list (it types some nested inputs as bare objects).
+  for (let missing = danglingRefs(schemas); missing.length; missing = danglingRefs(schemas)) {
+    for (const name of missing) {
+      const type = schema.getType(name);
+      schemas[name] = type && (isObjectType(type) || isInputObjectType(type)) ? componentFor(type) : {};
+    }
+  }
+  schemas.APIErrorPayload = {
+    type: 'object',
+    required: ['code', 'detail', 'errors', 'type'],
+    properties: {
+      code: { type: 'integer', description: 'HTTP status code' },
+      detail: { type: 'string' },
+      // The error-type table of the module registry: core's types and each module's own.
+      type: { type: 'string', enum: [...errorTypes].sort(), description: 'Stable machine-readable error type' },
+      errors: {
+        type: 'array',
+        nullable: true,
+        description: 'Validation items (422); null otherwise',
+        items: {
+          type: 'object',
+          required: ['loc', 'msg', 'type'],
+          properties: {
+            loc: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'integer' }] } },
+            msg: { type: 'string' },
+            type: { type: 'string' },
+          },
+        },
+      },
+    },
+  };
+
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const { field, route } of operations) {
+    const openPath = REST_BASE + route.path.replace(/:(\w+)/g, '{$1}');
+    const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]);
+    const parameters: Json[] = [];
+    let requestBody: Json | undefined;
+    for (const arg of field.args) {
+      if (pathParams.includes(arg.name)) {
+        parameters.push({ name: arg.name, in: 'path', required: true, schema: schemaFor(arg.type), description: arg.description ?? undefined });
+      } else if (arg.name === 'input' && route.method !== 'GET') {
+        requestBody = {
+          required: isNonNullType(arg.type),
+          content: { 'application/json': { schema: schemaFor(arg.type) } },
+        };
+      } else {
+        const list = isListType(getNullableType(arg.type));
+        parameters.push({
+          name: arg.name,
+          in: 'query',
+          required: isNonNullType(arg.type),
+          schema: queryParamSchema(arg.type as GraphQLInputType, arg.defaultValue),
+          ...(list ? { style: 'form', explode: true } : {}),
+          description: arg.description ?? undefined,
+        });
+      }
+    }
+    const responses: Record<string, Json> = {};
+    for (const status of [route.status ?? 200, ...(route.alsoReturns ?? [])]) {
+      responses[String(status)] = {
+        description: status === 201 ? 'Created' : 'Successful response',
+        content: { 'application/json': { schema: wireSchema(field.type) } },
+      };
+    }
+    for (const [code, description] of Object.entries(ERROR_STATUSES)) {
+      responses[code] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/APIErrorPayload' } } } };
+    }
+    paths[openPath] ??= {};
+    paths[openPath][route.method.toLowerCase()] = {
+      operationId: field.name,
+      summary: field.description ?? field.name,
+      tags: route.tags ?? [],
+      parameters,
+      ...(requestBody ? { requestBody } : {}),
+      responses,
+      ...(field.extensions?.public ? { security: [] } : {}),
+    };
+  }
+
+  Object.assign(schemas, HEALTH_SCHEMAS);
+  Object.assign(paths, HEALTH_PATHS);
+
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Agent Platform API',
+      version: '1.0.0',
+      description:
+        'REST view of the GraphQL schema served at /graphql (generated by sofa-api). Errors use the APIErrorPayload envelope.',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    components: {
+      schemas,
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'JWT access token or API key' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      },
+    },
+  };
+}
+
+const HEALTH_SCHEMAS: Record<string, Json> = {
+  HealthResponse: {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { type: 'string', enum: ['ok'] } },
+    description: 'Liveness: the process answers; the database is not consulted.',
+  },
+  ReadinessResponse: {
+    type: 'object',
+    required: ['status', 'database'],
+    properties: {
+      status: { type: 'string', enum: ['ok', 'unavailable'] },
+      database: { type: 'string', enum: ['ok', 'unreachable'] },
+    },
+    description: 'Readiness: whether the database answers.',
+  },
+};
+
+const jsonResponse = (description: string, name: string): Json => ({
+  description,
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
+});
+
+/** Node answers a malformed or oversized request head before any route runs (createHttpServer). */
+const BAD_REQUEST_HEAD = { '400': jsonResponse('Malformed or oversized request head', 'APIErrorPayload') };
+
+/** Routes the HTTP handler answers itself (src/app.ts), before any GraphQL operation. */
+const HEALTH_PATHS: Record<string, Record<string, Json>> = {
+  [`${REST_BASE}/health`]: {
+    get: {
+      operationId: 'health',
+      summary: 'Liveness: {"status": "ok"} without authentication or database.',
+      tags: ['platform'],
+      security: [],
+      parameters: [],
+      responses: { '200': jsonResponse('The process is up', 'HealthResponse'), ...BAD_REQUEST_HEAD },
+    },
+  },
+  [`${REST_BASE}/health/ready`]: {
+    get: {
+      operationId: 'health_ready',
+      summary: 'Readiness: checks the database; 503 while it does not answer.',
+      tags: ['platform'],
+      security: [],
+      parameters: [],
+      responses: {
+        '200': jsonResponse('Ready', 'ReadinessResponse'),
+        '503': jsonResponse('The database does not answer', 'ReadinessResponse'),
+        ...BAD_REQUEST_HEAD,
+      },
+    },
+  },
+};
+
+function queryParamSchema(type: GraphQLInputType, defaultValue: unknown): Json {
+  const base = schemaFor(type);
+  const named = getNamedType(type);
+  if (isEnumType(named)) {
+    const values = { type: 'string', enum: named.getValues().map((value) => value.name) };
+    return isListType(getNullableType(type)) ? { type: 'array', items: values } : { ...values, ...(defaultValue !== undefined ? { default: defaultValue } : {}) };
+  }
+  return defaultValue !== undefined && !isInputObjectType(named) ? { ...base, default: defaultValue } : base;
+}
+
+function danglingRefs(schemas: Record<string, Json>): string[] {
+  const names = [...JSON.stringify(schemas).matchAll(/"#\/components\/schemas\/(\w+)"/g)].map((match) => match[1]);
+  return [...new Set(names)].filter((name) => !(name in schemas));
+}
+
+/** Replaces refs to scalars (which have no component) with inline schemas. */
+function fixRefs(value: unknown, schema: GraphQLSchema): unknown {
+  if (Array.isArray(value)) return value.map((item) => fixRefs(item, schema));
+  if (!value || typeof value !== 'object') return value;
+  const object = value as Json;
+  if (typeof object.$ref === 'string') {
+    const name = object.$ref.split('/').pop()!;
+    const type = schema.getType(name);
+    if (!type || isScalarType(type)) return type ? schemaFor(type) : {};
+    if (!isObjectType(type) && !isInputObjectType(type) && !isEnumType(type)) return {};
+    return object;
+  }
+  return Object.fromEntries(Object.entries(object).map(([key, item]) => [key, fixRefs(item, schema)]));
+}
