@@ -6,6 +6,7 @@ import * as m0004 from './0004-sessions';
 import * as m0005 from './0005-session-indexes';
 import * as m0006 from './0006-session-fixes';
 import * as m0010 from './0010-rate-limits';
+import * as m0011 from './0011-group-session-order';
 
 /**
  * The ordered list of migrations. Forward-only: a landed migration is never
@@ -19,4 +20,5 @@ export const migrations: { name: string; up: Migration }[] = [
   { name: '0005-session-indexes', up: m0005.up },
   { name: '0006-session-fixes', up: m0006.up },
   { name: '0010-rate-limits', up: m0010.up },
+  { name: '0011-group-session-order', up: m0011.up },
 ];

@@ -43,6 +43,11 @@ const schema = z.object({
   PLATFORM_DEFAULT_SANDBOX_RUNTIME_SECONDS: z.coerce.number().int().min(1).default(3600),
   DEFAULT_MAX_MEMBERS: z.coerce.number().int().min(1).default(50),
   SEED_DEMO: bool.optional(),
+  /** GraphQL operation budget (README, "Resource limits"); checked before execution. */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(10000),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
 });
 

@@ -1,6 +1,7 @@
-import { GraphQLError, Kind, typeFromAST, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError, Kind, typeFromAST, type DocumentNode, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { requireViewer, type AppContext } from './context';
 import { ValidationError, type AppError, type ValidationItem } from './errors';
+import { checkOperationLimits, type GraphQLLimits } from './graphql-limits';
 import { checkInput } from './validation/coerce';
 
 /**
@@ -48,4 +49,19 @@ export function checkOperationVariables(
     checkInput(type, value, ['variables', name], errors);
   }
   if (errors.length) throw requestError(new ValidationError(errors));
+}
+
+/** The operation's depth, aliases and cost against the budget (graphql-limits.ts), as a 422 before execution. */
+export function checkOperationBudget(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown> | undefined,
+  limits: GraphQLLimits,
+): void {
+  try {
+    checkOperationLimits(schema, document, operationName, variables, limits);
+  } catch (error) {
+    throw requestError(error as AppError);
+  }
 }

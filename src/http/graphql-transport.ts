@@ -5,7 +5,8 @@ import type { GraphQLSchema } from 'graphql';
 import type { AppContext } from '../core/context';
 import { toAppError, ValidationError } from '../core/errors';
 import { formatGraphQLError } from '../core/errors/graphql-errors';
-import { checkOperationAuthentication, checkOperationVariables } from '../core/graphql-request-checks';
+import { config } from '../config/config';
+import { checkOperationAuthentication, checkOperationBudget, checkOperationVariables } from '../core/graphql-request-checks';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
 import { contextFor, type RequestState } from './request';
 import { sendHtml } from './respond';
@@ -27,17 +28,32 @@ export async function createGraphQLTransport(schema: GraphQLSchema): Promise<Gra
     introspection: true,
     formatError: formatGraphQLError,
     includeStacktraceInErrorResponses: false,
+    // A huge document stops parsing at this many tokens (400 → answered as 422 below).
+    parseOptions: { maxTokens: config().GRAPHQL_MAX_TOKENS },
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
       {
         async requestDidStart({ contextValue }) {
           return {
-            async didResolveOperation({ operationName, operation, request }) {
+            async didResolveOperation({ operationName, operation, request, document }) {
               // Logged per request; metrics keep the bounded route label `graphql`.
               contextValue.operation = `graphql:${operationName ?? operation?.operation ?? 'anonymous'}`;
               if (!operation) return;
               checkOperationAuthentication(schema, operation, contextValue);
               checkOperationVariables(schema, operation, request.variables);
+              const settings = config();
+              checkOperationBudget(schema, document, operationName ?? undefined, request.variables, {
+                maxDepth: settings.GRAPHQL_MAX_DEPTH,
+                maxAliases: settings.GRAPHQL_MAX_ALIASES,
+                maxCost: settings.GRAPHQL_MAX_COST,
+              });
+            },
+            async willSendResponse({ response }) {
+              // A request refused before execution (parse, validation, budget) answers the status its error carries.
+              if (response.body.kind !== 'single') return;
+              const { data, errors } = response.body.singleResult;
+              const status = errors?.[0]?.extensions?.status;
+              if (data === undefined && typeof status === 'number') response.http.status = status;
             },
             async didEncounterErrors({ errors }) {
               for (const error of errors) {

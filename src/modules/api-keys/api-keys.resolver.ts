@@ -1,6 +1,7 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
+import { ListPageArgs } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
 import { CreateApiKeyInput } from './api-keys.inputs';
 import { toApiKey, toCreatedApiKey } from './api-keys.mapper';
@@ -21,9 +22,10 @@ export class ApiKeyResolver {
   async api_keys(
     @Arg('include_revoked', () => Boolean, { nullable: true, defaultValue: false, description: 'Also list revoked keys.' })
     includeRevoked: boolean,
+    @Args(() => ListPageArgs) page: ListPageArgs,
     @Ctx() ctx: AppContext,
   ): Promise<ApiKeyResponse[]> {
-    return (await listApiKeys(ctx, includeRevoked ?? false)).map(toApiKey);
+    return (await listApiKeys(ctx, includeRevoked ?? false, page)).map(toApiKey);
   }
 
   @Mutation(() => RevokedApiKeyResponse, { description: 'Revoke the API key this request is made with (when it allows self-revocation).' })

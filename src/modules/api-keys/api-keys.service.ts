@@ -3,6 +3,7 @@ import { requireViewer, type AppContext } from '../../core/context';
 import type { Viewer } from '../../core/viewer';
 import { requireUnrestrictedKey } from '../../core/tenancy/tenant-scope';
 import type { AccessPolicy } from '../../core/authz/scopes';
+import { pageWindow, type ListPageArgs } from '../../core/pagination';
 import { ForbiddenError, InvalidError, NotFoundError, validationFailure } from '../../core/errors';
 import { randomBase62, sha256 } from '../accounts/secrets';
 import type { CreateApiKeyInput } from './api-keys.inputs';
@@ -70,11 +71,12 @@ export async function createApiKey(ctx: AppContext, input: CreateApiKeyInput): P
 }
 
 /** The caller's keys, newest first; revoked ones only when asked for. */
-export async function listApiKeys(ctx: AppContext, includeRevoked: boolean): Promise<ApiKeyModel[]> {
+export async function listApiKeys(ctx: AppContext, includeRevoked: boolean, page: ListPageArgs = {}): Promise<ApiKeyModel[]> {
   const viewer = requireViewer(ctx);
   return ApiKeyModel.findAll({
     where: includeRevoked ? { user_id: viewer.user.id } : { user_id: viewer.user.id, revoked_at: null },
     order: [['created_at', 'DESC'], ['id', 'DESC']],
+    ...pageWindow(page),
   });
 }
 

@@ -1,6 +1,7 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
+import { ListPageArgs } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
 import { AddMemberInput, UpdateMemberInput } from './members.inputs';
 import { toMember } from './members.mapper';
@@ -11,8 +12,12 @@ import { MemberRemovedResponse, MemberResponse } from './members.types';
 export class MemberResolver {
   @Query(() => [MemberResponse], { description: 'List the members of an organization (any member may list).' })
   @Rest('GET', '/org/:org/members', { tags: ['members'] })
-  async members(@Arg('org', () => String) org: string, @Ctx() ctx: AppContext): Promise<MemberResponse[]> {
-    return (await listMembers(ctx, org)).map(({ membership, user }) => toMember(membership, user));
+  async members(
+    @Arg('org', () => String) org: string,
+    @Args(() => ListPageArgs) page: ListPageArgs,
+    @Ctx() ctx: AppContext,
+  ): Promise<MemberResponse[]> {
+    return (await listMembers(ctx, org, page)).map(({ membership, user }) => toMember(membership, user));
   }
 
   @Mutation(() => MemberResponse, { description: 'Add an existing user to the organization by e-mail address (owner only).' })

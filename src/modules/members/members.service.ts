@@ -5,6 +5,7 @@ import { AlreadyExistsError, ConflictError, ForbiddenError, InvalidError, NotFou
 import { database } from '../../db/database';
 import { maxMembers } from '../organizations/organizations.service';
 import type { AppContext } from '../../core/context';
+import { pageWindow, type ListPageArgs } from '../../core/pagination';
 import type { AddMemberInput, UpdateMemberInput } from './members.inputs';
 
 export interface Member {
@@ -34,12 +35,13 @@ async function findMember(organizationId: string, userId: string, transaction?: 
 }
 
 
-export async function listMembers(ctx: AppContext, orgKey: string): Promise<Member[]> {
+export async function listMembers(ctx: AppContext, orgKey: string, page: ListPageArgs = {}): Promise<Member[]> {
   // Every member may list; reads need no scope, so a read-only API key (allowed_scopes []) can list too.
   const access = await resolveOrg(ctx, orgKey);
   const memberships = await MembershipModel.findAll({
     where: { organization_id: access.org.id },
     order: [['created_at', 'ASC'], ['user_id', 'ASC']],
+    ...pageWindow(page),
   });
   const users = await UserModel.findAll({ where: { id: memberships.map((row) => row.user_id) } });
   const byId = new Map(users.map((user) => [user.id, user]));

@@ -1,6 +1,7 @@
-import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
+import { ListPageArgs } from '../../core/pagination';
 import { toOrganization } from './organizations.mapper';
 import { getOrganization, listViewerOrganizations } from './organizations.service';
 import { OrganizationResponse } from './organizations.types';
@@ -9,8 +10,8 @@ import { OrganizationResponse } from './organizations.types';
 export class OrganizationResolver {
   @Query(() => [OrganizationResponse], { description: "The caller's organizations (a bare JSON array over REST)." })
   @Rest('GET', '/user/organizations', { tags: ['organizations'] })
-  async user_organizations(@Ctx() ctx: AppContext): Promise<OrganizationResponse[]> {
-    return (await listViewerOrganizations(ctx)).map((item) => toOrganization(item.org, item.canManageMembers));
+  async user_organizations(@Args(() => ListPageArgs) page: ListPageArgs, @Ctx() ctx: AppContext): Promise<OrganizationResponse[]> {
+    return (await listViewerOrganizations(ctx, page)).map((item) => toOrganization(item.org, item.canManageMembers));
   }
 
   @Query(() => OrganizationResponse, { description: 'Get one organization the caller belongs to.' })

@@ -5,6 +5,7 @@ import { requireViewer, type AppContext } from '../../core/context';
 import { can, resolveOrg } from '../../core/tenancy/tenant-scope';
 import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
 import { database } from '../../db/database';
+import { pageWindow, type ListPageArgs } from '../../core/pagination';
 import { modelFromRow, prefixedColumns } from '../../db/rows';
 import { insertWorkspace } from '../workspaces/workspaces.service';
 
@@ -53,12 +54,13 @@ export interface OrganizationMembership {
  * Every organization a user belongs to, oldest membership first (the personal
  * one first), in one statement; `tenant` narrows it to an API key's limits.
  */
-export async function membershipsOf(userId: string, tenant?: TenantFilter): Promise<OrganizationMembership[]> {
+export async function membershipsOf(userId: string, tenant?: TenantFilter, page: ListPageArgs = {}): Promise<OrganizationMembership[]> {
   const rows = await database().query<{ o: Record<string, unknown>; role: Role }>(
     `SELECT m.role AS "role", ${prefixedColumns(OrganizationModel, 'o')} FROM memberships m JOIN organizations o ON o.id = m.organization_id
       WHERE m.user_id = $user_id${tenant ? ` AND ${tenant.where('o', { org: 'id', workspace: false })}` : ''}
-      ORDER BY m.created_at ASC, m.id ASC`,
-    { bind: { ...tenant?.bind, user_id: userId }, type: QueryTypes.SELECT, nest: true },
+      ORDER BY m.created_at ASC, m.id ASC
+      LIMIT $limit OFFSET $offset`,
+    { bind: { ...tenant?.bind, ...pageWindow(page), user_id: userId }, type: QueryTypes.SELECT, nest: true },
   );
   return rows.map((row) => ({ org: modelFromRow(OrganizationModel, row.o)!, role: row.role }));
 }
@@ -70,9 +72,12 @@ export function personalOrganization(user: UserModel, memberships: OrganizationM
 }
 
 /** The organizations the caller may see; an API key limited to one organization sees only it. */
-export async function listViewerOrganizations(ctx: AppContext): Promise<{ org: OrganizationModel; canManageMembers: boolean }[]> {
+export async function listViewerOrganizations(
+  ctx: AppContext,
+  page: ListPageArgs = {},
+): Promise<{ org: OrganizationModel; canManageMembers: boolean }[]> {
   const viewer = requireViewer(ctx);
-  return (await membershipsOf(viewer.user.id, tenantFilter(viewer))).map((item) => ({
+  return (await membershipsOf(viewer.user.id, tenantFilter(viewer), page)).map((item) => ({
     org: item.org,
     canManageMembers: can({ viewer, org: item.org, role: item.role, policy: ctx.policy, workspace: null }, 'members:manage'),
   }));

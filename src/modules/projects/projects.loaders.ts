@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { QueryTypes } from 'sequelize';
 import { ProjectModel } from '../../../models';
 import type { LoaderDeps } from '../../core/module';
+import { MAX_LIST_PAGE } from '../../core/pagination';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { database } from '../../db/database';
@@ -22,10 +23,14 @@ export function createProjectLoaders(viewer: Viewer | null, deps: LoaderDeps) {
     }),
     projectsByWorkspace: new DataLoader<string, ProjectModel[]>(async (workspaceIds) => {
       if (!tenant) return workspaceIds.map(() => []);
+      // At most MAX_LIST_PAGE projects per workspace (workspace.projects takes a limit up to it).
       const rows = await database().query<ProjectModel>(
-        `SELECT p.* FROM projects p WHERE p.workspace_id = ANY($workspace_ids::uuid[]) AND ${tenant.where('p')}
+        `SELECT p.* FROM (
+           SELECT x.*, row_number() OVER (PARTITION BY x.workspace_id ORDER BY x.is_default DESC, x.created_at ASC, x.id ASC) AS position
+             FROM projects x WHERE x.workspace_id = ANY($workspace_ids::uuid[]) AND ${tenant.where('x')}) p
+          WHERE p.position <= $per_workspace
           ORDER BY p.is_default DESC, p.created_at ASC, p.id ASC`,
-        { bind: { ...tenant.bind, workspace_ids: [...workspaceIds] }, type: QueryTypes.SELECT, model: ProjectModel, mapToModel: true },
+        { bind: { ...tenant.bind, workspace_ids: [...workspaceIds], per_workspace: MAX_LIST_PAGE }, type: QueryTypes.SELECT, model: ProjectModel, mapToModel: true },
       );
       const byWorkspace = new Map<string, ProjectModel[]>();
       for (const row of rows) byWorkspace.set(row.workspace_id, [...(byWorkspace.get(row.workspace_id) ?? []), row]);

@@ -1,6 +1,7 @@
-import { Arg, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
+import { ListPageArgs, MAX_LIST_PAGE } from '../../core/pagination';
 import { WorkspaceResponse } from '../workspaces/workspaces.types';
 import { CreateProjectInput } from './projects.inputs';
 import { toProject } from './projects.mapper';
@@ -14,9 +15,10 @@ export class ProjectResolver {
   async projects(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
+    @Args(() => ListPageArgs) page: ListPageArgs,
     @Ctx() ctx: AppContext,
   ): Promise<ProjectResponse[]> {
-    return (await listProjects(ctx, org, workspace)).map(toProject);
+    return (await listProjects(ctx, org, workspace, page)).map(toProject);
   }
 
   @Query(() => ProjectResponse, { description: 'Get one project by key.' })
@@ -63,7 +65,12 @@ export class ProjectResolver {
 export class WorkspaceProjectsResolver {
   @FieldResolver(() => [ProjectResponse], { description: 'Projects of the workspace (GraphQL only).' })
   @Extensions({ graphqlOnly: true })
-  async projects(@Root() workspace: WorkspaceResponse, @Ctx() ctx: AppContext): Promise<ProjectResponse[]> {
-    return (await ctx.loaders.projectsByWorkspace.load(workspace.id)).map(toProject);
+  async projects(
+    @Root() workspace: WorkspaceResponse,
+    @Arg('limit', () => Int, { defaultValue: MAX_LIST_PAGE, description: `At most ${MAX_LIST_PAGE}.` }) limit: number,
+    @Ctx() ctx: AppContext,
+  ): Promise<ProjectResponse[]> {
+    // The loader reads at most MAX_LIST_PAGE projects per workspace.
+    return (await ctx.loaders.projectsByWorkspace.load(workspace.id)).slice(0, Math.max(1, limit)).map(toProject);
   }
 }

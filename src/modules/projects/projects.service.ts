@@ -3,6 +3,7 @@ import { ProjectModel } from '../../../models';
 import { requireScope, resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { AlreadyExistsError, ConflictError, InvalidError, NotFoundError } from '../../core/errors';
 import type { AppContext } from '../../core/context';
+import { pageWindow, type ListPageArgs } from '../../core/pagination';
 import { database } from '../../db/database';
 import type { CreateProjectInput } from './projects.inputs';
 
@@ -31,11 +32,12 @@ export async function resolveProject(
   return project;
 }
 
-export async function listProjects(ctx: AppContext, orgKey: string, workspaceKey: string): Promise<ProjectModel[]> {
+export async function listProjects(ctx: AppContext, orgKey: string, workspaceKey: string, page: ListPageArgs = {}): Promise<ProjectModel[]> {
   const { workspace } = await resolveWorkspace(ctx, orgKey, workspaceKey);
   return ProjectModel.findAll({
     where: { workspace_id: workspace.id },
     order: [['is_default', 'DESC'], ['created_at', 'ASC'], ['id', 'ASC']],
+    ...pageWindow(page),
   });
 }
 

@@ -6,6 +6,13 @@ import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { visibleSql } from '../sessions/session.policy';
 
+/**
+ * The query cost of one group's counts (graphql-limits.ts): STATS_SQL
+ * aggregates every visible session of the group, about 2 ms per group at
+ * 1,000,000 sessions (`npm run bench -- limits`).
+ */
+export const GROUP_STATS_COST = 80;
+
 /** Counts derived from a group's sessions. */
 export interface SessionGroupStats {
   session_count: number;

@@ -2,6 +2,8 @@ import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolv
 import type { SessionGroupModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
+import { withBaseCost } from '../../core/graphql-limits';
+import { GROUP_STATS_COST } from './session-groups.loaders';
 import { pageInfo } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
 import { toSession } from '../sessions/sessions.mapper';
@@ -21,7 +23,7 @@ async function withStats(ctx: AppContext, row: SessionGroupModel): Promise<Sessi
 
 @Resolver(() => SessionGroupSummary)
 export class SessionGroupResolver {
-  @Query(() => SessionGroupListResponse, { description: 'List the session groups of a workspace, newest first.' })
+  @Query(() => SessionGroupListResponse, { description: 'List the session groups of a workspace, newest first.', complexity: withBaseCost(250, 20, GROUP_STATS_COST) })
   @Rest('GET', GROUPS, TAGS)
   async session_groups(
     @Arg('org', () => String) org: string,
@@ -41,7 +43,7 @@ export class SessionGroupResolver {
     };
   }
 
-  @Query(() => SessionGroupSummary, { description: 'Get one session group.' })
+  @Query(() => SessionGroupSummary, { description: 'Get one session group.', complexity: withBaseCost(GROUP_STATS_COST) })
   @Rest('GET', `${GROUPS}/:group_id`, TAGS)
   async session_group(
     @Arg('org', () => String) org: string,

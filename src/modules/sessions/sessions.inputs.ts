@@ -193,6 +193,9 @@ export class TranscriptCompactRequest {
   summary: TranscriptMessageInput;
 }
 
+/** At most this many values per repeatable filter (each becomes one array bound to the statement). */
+export const MAX_FILTER_VALUES = 1000;
+
 /** Query filters shared by the session list and the facets (spec 1). */
 @ArgsType()
 export class SessionFilterArgs {
@@ -200,24 +203,30 @@ export class SessionFilterArgs {
   user_id?: string | null;
 
   @Field(() => [UUIDScalar], { nullable: true, description: 'Repeatable; OR.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
   project_id?: string[] | null;
 
   @Field(() => [String], { nullable: true, description: 'Repeatable; OR.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
   agent?: string[] | null;
 
   @Field(() => [String], { nullable: true, description: 'Repeatable; OR.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
   model?: string[] | null;
 
   @Field(() => [String], { nullable: true, description: 'Repeatable; OR.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
   origin?: string[] | null;
 
   @Field(() => [String], { nullable: true, description: "Owner's id, username or e-mail. Repeatable; OR." })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
   user?: string[] | null;
 
   @Field(() => SessionArchivedScope, { nullable: true, description: 'Default active.' })
   archived?: SessionArchivedScope | null;
 
   @Field(() => [String], { nullable: true, description: '`key:value`, repeatable: values of one key OR, different keys AND.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
   label?: string[] | null;
 
   @Field(() => String, { nullable: true, description: 'Case-insensitive match on title and preview text.' })

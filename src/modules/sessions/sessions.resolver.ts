@@ -1,6 +1,8 @@
 import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
+import { withBaseCost } from '../../core/graphql-limits';
+import { GROUP_STATS_COST } from '../session-groups/session-groups.loaders';
 import { pageInfo } from '../../core/pagination';
 import { toProject } from '../projects/projects.mapper';
 import { ProjectResponse } from '../projects/projects.types';
@@ -22,6 +24,7 @@ import { listSessions } from './session-list.service';
 import { deleteSession, freezeSession, getSession, saveSession, setArchived, updateSession } from './sessions.service';
 import { appendTranscript, compactTranscript, readTranscript } from './transcript.service';
 import {
+  SessionSortBy,
   SessionCreatorResponse,
   SessionDeleteResponse,
   SessionFacetsResponse,
@@ -35,11 +38,26 @@ import {
 } from './sessions.types';
 
 const WS = '/org/:org/ws/:workspace/sessions';
+
+/**
+ * Query costs (graphql-limits.ts), measured with `npm run bench -- limits` at
+ * 1,000,000 sessions: facets aggregate every visible session of the
+ * workspace (~100 ms: one per operation fits the default budget); a list page
+ * runs a count too (~20 ms in index order, ~60-150 ms with a search or
+ * another sort: one such list per operation); a group's counts aggregate its
+ * sessions (GROUP_STATS_COST).
+ */
+const FACETS_COST = 6000;
+const listCost = (args: Record<string, unknown>) =>
+  args.search || (args.sort_by && args.sort_by !== SessionSortBy.updated_at) ? 5001 : 1500;
 const TAGS = { tags: ['sessions'] };
 
 @Resolver(() => SessionResponse)
 export class SessionResolver {
-  @Query(() => SessionListResponse, { description: 'List the sessions the caller can see, filtered, sorted and paged.' })
+  @Query(() => SessionListResponse, {
+    description: 'List the sessions the caller can see, filtered, sorted and paged.',
+    complexity: withBaseCost(listCost, 20),
+  })
   @Rest('GET', WS, TAGS)
   async sessions(
     @Arg('org', () => String) org: string,
@@ -51,7 +69,7 @@ export class SessionResolver {
     return { sessions: result.sessions.map(toSession), ...pageInfo(result.total, result.page, result.limit) };
   }
 
-  @Query(() => SessionFacetsResponse, { description: 'Per-dimension counts over the sessions the caller can see (spec 1).' })
+  @Query(() => SessionFacetsResponse, { description: 'Per-dimension counts over the sessions the caller can see (spec 1).', complexity: FACETS_COST })
   @Rest('GET', `${WS}/facets`, TAGS)
   session_facets(
     @Arg('org', () => String) org: string,
@@ -142,7 +160,10 @@ export class SessionResolver {
     return toSession(await freezeSession(ctx, org, workspace, sessionId));
   }
 
-  @Query(() => TranscriptResponse, { description: 'Read a transcript page (non-compacted messages unless include_compacted).' })
+  @Query(() => TranscriptResponse, {
+    description: 'Read a transcript page (non-compacted messages unless include_compacted).',
+    complexity: withBaseCost(10, 100),
+  })
   @Rest('GET', `${WS}/:session_id/transcript`, TAGS)
   async session_transcript(
     @Arg('org', () => String) org: string,
@@ -197,7 +218,7 @@ export class SessionResolver {
     return session.project_id ? ((await ctx.loaders.sessionProjectById.load(session.project_id))?.name ?? null) : null;
   }
 
-  @FieldResolver(() => SessionGroupSummary, { nullable: true })
+  @FieldResolver(() => SessionGroupSummary, { nullable: true, complexity: withBaseCost(GROUP_STATS_COST) })
   async group(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<SessionGroupSummary | null> {
     if (!session.group_id) return null;
     const [row, stats] = await Promise.all([

@@ -97,6 +97,10 @@ export function sessionCountSql(whereSql: string): string {
   return `SELECT count(*) AS total FROM sessions s WHERE ${whereSql}`;
 }
 
+/** A facet reply stays bounded: the most frequent values of each dimension (and of each label key), and the most used label keys. */
+export const FACET_MAX_VALUES = 100;
+export const FACET_MAX_KEYS = 100;
+
 /**
  * Every facet in one statement: one pass of GROUPING SETS over the filtered
  * sessions (joined to their groups) for the scalar dimensions, plus the
@@ -104,7 +108,9 @@ export function sessionCountSql(whereSql: string): string {
  * `base` is MATERIALIZED: one index-only scan of the partial index feeds both
  * halves. Inlining it (two scans) measured 80 ms instead of 94 ms alone over
  * 28k sessions, but only through a parallel plan that got slower than this
- * one as soon as two requests ran at once (bench/README.md).
+ * one as soon as two requests ran at once (bench/README.md). Each list keeps
+ * its FACET_MAX_VALUES most frequent values, the labels their FACET_MAX_KEYS
+ * most used keys.
  */
 export function facetSql(whereSql: string): string {
   return `
@@ -130,8 +136,18 @@ export function facetSql(whereSql: string): string {
        CROSS JOIN LATERAL jsonb_array_elements_text(CASE WHEN jsonb_typeof(l.value) = 'array' THEN l.value ELSE '[]'::jsonb END) v
        GROUP BY l.key, v.value
     )
+    ,
+    ranked AS (
+      SELECT c.*, row_number() OVER (PARTITION BY c.dim, c.label_key ORDER BY c.n DESC, c.value) AS value_rank
+        FROM counted c WHERE c.value IS NOT NULL
+    ),
+    top_keys AS (
+      SELECT r.label_key FROM ranked r WHERE r.dim = 'label'
+       GROUP BY r.label_key ORDER BY sum(r.n) DESC, r.label_key LIMIT ${FACET_MAX_KEYS}
+    )
     SELECT c.dim, c.label_key, c.value, c.n, u.email, u.username, u.full_name
-      FROM counted c
+      FROM ranked c
       LEFT JOIN users u ON u.id = CASE WHEN c.dim = 'user' THEN c.value::uuid END
-     WHERE c.value IS NOT NULL`;
+     WHERE c.value_rank <= ${FACET_MAX_VALUES}
+       AND (c.dim <> 'label' OR c.label_key IN (SELECT label_key FROM top_keys))`;
 }

@@ -1,6 +1,7 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
+import { ListPageArgs } from '../../core/pagination';
 import { CreateWorkspaceInput, UpdateWorkspaceInput } from './workspaces.inputs';
 import { toWorkspace } from './workspaces.mapper';
 import { createWorkspace, getWorkspace, listWorkspaces, updateWorkspace } from './workspaces.service';
@@ -10,8 +11,12 @@ import { WorkspaceListResponse, WorkspaceResponse } from './workspaces.types';
 export class WorkspaceResolver {
   @Query(() => WorkspaceListResponse, { description: 'List the workspaces of an organization.' })
   @Rest('GET', '/org/:org/ws', { tags: ['workspaces'] })
-  async workspaces(@Arg('org', () => String) org: string, @Ctx() ctx: AppContext): Promise<WorkspaceListResponse> {
-    return { workspaces: (await listWorkspaces(ctx, org)).map(toWorkspace) };
+  async workspaces(
+    @Arg('org', () => String) org: string,
+    @Args(() => ListPageArgs) page: ListPageArgs,
+    @Ctx() ctx: AppContext,
+  ): Promise<WorkspaceListResponse> {
+    return { workspaces: (await listWorkspaces(ctx, org, page)).map(toWorkspace) };
   }
 
   @Query(() => WorkspaceResponse, { description: 'Get one workspace.' })

@@ -236,7 +236,7 @@ describe('batched project fields', () => {
       res.body.data.workspaces.workspaces.map((ws: { key: string; projects: { key: string }[] }) => [ws.key, ws.projects.map((p) => p.key)]),
     );
     expect(byKey).toEqual({ default: ['default'], 'ws-one': ['default'], 'ws-two': ['default', 'extra-two'], 'ws-three': ['default'] });
-    expect(statements.filter((sql) => /FROM projects p WHERE p\.workspace_id = ANY/.test(sql))).toHaveLength(1);
+    expect(statements.filter((sql) => /FROM projects x WHERE x\.workspace_id = ANY/.test(sql))).toHaveLength(1);
   });
 
   it('keeps workspace.projects out of REST replies', async () => {

@@ -48,7 +48,7 @@ beforeAll(async () => {
 
 describe('GraphQL navigation for dashboards', () => {
   it('resolves 50 sessions with group, creator, project, usage and messages in as many statements as 10', async () => {
-    const dashboard = (limit: number) => runOperation(api, 'SessionDashboard', { org: user.orgKey, workspace: wsKey, limit, sort_by: 'created_at' }, user.token);
+    const dashboard = (limit: number) => runOperation(api, 'SessionDashboard', { org: user.orgKey, workspace: wsKey, limit }, user.token);
     const ten = await countStatements(() => dashboard(10));
     expect(ten.result.body.errors).toBeUndefined();
     expect(ten.result.body.data.sessions.sessions).toHaveLength(10);
@@ -77,7 +77,7 @@ describe('GraphQL navigation for dashboards', () => {
 
   it('navigates group → sessions → group without one statement per group', async () => {
     const { result, statements } = await countStatements(() =>
-      runOperation(api, 'SessionGroupNavigation', { org: user.orgKey, workspace: wsKey, limit: 100 }, user.token),
+      runOperation(api, 'SessionGroupNavigation', { org: user.orgKey, workspace: wsKey, limit: 10 }, user.token),
     );
     expect(result.body.errors).toBeUndefined();
     const groups = result.body.data.session_groups.groups;
@@ -165,7 +165,7 @@ describe('visibility through navigation fields', () => {
   it.each(['alice', 'bob'] as const)(
     "shows %s their own private and everyone's shared sessions in workspace.sessions, never another member's private ones",
     async (member) => {
-      const res = await runOperation(api, 'WorkspaceSessions', { org, limit: 100 }, users()[member].token);
+      const res = await runOperation(api, 'WorkspaceSessions', { org, limit: 10 }, users()[member].token);
       expect(res.body.errors).toBeUndefined();
       const workspace = res.body.data.workspaces.workspaces.find((ws: { key: string }) => ws.key === WS);
       expect(ids(workspace.sessions)).toEqual(ids(visibleTo(member)));
@@ -200,7 +200,7 @@ describe('visibility through navigation fields', () => {
   it.each(['alice', 'bob'] as const)(
     "keeps another member's private sessions out of %s's dashboard: session → group → sessions, project, creator and messages",
     async (member) => {
-      const res = await runOperation(api, 'SessionDashboard', { org, workspace: WS, limit: 100 }, users()[member].token);
+      const res = await runOperation(api, 'SessionDashboard', { org, workspace: WS, limit: 20 }, users()[member].token);
       expect(res.body.errors).toBeUndefined();
       const sessions = res.body.data.sessions.sessions;
       expect(ids(sessions)).toEqual(ids(visibleTo(member)));
@@ -231,8 +231,8 @@ describe('visibility through navigation fields', () => {
 
   it("gives a member of another organization nothing of this organization's sessions and groups", async () => {
     const attempts: [string, Record<string, unknown>][] = [
-      ['WorkspaceSessions', { org, limit: 100 }],
-      ['SessionDashboard', { org, workspace: WS, limit: 100 }],
+      ['WorkspaceSessions', { org, limit: 10 }],
+      ['SessionDashboard', { org, workspace: WS, limit: 20 }],
       ['SessionGroupNavigation', { org, workspace: WS }],
       ['SessionGroup', { org, workspace: WS, group_id: groups.shared }],
       ['Session', { org, workspace: WS, session_id: fixtures[1].id }],
@@ -245,7 +245,7 @@ describe('visibility through navigation fields', () => {
       expect({ name, leaked: leaked(res.body, fixtures) }).toEqual({ name, leaked: [] });
     }
     // Carol's own organization is navigable and holds nothing of ours.
-    const own = await runOperation(api, 'WorkspaceSessions', { org: carol.orgKey, limit: 100 }, carol.token);
+    const own = await runOperation(api, 'WorkspaceSessions', { org: carol.orgKey, limit: 10 }, carol.token);
     expect(own.body.errors).toBeUndefined();
     expect(leaked(own.body, fixtures)).toEqual([]);
   });
@@ -320,7 +320,7 @@ describe('visibility through navigation fields', () => {
     });
 
     it("lists no session or project of another organization under the caller's workspace", async () => {
-      const sessions = await runOperation(api, 'WorkspaceSessions', { org: carol.orgKey, limit: 100 }, carol.token);
+      const sessions = await runOperation(api, 'WorkspaceSessions', { org: carol.orgKey, limit: 10 }, carol.token);
       expect(sessions.body.errors).toBeUndefined();
       expect(ids(sessions.body.data.workspaces.workspaces[0].sessions)).toEqual([carolSession.id]);
       expect(foreignIn(sessions.body)).toEqual([]);
