@@ -141,11 +141,17 @@ describe('GraphQL resource limits', () => {
     await expectStillServing();
   });
 
-  it('admits the standard introspection query that GraphiQL sends', async () => {
-    const res = await gql(api, getIntrospectionQuery(), {}, user.token);
-    expect(res.status).toBe(200);
-    expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.__schema.queryType.name).toBe('Query');
+  it('admits the standard introspection query and the fuller one GraphiQL sends', async () => {
+    const graphiql = getIntrospectionQuery({ descriptions: true, schemaDescription: true, inputValueDeprecation: true, directiveIsRepeatable: true, specifiedByUrl: true });
+    for (const query of [getIntrospectionQuery(), graphiql]) {
+      const res = await gql(api, query, {}, user.token);
+      expect(res.status).toBe(200);
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.__schema.queryType.name).toBe('Query');
+    }
+    const anonymous = await gql(api, graphiql);
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body.data.__schema.types.length).toBeGreaterThan(10);
   });
 
   it('admits every named example operation with its default variables', async () => {
