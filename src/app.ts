@@ -3,7 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import semver from 'semver';
 import { config } from './config/config';
 import { newRequestId } from './core/context';
-import { NotFoundError, toAppError, UpgradeRequiredError } from './core/errors';
+import { NotFoundError, reportError, UpgradeRequiredError } from './core/errors';
 import { logger } from './core/logger';
 import { createGraphQLTransport } from './http/graphql-transport';
 import { opsRoutes } from './http/ops-routes';
@@ -48,8 +48,7 @@ export async function createApp(): Promise<App> {
     res.setHeader('X-Request-Id', state.requestId);
     res.on('finish', () => observe(req, res, state));
     route(req, res, state).catch((error: unknown) => {
-      const { appError, unexpected } = toAppError(error);
-      if (unexpected) logger.error({ err: unexpected, request_id: state.requestId }, 'unexpected error');
+      const appError = reportError(logger, error, { request_id: state.requestId });
       if (res.headersSent) return void res.destroy();
       sendError(res, appError);
     });

@@ -13,7 +13,7 @@ import { filterSchema, MapperKind, mapSchema } from '@graphql-tools/utils';
 import { useSofa } from 'sofa-api';
 import type { AppContext } from './core/context';
 import { requireViewer } from './core/context';
-import { AppError, toAppError, toEnvelope, ValidationError } from './core/errors';
+import { AppError, reportError, toAppError, toEnvelope, ValidationError } from './core/errors';
 import type { RestRoute } from './core/graphql-decorators';
 import { readRestVariables, toRestLoc } from './core/rest/read-variables';
 
@@ -122,14 +122,10 @@ export function createRestRouter(schema: GraphQLSchema) {
       const { variables, errors } = readRestVariables(schema, operation, pathValues, ctx.rest!);
       if (errors.length) return fail(new ValidationError(errors));
       const result = await execute({ ...args, schema, variableValues: variables });
-      for (const error of result.errors ?? []) {
-        const { unexpected } = toAppError(error);
-        if (unexpected) ctx.logger.error({ err: unexpected, operation: ctx.operation }, 'unexpected error');
-      }
+      for (const error of result.errors ?? []) reportError(ctx.logger, error, { operation: ctx.operation });
       return { ...result, errors: result.errors?.map((error) => restError(error, Object.keys(pathValues))) };
     } catch (error) {
-      const { unexpected } = toAppError(error);
-      if (unexpected) ctx.logger.error({ err: unexpected, operation: ctx.operation }, 'unexpected error');
+      reportError(ctx.logger, error, { operation: ctx.operation });
       return fail(error);
     }
   }

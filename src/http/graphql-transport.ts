@@ -3,7 +3,7 @@ import { ApolloServer, HeaderMap, type BaseContext } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import type { AppContext } from '../core/context';
-import { toAppError, ValidationError } from '../core/errors';
+import { reportError, ValidationError } from '../core/errors';
 import { formatGraphQLError } from '../core/errors/graphql-errors';
 import { config } from '../config/config';
 import { checkOperationAuthentication, checkOperationBudget, checkOperationVariables } from '../core/graphql-request-checks';
@@ -56,10 +56,7 @@ export async function createGraphQLTransport(schema: GraphQLSchema): Promise<Gra
               if (data === undefined && typeof status === 'number') response.http.status = status;
             },
             async didEncounterErrors({ errors }) {
-              for (const error of errors) {
-                const { unexpected } = toAppError(error);
-                if (unexpected) contextValue.logger.error({ err: unexpected }, 'unexpected error in GraphQL operation');
-              }
+              for (const error of errors) reportError(contextValue.logger, error, { operation: contextValue.operation });
             },
           };
         },

@@ -61,3 +61,22 @@ function isConnectionFailure(error: unknown): boolean {
   if (typeof code !== 'string') return false;
   return code.startsWith('08') || ['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code);
 }
+
+/**
+ * toAppError plus the log line it deserves, in one place for every
+ * transport: unexpected failures at error level (they answer a masked 500),
+ * an unreachable database or a cancelled statement at warn level (503, 504).
+ */
+export function reportError(
+  logger: { error(fields: object, message: string): void; warn(fields: object, message: string): void },
+  error: unknown,
+  fields: Record<string, unknown> = {},
+): AppError {
+  const { appError, unexpected } = toAppError(error);
+  if (unexpected) logger.error({ ...fields, err: unexpected }, 'unexpected error');
+  else if (appError.status === 503 || appError.status === 504) {
+    const cause = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+    logger.warn({ ...fields, type: appError.type, status: appError.status, cause: cause instanceof Error ? cause.message : String(cause) }, 'database unavailable or too slow');
+  }
+  return appError;
+}

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { logger, type Logger } from '../../../src/core/logger';
 import { database } from '../../../src/db/database';
 import { createUser, randomKey, type TestUser } from '../../factories/accounts';
 import { gql, rest } from '../../helpers/http';
@@ -44,6 +45,29 @@ describe('statement timeouts', () => {
     expect(res.body).toEqual({ code: 504, detail: expect.any(String), errors: null, type: 'gateway_timeout_error' });
     expect(res.text).not.toMatch(/SELECT|statement|canceling/i);
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('logs the cancelled statement at warn level with the request id', async () => {
+    // Each request logs through a child logger bound to its request id; watch the children's warn.
+    const children: Logger[] = [];
+    const original = logger.child.bind(logger);
+    const child = jest.spyOn(logger, 'child').mockImplementation(((...args: Parameters<Logger['child']>) => {
+      const made = original(...args);
+      jest.spyOn(made, 'warn');
+      children.push(made);
+      return made;
+    }) as never);
+    try {
+      const res = await holdOrganizationLock(owner.orgKey, () =>
+        rest(api, 'POST', `/org/${owner.orgKey}/members`, { token: owner.token, body: { email: other.email, role: 'reader' } }),
+      );
+      expect(res.status).toBe(504);
+      const logged = children.filter((made) => made.bindings().request_id === res.headers.get('x-request-id'));
+      const calls = logged.flatMap((made) => (made.warn as unknown as jest.Mock).mock.calls);
+      expect(calls).toEqual([[expect.objectContaining({ type: 'gateway_timeout_error', status: 504, cause: expect.stringMatching(/statement timeout/) }), expect.any(String)]]);
+    } finally {
+      child.mockRestore();
+    }
   });
 
   it('answers the same timeout in GraphQL with the 504 in the error extensions', async () => {
