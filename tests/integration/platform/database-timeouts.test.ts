@@ -54,7 +54,7 @@ describe('statement timeouts', () => {
     const child = jest.spyOn(logger, 'child').mockImplementation(((...args: Parameters<Logger['child']>) => {
       const made = original(...args);
       jest.spyOn(made, 'warn');
-      children.push(made);
+      children.push(made as unknown as Logger);
       return made;
     }) as never);
     try {
