@@ -7,6 +7,7 @@ import * as m0005 from './0005-session-indexes';
 import * as m0006 from './0006-session-fixes';
 import * as m0010 from './0010-rate-limits';
 import * as m0011 from './0011-group-session-order';
+import * as m0012 from './0012-session-group-rollups';
 
 /**
  * The ordered list of migrations. Forward-only: a landed migration is never
@@ -21,4 +22,5 @@ export const migrations: { name: string; up: Migration }[] = [
   { name: '0006-session-fixes', up: m0006.up },
   { name: '0010-rate-limits', up: m0010.up },
   { name: '0011-group-session-order', up: m0011.up },
+  { name: '0012-session-group-rollups', up: m0012.up },
 ];

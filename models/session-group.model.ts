@@ -65,6 +65,27 @@ export class SessionGroupModel extends Model {
   @Column(DataType.DATE)
   declare completed_at: Date | null;
 
+  // Counts over every session of the group, maintained on write (src/modules/session-groups/group-rollups.ts).
+  @Default(0)
+  @Column(DataType.INTEGER)
+  declare session_count: number;
+
+  @Default(0)
+  @Column(DataType.INTEGER)
+  declare active_session_count: number;
+
+  /** bigint: pg returns it as a string. */
+  @Default(0)
+  @Column(DataType.BIGINT)
+  declare message_count: string | number;
+
+  @Default(0)
+  @Column(DataType.BIGINT)
+  declare total_tokens: string | number;
+
+  @Column(DataType.DATE)
+  declare last_activity_at: Date | null;
+
   @CreatedAt
   declare created_at: Date;
 

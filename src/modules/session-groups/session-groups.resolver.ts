@@ -1,9 +1,7 @@
 import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { SessionGroupModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { withBaseCost } from '../../core/graphql-limits';
-import { GROUP_STATS_COST } from './session-groups.loaders';
 import { pageInfo } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
 import { toSession } from '../sessions/sessions.mapper';
@@ -16,14 +14,9 @@ import { SessionGroupListResponse, SessionGroupSummary } from './session-groups.
 const GROUPS = '/org/:org/ws/:workspace/sessions/groups';
 const TAGS = { tags: ['session-groups'] };
 
-async function withStats(ctx: AppContext, row: SessionGroupModel): Promise<SessionGroupSummary> {
-  ctx.loaders.sessionGroupStats.clear(row.id);
-  return toSessionGroup(row, await ctx.loaders.sessionGroupStats.load(row.id));
-}
-
 @Resolver(() => SessionGroupSummary)
 export class SessionGroupResolver {
-  @Query(() => SessionGroupListResponse, { description: 'List the session groups of a workspace, newest first.', complexity: withBaseCost(250, 20, GROUP_STATS_COST) })
+  @Query(() => SessionGroupListResponse, { description: 'List the session groups of a workspace, newest first.', complexity: withBaseCost(250, 20) })
   @Rest('GET', GROUPS, TAGS)
   async session_groups(
     @Arg('org', () => String) org: string,
@@ -32,18 +25,10 @@ export class SessionGroupResolver {
     @Ctx() ctx: AppContext,
   ): Promise<SessionGroupListResponse> {
     const result = await listSessionGroups(ctx, org, workspace, args);
-    const stats = await ctx.loaders.sessionGroupStats.loadMany(result.groups.map((group) => group.id));
-    return {
-      groups: result.groups.map((group, index) => {
-        const item = stats[index];
-        if (item instanceof Error) throw item;
-        return toSessionGroup(group, item);
-      }),
-      ...pageInfo(result.total, result.page, result.limit),
-    };
+    return { groups: result.groups.map(toSessionGroup), ...pageInfo(result.total, result.page, result.limit) };
   }
 
-  @Query(() => SessionGroupSummary, { description: 'Get one session group.', complexity: withBaseCost(GROUP_STATS_COST) })
+  @Query(() => SessionGroupSummary, { description: 'Get one session group.' })
   @Rest('GET', `${GROUPS}/:group_id`, TAGS)
   async session_group(
     @Arg('org', () => String) org: string,
@@ -51,7 +36,7 @@ export class SessionGroupResolver {
     @Arg('group_id', () => UUIDScalar) groupId: string,
     @Ctx() ctx: AppContext,
   ): Promise<SessionGroupSummary> {
-    return withStats(ctx, await getSessionGroup(ctx, org, workspace, groupId));
+    return toSessionGroup(await getSessionGroup(ctx, org, workspace, groupId));
   }
 
   @Mutation(() => SessionGroupSummary, { description: 'Create a session group (spec 3).' })
@@ -62,7 +47,7 @@ export class SessionGroupResolver {
     @Arg('input', () => SessionGroupCreateRequest) input: SessionGroupCreateRequest,
     @Ctx() ctx: AppContext,
   ): Promise<SessionGroupSummary> {
-    return withStats(ctx, await createSessionGroup(ctx, org, workspace, input));
+    return toSessionGroup(await createSessionGroup(ctx, org, workspace, input));
   }
 
   @Mutation(() => SessionGroupSummary, { description: 'Update the title or status of a session group.' })
@@ -74,7 +59,7 @@ export class SessionGroupResolver {
     @Arg('input', () => SessionGroupUpdateRequest) input: SessionGroupUpdateRequest,
     @Ctx() ctx: AppContext,
   ): Promise<SessionGroupSummary> {
-    return withStats(ctx, await updateSessionGroup(ctx, org, workspace, groupId, input));
+    return toSessionGroup(await updateSessionGroup(ctx, org, workspace, groupId, input));
   }
 
   @FieldResolver(() => [SessionResponse], { description: "The group's sessions visible to the caller, most recently updated first." })

@@ -2,7 +2,6 @@ import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolv
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { withBaseCost } from '../../core/graphql-limits';
-import { GROUP_STATS_COST } from '../session-groups/session-groups.loaders';
 import { pageInfo } from '../../core/pagination';
 import { toProject } from '../projects/projects.mapper';
 import { ProjectResponse } from '../projects/projects.types';
@@ -44,8 +43,7 @@ const WS = '/org/:org/ws/:workspace/sessions';
  * 1,000,000 sessions: facets aggregate every visible session of the
  * workspace (~100 ms: one per operation fits the default budget); a list page
  * runs a count too (~20 ms in index order, ~60-150 ms with a search or
- * another sort: one such list per operation); a group's counts aggregate its
- * sessions (GROUP_STATS_COST).
+ * another sort: one such list per operation).
  */
 const FACETS_COST = 6000;
 const listCost = (args: Record<string, unknown>) =>
@@ -218,14 +216,11 @@ export class SessionResolver {
     return session.project_id ? ((await ctx.loaders.sessionProjectById.load(session.project_id))?.name ?? null) : null;
   }
 
-  @FieldResolver(() => SessionGroupSummary, { nullable: true, complexity: withBaseCost(GROUP_STATS_COST) })
+  @FieldResolver(() => SessionGroupSummary, { nullable: true })
   async group(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<SessionGroupSummary | null> {
     if (!session.group_id) return null;
-    const [row, stats] = await Promise.all([
-      ctx.loaders.sessionGroupById.load(session.group_id),
-      ctx.loaders.sessionGroupStats.load(session.group_id),
-    ]);
-    return row ? toSessionGroup(row, stats) : null;
+    const row = await ctx.loaders.sessionGroupById.load(session.group_id);
+    return row ? toSessionGroup(row) : null;
   }
 
   @FieldResolver(() => SessionCreatorResponse, { nullable: true })

@@ -6,6 +6,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors'
 import { requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { resolveProject } from '../projects/projects.service';
+import { addToGroupRollup, recountGroups } from '../session-groups/group-rollups';
 import { checkIndexEntry, normaliseLabels } from './labels';
 import { isVisible, requireOwnerWrite, SESSION_WRITE_SCOPE, setVisibility } from './session.policy';
 import { findSession, resolveSessionWorkspace } from './session-ref';
@@ -18,9 +19,45 @@ import type { SessionCreateRequest, SessionUpdateRequest } from './sessions.inpu
  */
 
 /** Loaders that cache derived values of a session; cleared after writes. */
-export function forgetSession(ctx: AppContext, session: SessionModel): void {
+export function forgetSession(ctx: AppContext, session: SessionModel, previousGroupId?: string | null): void {
   ctx.loaders.sessionStats.clear(session.id);
-  if (session.group_id) ctx.loaders.sessionGroupStats.clear(session.group_id);
+  for (const groupId of [session.group_id, previousGroupId]) if (groupId) ctx.loaders.sessionGroupById.clear(groupId);
+}
+
+/** What of a session its group's counts depend on, before or after a write. */
+interface CountedState {
+  group_id: string | null;
+  message_count: number;
+  archived: boolean;
+  activity: Date;
+}
+
+function countedState(session: SessionModel): CountedState {
+  return {
+    group_id: session.group_id,
+    message_count: session.message_count,
+    archived: session.archived_at != null,
+    activity: session.last_message_at ?? session.created_at,
+  };
+}
+
+/**
+ * Keeps the group counts (decisions §6) in step with a session write, in its
+ * transaction: a delta when the session stays in its group or joins one as a
+ * new session, a recount of both groups when it moves or is deleted.
+ */
+async function syncGroupCounts(before: CountedState | null, after: CountedState | null, transaction: Transaction): Promise<void> {
+  const from = before?.group_id ?? null;
+  const to = after?.group_id ?? null;
+  if (!from && !to) return;
+  const active = (state: CountedState | null) => (state && !state.archived ? 1 : 0);
+  if (from === to && before && after) {
+    await addToGroupRollup(to!, { active: active(after) - active(before), messages: after.message_count - before.message_count, activityAt: after.activity }, transaction);
+  } else if (!before && after) {
+    await addToGroupRollup(to!, { sessions: 1, active: active(after), messages: after.message_count, activityAt: after.activity }, transaction);
+  } else {
+    await recountGroups([from, to], transaction);
+  }
 }
 
 async function requireGroup(scope: WorkspaceScope, groupId: string, transaction?: Transaction): Promise<SessionGroupModel> {
@@ -98,7 +135,10 @@ export async function saveSession(
       // of the same id may insert it meanwhile. ON CONFLICT DO NOTHING waits for
       // that save to finish; then the row is locked and treated as an update.
       const created = await insertSession(scope, input, labels ?? {}, transaction);
-      if (created) return { session: created, created: true };
+      if (created) {
+        await syncGroupCounts(null, countedState(created), transaction);
+        return { session: created, created: true, previousGroupId: null };
+      }
       existing = await SessionModel.findByPk(input.id, { transaction, lock: transaction.LOCK.UPDATE });
       if (!existing) throw new ConflictError('The session was deleted while it was being saved; save it again');
     }
@@ -110,6 +150,7 @@ export async function saveSession(
     if (!here) throw new ConflictError('A session with this id exists in another workspace');
     const now = new Date();
     const session = existing;
+    const before = countedState(session);
     if (input.visibility) setVisibility(session, input.visibility, me.id, now);
     session.model = input.model;
     if (input.agent !== undefined) session.agent = input.agent;
@@ -123,10 +164,11 @@ export async function saveSession(
     checkIndexEntry(session, sizeLoc(input));
     session.changed('updated_at', true);
     await session.save({ transaction });
-    return { session, created: false };
+    await syncGroupCounts(before, countedState(session), transaction);
+    return { session, created: false, previousGroupId: before.group_id };
   });
-  forgetSession(ctx, result.session);
-  return result;
+  forgetSession(ctx, result.session, result.previousGroupId);
+  return { session: result.session, created: result.created };
 }
 
 export async function getSession(ctx: AppContext, org: string, ws: string, ref: string): Promise<SessionModel> {
@@ -146,6 +188,7 @@ export async function updateSession(
   const session = await database().transaction(async (transaction) => {
     const row = await findSession(scope, ref, transaction);
     requireOwnerWrite(scope, row);
+    const before = countedState(row);
     if (input.visibility) setVisibility(row, input.visibility, scope.viewer.user.id, new Date());
     if (input.model != null) row.model = input.model;
     if (input.agent !== undefined) row.agent = input.agent;
@@ -155,6 +198,7 @@ export async function updateSession(
     checkIndexEntry(row, sizeLoc(input));
     row.changed('updated_at', true);
     await row.save({ transaction });
+    await syncGroupCounts(before, countedState(row), transaction);
     return row;
   });
   forgetSession(ctx, session);
@@ -168,8 +212,10 @@ export async function setArchived(ctx: AppContext, org: string, ws: string, ref:
     const row = await findSession(scope, ref, transaction);
     requireScope(scope, SESSION_WRITE_SCOPE);
     if (archived === (row.archived_at != null)) return row;
+    const before = countedState(row);
     row.archived_at = archived ? new Date() : null;
     await row.save({ transaction });
+    await syncGroupCounts(before, countedState(row), transaction);
     return row;
   });
   forgetSession(ctx, session);
@@ -200,6 +246,7 @@ export async function deleteSession(ctx: AppContext, org: string, ws: string, re
       if (group?.kind === 'evaluation_item') throw new ConflictError('The session belongs to an evaluation item and cannot be deleted');
     }
     await row.destroy({ transaction });
+    await syncGroupCounts(countedState(row), null, transaction);
     return row;
   });
   forgetSession(ctx, session);

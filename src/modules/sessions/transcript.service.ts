@@ -8,6 +8,7 @@ import { database } from '../../db/database';
 import { requireOwnerWrite } from './session.policy';
 import { findSession, resolveSessionWorkspace } from './session-ref';
 import { forgetSession } from './sessions.service';
+import { addToGroupRollup } from '../session-groups/group-rollups';
 import type { TranscriptAppendRequest, TranscriptCompactRequest, TranscriptMessageInput, TranscriptReadArgs } from './sessions.inputs';
 
 /**
@@ -49,7 +50,7 @@ async function requireWritableTranscript(scope: WorkspaceScope, ref: string, tra
  * Appends messages under the session's row lock (seq stays gap-free and
  * ordered) and maintains message_count, last_message_at, preview_text (and
  * the context when given) in one UPDATE … RETURNING, which also gives the
- * reply its session. recent_message_count is derived at read time.
+ * reply its session, then adds the messages to the group's counts. recent_message_count is derived at read time.
  */
 async function insertMessages(
   session: SessionModel,
@@ -105,6 +106,10 @@ async function insertMessages(
       transaction,
     },
   );
+  if (updated.group_id) {
+    const tokens = rows.reduce((sum, row) => sum + (row.has_usage ? (row.input_tokens ?? 0) + (row.output_tokens ?? 0) : 0), 0);
+    await addToGroupRollup(updated.group_id, { messages: rows.length, tokens, activityAt: updated.last_message_at ?? undefined }, transaction);
+  }
   return { session: updated, messages: created.sort((a, b) => a.seq - b.seq) };
 }
 

@@ -84,6 +84,6 @@ describe('contexts made outside HTTP', () => {
 
   it('builds the per-request loaders of every module from the registry', async () => {
     const ctx = await context.createContext({ headers: headers({ 'x-api-key': key.key }), ip: 'worker' });
-    expect(Object.keys(ctx.loaders)).toEqual(expect.arrayContaining(['userById', 'sessionStats', 'sessionGroupStats', 'projectResourceCounts']));
+    expect(Object.keys(ctx.loaders)).toEqual(expect.arrayContaining(['userById', 'sessionStats', 'sessionGroupById', 'projectResourceCounts']));
   });
 });

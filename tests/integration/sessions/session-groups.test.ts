@@ -88,7 +88,7 @@ describe('create session group (POST WS/sessions/groups)', () => {
 });
 
 describe('group counts, list, get and patch', () => {
-  it('derives counts, tokens and last activity from the member sessions the caller can see', async () => {
+  it('counts every session of the group, tokens and last activity, whoever owns the sessions (decisions §6)', async () => {
     const group = await createGroup(api, roles.contributor, { kind: 'worker_run' }, { orgKey: roles.orgKey });
     const a = await saveSession(api, roles.contributor, { group_id: group.id, origin: 'worker', visibility: 'workspace' }, { orgKey: roles.orgKey });
     const b = await saveSession(api, roles.owner, { group_id: group.id, origin: 'worker' }, { orgKey: roles.orgKey }); // private to the owner
@@ -105,23 +105,26 @@ describe('group counts, list, get and patch', () => {
     expect(owner.body).toMatchObject({ session_count: 2, active_session_count: 1, message_count: 3, total_tokens: 160 });
     expect(Date.parse(owner.body.last_activity_at)).not.toBeNaN();
 
-    // A reader sees only the shared one: the owner's private session is not counted.
+    // A reader, who cannot see the owner's private session, gets the same aggregate numbers.
     const reader = await rest(api, 'GET', `${path}/${group.id}`, { token: roles.reader.token });
     expect(reader.status).toBe(200);
-    expect(reader.body).toMatchObject({ session_count: 1, active_session_count: 1, message_count: 2, total_tokens: 150 });
+    expect(reader.body).toMatchObject({ session_count: 2, active_session_count: 1, message_count: 3, total_tokens: 160 });
 
     const session = await rest(api, 'GET', `${sessionsPath(roles.orgKey)}/${a.id}`, { token: roles.contributor.token });
-    expect(session.body.group).toMatchObject({ id: group.id, session_count: 1, total_tokens: 150 });
+    expect(session.body.group).toMatchObject({ id: group.id, session_count: 2, total_tokens: 160 });
     const list = await rest(api, 'GET', path, { token: roles.reader.token, query: { limit: 100 } });
-    expect(list.body.groups.find((row: { id: string }) => row.id === group.id)).toMatchObject({ session_count: 1, message_count: 2 });
+    expect(list.body.groups.find((row: { id: string }) => row.id === group.id)).toMatchObject({ session_count: 2, message_count: 3 });
   });
 
-  it('leaves a group with only invisible sessions at zero counts and no last activity', async () => {
+  it('counts a session the caller cannot see, without showing it in the group\'s sessions', async () => {
     const group = await createGroup(api, roles.owner, { kind: 'workflow' }, { orgKey: roles.orgKey });
     const hidden = await saveSession(api, roles.owner, { group_id: group.id }, { orgKey: roles.orgKey });
     await appendMessages(api, roles.owner, hidden.id, [{ role: 'assistant', content: 'z', usage: { input_tokens: 7, output_tokens: 3 } }], { orgKey: roles.orgKey });
     const res = await rest(api, 'GET', `${path}/${group.id}`, { token: roles.contributor.token });
-    expect(res.body).toMatchObject({ session_count: 0, active_session_count: 0, message_count: 0, total_tokens: 0, last_activity_at: null });
+    expect(res.body).toMatchObject({ session_count: 1, active_session_count: 1, message_count: 1, total_tokens: 10 });
+    expect(Date.parse(res.body.last_activity_at)).not.toBeNaN();
+    const nested = await runOperation(api, 'SessionGroup', { org: roles.orgKey, workspace: 'default', group_id: group.id }, roles.contributor.token);
+    expect(nested.body.data.session_group.sessions).toEqual([]);
   });
 
   it('lists groups newest first with paging and filters', async () => {
@@ -192,8 +195,8 @@ describe('group counts, list, get and patch', () => {
     const mine = await saveSession(api, roles.contributor, { group_id: group.id }, { orgKey: roles.orgKey });
     await saveSession(api, roles.owner, { group_id: group.id }, { orgKey: roles.orgKey }); // private: hidden from the contributor
     const res = await runOperation(api, 'SessionGroup', { ...target, group_id: group.id }, roles.contributor.token);
-    // Counts cover what the caller can see, like the sessions field.
-    expect(res.body.data.session_group).toMatchObject({ id: group.id, session_count: 1, sessions: [expect.objectContaining({ id: mine.id })] });
+    // Counts cover every session of the group; the sessions field only what the caller can see.
+    expect(res.body.data.session_group).toMatchObject({ id: group.id, session_count: 2, sessions: [expect.objectContaining({ id: mine.id })] });
     expect(res.body.data.session_group.sessions).toHaveLength(1);
     const restGroup = await rest(api, 'GET', `${path}/${group.id}`, { token: roles.contributor.token });
     expect(restGroup.body).not.toHaveProperty('sessions');

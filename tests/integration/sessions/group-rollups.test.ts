@@ -1,0 +1,121 @@
+import { QueryTypes } from 'sequelize';
+import { database } from '../../../src/db/database';
+import { RECOUNT_SQL } from '../../../src/modules/session-groups/group-rollups';
+import { addMember, createUser, type TestUser } from '../../factories/accounts';
+import { appendMessages, createGroup, saveSession, sessionsPath } from '../../factories/sessions';
+import { rest } from '../../helpers/http';
+import { useTestApp } from '../../helpers/test-app';
+
+/**
+ * Group counts are columns maintained on every session write (decisions §6).
+ * After each kind of write, and after concurrent ones, the columns must equal
+ * a recount from scratch.
+ */
+const api = useTestApp();
+let owner: TestUser;
+let contributor: TestUser;
+let groups: string[];
+
+interface Counts {
+  session_count: number;
+  active_session_count: number;
+  message_count: number;
+  total_tokens: number;
+  last_activity_at: string | null;
+}
+
+function normalise(row: Record<string, unknown>): Counts {
+  return {
+    session_count: Number(row.session_count),
+    active_session_count: Number(row.active_session_count),
+    message_count: Number(row.message_count),
+    total_tokens: Number(row.total_tokens),
+    last_activity_at: row.last_activity_at ? new Date(row.last_activity_at as string).toISOString() : null,
+  };
+}
+
+async function expectColumnsEqualRecount(): Promise<Counts[]> {
+  const columns = await database().query<Record<string, unknown>>(
+    'SELECT id, session_count, active_session_count, message_count, total_tokens, last_activity_at FROM session_groups WHERE id = ANY($ids::uuid[]) ORDER BY id',
+    { bind: { ids: groups }, type: QueryTypes.SELECT },
+  );
+  const recount = await database().query<Record<string, unknown>>(`${RECOUNT_SQL} ORDER BY 1`, { bind: { ids: groups }, type: QueryTypes.SELECT });
+  expect(columns.map(normalise)).toEqual(recount.map(normalise));
+  return columns.map(normalise);
+}
+
+const path = () => sessionsPath(owner.orgKey);
+const usage = (input: number, output: number) => ({ role: 'assistant', content: 'reply', usage: { input_tokens: input, output_tokens: output } });
+
+beforeAll(async () => {
+  [owner, contributor] = await Promise.all([createUser(), createUser()]);
+  await addMember(owner.orgKey, contributor, 'contributor');
+  groups = [(await createGroup(api, owner, { kind: 'workflow' })).id, (await createGroup(api, owner, { kind: 'worker_run' })).id].sort();
+});
+
+describe('group counts maintained on write', () => {
+  let a: { id: string };
+  let b: { id: string };
+  let c: { id: string };
+
+  it('counts new sessions of any owner and visibility, with their message counts', async () => {
+    a = await saveSession(api, owner, { group_id: groups[0], message_count: 4 });
+    b = await saveSession(api, contributor, { group_id: groups[0], visibility: 'workspace' }, { orgKey: owner.orgKey });
+    c = await saveSession(api, owner, { group_id: groups[1] });
+    await saveSession(api, owner, {}); // no group
+    const [first] = await expectColumnsEqualRecount();
+    expect(first).toMatchObject({ session_count: 2, active_session_count: 2, message_count: 4 });
+  });
+
+  it('adds appended and compacted messages and their tokens', async () => {
+    await appendMessages(api, owner, a.id, [{ role: 'user', content: 'hi' }, usage(100, 20)]);
+    await appendMessages(api, contributor, b.id, [usage(5, 5)], { orgKey: owner.orgKey });
+    const compact = await rest(api, 'POST', `${path()}/${a.id}/transcript/compact`, {
+      token: owner.token,
+      body: { up_to_seq: 1, summary: { role: 'system', content: 'summary', usage: { input_tokens: 3, output_tokens: 1 } } },
+    });
+    expect(compact.status).toBe(200);
+    const [first] = await expectColumnsEqualRecount();
+    expect(first).toMatchObject({ message_count: 4 + 2 + 1 + 1, total_tokens: 120 + 10 + 4 });
+  });
+
+  it('follows archive, unarchive and message_count changes by save and by PATCH', async () => {
+    expect((await rest(api, 'POST', `${path()}/${a.id}/archive`, { token: owner.token })).status).toBe(200);
+    expect((await expectColumnsEqualRecount())[0].active_session_count).toBe(1);
+    expect((await rest(api, 'POST', `${path()}/${a.id}/unarchive`, { token: owner.token })).status).toBe(200);
+    await expectColumnsEqualRecount();
+    expect((await rest(api, 'PATCH', `${path()}/${a.id}`, { token: owner.token, body: { message_count: 50 } })).status).toBe(200);
+    await expectColumnsEqualRecount();
+    await saveSession(api, owner, { id: a.id, group_id: groups[0], message_count: 2 });
+    await expectColumnsEqualRecount();
+  });
+
+  it('recounts both groups when a session moves between groups, joins one or leaves one', async () => {
+    await saveSession(api, owner, { id: a.id, group_id: groups[1] });
+    await expectColumnsEqualRecount();
+    await saveSession(api, owner, { id: c.id, group_id: null });
+    await expectColumnsEqualRecount();
+    const loose = await saveSession(api, owner, {});
+    await appendMessages(api, owner, loose.id, [usage(9, 1)]);
+    await saveSession(api, owner, { id: loose.id, group_id: groups[0] });
+    const [first] = await expectColumnsEqualRecount();
+    expect(first.total_tokens).toBeGreaterThanOrEqual(10);
+  });
+
+  it('recounts the group when a session is deleted', async () => {
+    expect((await rest(api, 'DELETE', `${path()}/${a.id}`, { token: owner.token })).status).toBe(200);
+    await expectColumnsEqualRecount();
+  });
+
+  it('stays exact under concurrent appends to sessions of one group and concurrent new sessions', async () => {
+    const sessions = await Promise.all(Array.from({ length: 5 }, () => saveSession(api, owner, { group_id: groups[0] })));
+    const appends = Array.from({ length: 25 }, (_, index) =>
+      rest(api, 'POST', `${path()}/${sessions[index % 5].id}/transcript`, { token: owner.token, body: { messages: [usage(index, 1), { role: 'user', content: 'more' }] } }),
+    );
+    const saves = Array.from({ length: 10 }, () => saveSession(api, owner, { group_id: groups[0], message_count: 3 }));
+    const results = await Promise.all([...appends, ...saves]);
+    expect(results.slice(0, 25).every((res) => (res as { status: number }).status === 201)).toBe(true);
+    const [first] = await expectColumnsEqualRecount();
+    expect(first.session_count).toBeGreaterThanOrEqual(15);
+  });
+});
