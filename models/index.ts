@@ -25,7 +25,7 @@ export { ChatIntegrationModel };
  */
 export function createSequelize(
   url: string,
-  options: { poolMax: number; models?: readonly ModelCtor[]; statementTimeoutMs?: number; logSql?: (sql: string) => void },
+  options: { poolMax: number; models?: readonly ModelCtor[]; statementTimeoutMs?: number; jit?: boolean; logSql?: (sql: string) => void },
 ): Sequelize {
   return new Sequelize(url, {
     dialect: 'postgres',
@@ -33,7 +33,11 @@ export function createSequelize(
     logging: options.logSql ?? false,
     pool: { max: options.poolMax, min: 0, idle: 10000 },
     // Set on every connection at connect time (a startup parameter, no extra statement per checkout).
-    dialectOptions: options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {},
+    dialectOptions: {
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      // A startup parameter: JIT stays off (unless asked for) without a statement per connection.
+      ...(options.jit === false ? { options: '-c jit=off' } : {}),
+    },
     define: { underscored: true },
   });
 }

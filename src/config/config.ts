@@ -19,6 +19,8 @@ const schema = z.object({
   DB_LOG_SQL: bool.default('false'),
   /** statement_timeout of the service's own connections, in ms (0 = none); migrations and bulk loads run without it. */
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(15000),
+  /** PostgreSQL JIT for the service's own connections (off: its compile time dwarfs our short statements). */
+  DB_JIT: bool.default('false'),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   /** Access token lifetime: seconds, or a number with s, m, h or d (e.g. `24h`). */
   JWT_TTL: z

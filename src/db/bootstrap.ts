@@ -24,6 +24,12 @@ export async function bootDatabase(models: readonly ModelCtor[]): Promise<{ url:
   }
   const ran = await migrate(url);
   if (ran.length) logger.info({ migrations: ran }, 'migrations applied');
-  connectDatabase(url, { poolMax: config().DB_POOL_MAX, models, statementTimeoutMs: config().DB_STATEMENT_TIMEOUT_MS, logSql: config().DB_LOG_SQL });
+  connectDatabase(url, {
+    poolMax: config().DB_POOL_MAX,
+    models,
+    statementTimeoutMs: config().DB_STATEMENT_TIMEOUT_MS,
+    jit: config().DB_JIT,
+    logSql: config().DB_LOG_SQL,
+  });
   return { url, embedded };
 }

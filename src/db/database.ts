@@ -13,13 +13,14 @@ const statementListeners = new Set<(sql: string) => void>();
 
 export function connectDatabase(
   url: string,
-  options: { poolMax: number; models: readonly ModelCtor[]; statementTimeoutMs?: number; logSql?: boolean },
+  options: { poolMax: number; models: readonly ModelCtor[]; statementTimeoutMs?: number; jit?: boolean; logSql?: boolean },
 ): Sequelize {
   if (instance) return instance;
   instance = createSequelize(url, {
     poolMax: options.poolMax,
     models: options.models,
     statementTimeoutMs: options.statementTimeoutMs,
+    jit: options.jit,
     logSql: (sql) => {
       for (const listener of statementListeners) listener(sql);
       if (options.logSql) logger.debug({ sql }, 'sql');

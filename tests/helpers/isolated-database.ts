@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { createApp, createHttpServer } from '../../src/app';
 import { closeDatabase, connectDatabase, migrate } from '../../src/db/database';
+import { config } from '../../src/config/config';
 import { platform } from '../../src/modules';
 import type { TestApp } from './test-app';
 
@@ -42,7 +43,7 @@ export function useIsolatedTestApp(options: { statementTimeoutMs?: number } = {}
   let isolated: Awaited<ReturnType<typeof createIsolatedDatabase>>;
   beforeAll(async () => {
     isolated = await createIsolatedDatabase();
-    connectDatabase(isolated.url, { poolMax: 3, models: platform.models, statementTimeoutMs: options.statementTimeoutMs });
+    connectDatabase(isolated.url, { poolMax: 3, models: platform.models, statementTimeoutMs: options.statementTimeoutMs, jit: config().DB_JIT });
     const app = await createApp();
     server = createHttpServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

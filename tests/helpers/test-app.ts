@@ -17,7 +17,7 @@ export interface TestApp {
 }
 
 export async function startTestApp(): Promise<{ testApp: TestApp; close: () => Promise<void> }> {
-  connectDatabase(process.env.DATABASE_URL!, { poolMax: 5, models: platform.models, statementTimeoutMs: config().DB_STATEMENT_TIMEOUT_MS, logSql: false });
+  connectDatabase(process.env.DATABASE_URL!, { poolMax: 5, models: platform.models, statementTimeoutMs: config().DB_STATEMENT_TIMEOUT_MS, jit: config().DB_JIT, logSql: false });
   const app = await createApp();
   const server = createHttpServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { QueryTypes } from 'sequelize';
 import { logger, type Logger } from '../../../src/core/logger';
 import { database } from '../../../src/db/database';
 import { createUser, randomKey, type TestUser } from '../../factories/accounts';
@@ -83,5 +84,12 @@ describe('statement timeouts', () => {
     expect(members.body.map((member: { user_id: string }) => member.user_id)).toEqual([owner.id]);
     const created = await rest(api, 'POST', `/org/${owner.orgKey}/ws`, { token: owner.token, body: { key: randomKey('ws'), name: 'After' } });
     expect(created.status).toBe(201);
+  });
+});
+
+describe('connection settings', () => {
+  it('runs the service connections with JIT off and the configured statement_timeout', async () => {
+    const [settings] = await database().query<{ jit: string; statement_timeout: string }>('SELECT current_setting(\'jit\') AS jit, current_setting(\'statement_timeout\') AS statement_timeout', { type: QueryTypes.SELECT });
+    expect(settings).toEqual({ jit: 'off', statement_timeout: '300ms' });
   });
 });
