@@ -15,6 +15,9 @@ import { WorkspaceModel } from './workspace.model';
 export { MembershipModel, OrganizationModel, ProjectModel, UserModel, WorkspaceModel };
 export { ApiKeyModel, MailOutboxModel, PasswordResetTokenModel };
 export { ROLES, type Role } from './membership.model';
+export { USER_RECORD_COLUMNS, type UserRecord } from './user.model';
+export type { OrganizationRecord } from './organization.model';
+export type { WorkspaceRecord } from './workspace.model';
 export { SessionGroupModel, SessionMessageModel, SessionModel };
 export { ChatIntegrationModel };
 

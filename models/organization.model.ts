@@ -43,3 +43,9 @@ export class OrganizationModel extends Model {
   @UpdatedAt
   declare updated_at: Date;
 }
+
+/** An organization row as plain columns. */
+export type OrganizationRecord = Pick<
+  OrganizationModel,
+  'id' | 'key' | 'name' | 'description' | 'is_active' | 'is_personal' | 'plan_type' | 'max_members' | 'max_sandbox_runtime_seconds' | 'default_sandbox_runtime_seconds' | 'created_at' | 'updated_at'
+>;

@@ -42,3 +42,13 @@ export class UserModel extends Model {
   @UpdatedAt
   declare updated_at: Date;
 }
+
+/** A user as the request path carries it: plain columns, never the password hash. */
+export type UserRecord = Pick<
+  UserModel,
+  'id' | 'email' | 'username' | 'full_name' | 'email_opt_in' | 'token_version' | 'is_suspended' | 'email_verified_at' | 'created_at' | 'updated_at'
+>;
+
+export const USER_RECORD_COLUMNS = [
+  'id', 'email', 'username', 'full_name', 'email_opt_in', 'token_version', 'is_suspended', 'email_verified_at', 'created_at', 'updated_at',
+] as const;

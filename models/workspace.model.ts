@@ -36,3 +36,9 @@ export class WorkspaceModel extends Model {
   @UpdatedAt
   declare updated_at: Date;
 }
+
+/** A workspace row as plain columns. */
+export type WorkspaceRecord = Pick<
+  WorkspaceModel,
+  'id' | 'organization_id' | 'key' | 'name' | 'description' | 'is_active' | 'is_default' | 'created_by' | 'created_at' | 'updated_at'
+>;

@@ -1,5 +1,6 @@
 import type { Authenticator } from '../core/module';
 import { AppError, AuthenticationError } from '../core/errors';
+import type { PrefetchedScope, ScopeHint } from '../core/tenancy/scope';
 import { assertActive, type Viewer } from '../core/viewer';
 
 /**
@@ -11,6 +12,7 @@ import { assertActive, type Viewer } from '../core/viewer';
 export interface Authentication {
   viewer: Viewer | null;
   failure: AppError | null;
+  prefetched: PrefetchedScope | null;
 }
 
 export function readCredential(headers: { get(name: string): string | null }): string | null {
@@ -22,16 +24,20 @@ export function readCredential(headers: { get(name: string): string | null }): s
   return match ? match[1].trim() : authorization.trim() || null;
 }
 
-export async function authenticate(credential: string | null, authenticators: readonly Authenticator[]): Promise<Authentication> {
-  if (!credential) return { viewer: null, failure: null };
+export async function authenticate(
+  credential: string | null,
+  authenticators: readonly Authenticator[],
+  hint: ScopeHint | null = null,
+): Promise<Authentication> {
+  if (!credential) return { viewer: null, failure: null, prefetched: null };
   try {
     const authenticator = authenticators.find((candidate) => candidate.accepts(credential));
-    const viewer = authenticator ? await authenticator.authenticate(credential) : null;
-    if (!viewer) throw new AuthenticationError(`Invalid ${authenticator?.name ?? 'credential'}`, 'token_error');
-    assertActive(viewer.user);
-    return { viewer, failure: null };
+    const result = authenticator ? await authenticator.authenticate(credential, hint) : null;
+    if (!result) throw new AuthenticationError(`Invalid ${authenticator?.name ?? 'credential'}`, 'token_error');
+    assertActive(result.viewer.user);
+    return { viewer: result.viewer, failure: null, prefetched: result.prefetched };
   } catch (error) {
-    if (error instanceof AppError) return { viewer: null, failure: error };
+    if (error instanceof AppError) return { viewer: null, failure: error, prefetched: null };
     throw error;
   }
 }

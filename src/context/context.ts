@@ -1,6 +1,7 @@
 import { logger as rootLogger } from '../core/logger';
 import { newRequestId, type AppContext, type RestRequest } from '../core/context';
 import type { Platform } from '../core/module';
+import type { ScopeHint } from '../core/tenancy/scope';
 import { platform as registeredPlatform } from '../modules';
 import { authenticate, readCredential } from './auth';
 
@@ -9,6 +10,8 @@ export interface ContextInput {
   ip: string;
   requestId?: string;
   rest?: RestRequest | null;
+  /** The route's `{org}` / `{workspace}`, when known: read with the credential in one statement. */
+  scopeHint?: ScopeHint | null;
 }
 
 /**
@@ -18,7 +21,7 @@ export interface ContextInput {
  */
 export async function createContext(input: ContextInput, platform: Platform = registeredPlatform): Promise<AppContext> {
   const requestId = newRequestId(input.requestId ?? input.headers.get('x-request-id'));
-  const { viewer, failure } = await authenticate(readCredential(input.headers), platform.authenticators);
+  const { viewer, failure, prefetched } = await authenticate(readCredential(input.headers), platform.authenticators, input.scopeHint ?? null);
   return {
     requestId,
     headers: input.headers,
@@ -32,5 +35,6 @@ export async function createContext(input: ContextInput, platform: Platform = re
     rest: input.rest ?? null,
     operation: null,
     tenant: null,
+    prefetched,
   };
 }

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Logger } from './logger';
 import { AuthenticationError, type AppError, type ValidationItem } from './errors';
 import type { AccessPolicy } from './authz/scopes';
-import type { TenantScope } from './tenancy/scope';
+import type { PrefetchedScope, TenantScope } from './tenancy/scope';
 import type { Viewer } from './viewer';
 
 /**
@@ -47,6 +47,8 @@ export interface AppContext {
   operation: string | null;
   /** The organization (and workspace) the request resolved to, for logs. */
   tenant: TenantScope | null;
+  /** The route's organization and workspace, read with the credential (REST). */
+  prefetched: PrefetchedScope | null;
 }
 
 export function newRequestId(given?: string | null): string {

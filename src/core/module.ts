@@ -2,6 +2,7 @@ import type { ModelCtor } from 'sequelize-typescript';
 import { buildAccessPolicy, type AccessPolicy, type ScopeDefinitions } from './authz/scopes';
 import type { Loaders } from './context';
 import { CORE_ERROR_TYPES, type ErrorType } from './errors';
+import type { PrefetchedScope, ScopeHint } from './tenancy/scope';
 import type { Viewer } from './viewer';
 
 /**
@@ -11,7 +12,13 @@ import type { Viewer } from './viewer';
 export interface Authenticator {
   name: string;
   accepts(credential: string): boolean;
-  authenticate(credential: string): Promise<Viewer | null>;
+  /** With a hint, the same statement also reads the route's organization, membership and workspace. */
+  authenticate(credential: string, hint: ScopeHint | null): Promise<Authenticated | null>;
+}
+
+export interface Authenticated {
+  viewer: Viewer;
+  prefetched: PrefetchedScope | null;
 }
 
 /** Resource counts a module adds to every project (`ProjectResponse.resource_counts`). */

@@ -1,4 +1,4 @@
-import type { UserModel } from '../../models';
+import type { UserRecord } from '../../models';
 import { ForbiddenError } from './errors';
 
 /** Restrictions carried by an API key; null fields mean "not restricted". */
@@ -10,13 +10,13 @@ export interface ApiKeyScope {
   allow_self_revoke: boolean;
 }
 
-/** The authenticated caller of one request. */
+/** The authenticated caller of one request: plain columns, never a password hash. */
 export interface Viewer {
-  user: UserModel;
+  user: UserRecord;
   apiKey: ApiKeyScope | null;
 }
 
 /** Suspended accounts get 403 user_suspended, whatever credential they use. */
-export function assertActive(user: UserModel): void {
+export function assertActive(user: Pick<UserRecord, 'is_suspended'>): void {
   if (user.is_suspended) throw new ForbiddenError('This account is suspended', 'user_suspended');
 }

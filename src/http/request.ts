@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from '../config/config';
 import type { AppContext, RestRequest } from '../core/context';
+import type { ScopeHint } from '../core/tenancy/scope';
 import { logger } from '../core/logger';
 import { httpDuration, httpRequests } from '../core/metrics';
 import { enforceRequestQuota } from '../core/rate-limit';
@@ -28,9 +29,15 @@ export function clientIp(req: IncomingMessage): string {
 }
 
 /** The request's context, once its caller is known and within its quota (X-RateLimit-* headers set). */
-export async function contextFor(req: IncomingMessage, res: ServerResponse, state: RequestState, rest: RestRequest | null): Promise<AppContext> {
+export async function contextFor(
+  req: IncomingMessage,
+  res: ServerResponse,
+  state: RequestState,
+  rest: RestRequest | null,
+  scopeHint: ScopeHint | null = null,
+): Promise<AppContext> {
   const headers = { get: (name: string) => headerValue(req, name) };
-  state.ctx = await createContext({ headers, ip: clientIp(req), requestId: state.requestId, rest });
+  state.ctx = await createContext({ headers, ip: clientIp(req), requestId: state.requestId, rest, scopeHint });
   for (const [name, value] of Object.entries(await enforceRequestQuota(state.ctx))) res.setHeader(name, value);
   return state.ctx;
 }

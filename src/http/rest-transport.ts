@@ -34,7 +34,9 @@ export function createRestTransport(schema: GraphQLSchema): RestTransport {
     if (!match) throw new NotFoundError('Route');
     const body = method === 'GET' || method === 'HEAD' ? { value: undefined, error: null } : await readJsonBody(req, match.route.route.bodyLimit ?? DEFAULT_BODY_LIMIT);
     const rest: RestRequest = { method, path: url.pathname, query: url.searchParams, body: body.value, bodyError: body.error };
-    const ctx = await contextFor(req, res, state, rest);
+    // The route's keys go with the credential: one statement authenticates and resolves the tenant.
+    const { org, workspace } = match.params;
+    const ctx = await contextFor(req, res, state, rest, org ? { org, workspace: workspace ?? null } : null);
     state.route = `${match.route.kind}.${match.route.field.name}`;
     // Sofa sees the method and path only: the context carries the caller, and
     // readRestVariables reads the query and body strictly.

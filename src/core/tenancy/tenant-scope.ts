@@ -1,12 +1,10 @@
-import { QueryTypes } from 'sequelize';
-import { OrganizationModel, WorkspaceModel, type Role } from '../../../models';
-import { database } from '../../db/database';
-import { modelFromRow, prefixedColumns } from '../../db/rows';
+import type { OrganizationRecord, Role, WorkspaceRecord } from '../../../models';
+import { hotQuery, nestRow, present } from '../../db/hot';
 import { requireViewer, type AppContext } from '../context';
 import type { AccessPolicy, Scope } from '../authz/scopes';
-import type { OrgScope, TenantScope, WorkspaceScope } from './scope';
 import { ForbiddenError, NotFoundError } from '../errors';
 import type { Viewer } from '../viewer';
+import type { OrgScope, PrefetchedScope, ScopeHint, TenantScope, WorkspaceScope } from './scope';
 
 /**
  * The tenancy kit: every organization- or workspace-scoped service starts by
@@ -21,37 +19,66 @@ import type { Viewer } from '../viewer';
  *           (anything of another tenant, or outside an API key's limits, is "not found")
  *   4. 403  role and key scopes   requireScope / requireUnrestrictedKey
  *   5. 409  state conflicts       the service's business rules and unique constraints
+ *
+ * On REST the route's keys are known before the context is made: the
+ * authenticator reads them with the credential in one statement
+ * (`scopeJoinSql`), and resolving costs nothing. GraphQL resolves them here
+ * with one named statement.
  */
+const ORG_COLUMNS = [
+  'id', 'key', 'name', 'description', 'is_active', 'is_personal', 'plan_type', 'max_members',
+  'max_sandbox_runtime_seconds', 'default_sandbox_runtime_seconds', 'created_at', 'updated_at',
+];
+const WORKSPACE_COLUMNS = ['id', 'organization_id', 'key', 'name', 'description', 'is_active', 'is_default', 'created_by', 'created_at', 'updated_at'];
 
-/** Organization, the caller's membership and (when asked) the workspace, in one statement. */
-let resolveSql: string | undefined;
-function resolveStatement(): string {
-  resolveSql ??= `
-    SELECT m.role AS "role", ${prefixedColumns(OrganizationModel, 'o')}, ${prefixedColumns(WorkspaceModel, 'w')}
-      FROM organizations o
-      JOIN memberships m ON m.organization_id = o.id AND m.user_id = $user_id
-      LEFT JOIN workspaces w ON w.organization_id = o.id AND w.key = $workspace_key
-     WHERE o.key = $org_key`;
-  return resolveSql;
+const prefixed = (alias: string, columns: string[]) => columns.map((column) => `${alias}.${column} AS "${alias}.${column}"`).join(', ');
+
+/**
+ * The select list and joins that resolve a hint beside a user (alias `u`):
+ * `$org` and `$workspace` name the statement's parameters for the two keys.
+ */
+export function scopeJoinSql(orgParam: string, workspaceParam: string): { select: string; joins: string } {
+  return {
+    select: `m.role AS "scope_role", ${prefixed('o', ORG_COLUMNS)}, ${prefixed('w', WORKSPACE_COLUMNS)}`,
+    joins: `LEFT JOIN organizations o ON o.key = ${orgParam}
+            LEFT JOIN memberships m ON m.organization_id = o.id AND m.user_id = u.id
+            LEFT JOIN workspaces w ON w.organization_id = o.id AND w.key = ${workspaceParam}`,
+  };
 }
 
-interface ResolvedRow {
-  role: Role;
-  o: Record<string, unknown>;
-  w: Record<string, unknown>;
+/** The scope part of a nested row selected with scopeJoinSql. */
+export function prefetchedScope(hint: ScopeHint, row: Record<string, unknown>): PrefetchedScope {
+  const nested = nestRow(row);
+  return {
+    hint,
+    org: present<OrganizationRecord>(nested.o),
+    role: (nested.scope_role as unknown as Role | null) ?? null,
+    workspace: present<WorkspaceRecord>(nested.w),
+  };
+}
+
+const RESOLVE_SQL = `
+  SELECT m.role AS "scope_role", ${prefixed('o', ORG_COLUMNS)}, ${prefixed('w', WORKSPACE_COLUMNS)}
+    FROM organizations o
+    JOIN memberships m ON m.organization_id = o.id AND m.user_id = $1
+    LEFT JOIN workspaces w ON w.organization_id = o.id AND w.key = $3
+   WHERE o.key = $2`;
+
+async function lookUp(ctx: AppContext, viewer: Viewer, orgKey: string, workspaceKey: string | null): Promise<PrefetchedScope> {
+  const prefetched = ctx.prefetched;
+  if (prefetched && prefetched.hint.org === orgKey && (workspaceKey === null || prefetched.hint.workspace === workspaceKey)) {
+    return workspaceKey === null ? { ...prefetched, workspace: null } : prefetched;
+  }
+  const [row] = await hotQuery<Record<string, unknown>>('tenancy_resolve', RESOLVE_SQL, [viewer.user.id, orgKey, workspaceKey]);
+  return row ? prefetchedScope({ org: orgKey, workspace: workspaceKey }, row) : { hint: { org: orgKey, workspace: workspaceKey }, org: null, role: null, workspace: null };
 }
 
 async function resolve(ctx: AppContext, orgKey: string, workspaceKey: string | null): Promise<TenantScope> {
   const viewer = requireViewer(ctx);
-  const [row] = await database().query<ResolvedRow>(resolveStatement(), {
-    bind: { user_id: viewer.user.id, org_key: orgKey, workspace_key: workspaceKey },
-    type: QueryTypes.SELECT,
-    nest: true,
-  });
-  const org = modelFromRow(OrganizationModel, row?.o);
+  const found = await lookUp(ctx, viewer, orgKey, workspaceKey);
   const limits = viewer.apiKey;
-  if (!org || (limits?.organization_id && limits.organization_id !== org.id)) throw new NotFoundError('Organization');
-  const scope: TenantScope = { viewer, org, role: row.role, policy: ctx.policy, workspace: modelFromRow(WorkspaceModel, row.w) };
+  if (!found.org || !found.role || (limits?.organization_id && limits.organization_id !== found.org.id)) throw new NotFoundError('Organization');
+  const scope: TenantScope = { viewer, org: found.org, role: found.role, policy: ctx.policy, workspace: found.workspace };
   ctx.tenant = scope;
   return scope;
 }

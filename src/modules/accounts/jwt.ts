@@ -3,9 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import { config } from '../../config/config';
-import { UserModel } from '../../../models';
+import { USER_RECORD_COLUMNS, type UserRecord } from '../../../models';
 import { AuthenticationError } from '../../core/errors';
 import type { Authenticator } from '../../core/module';
+import { isUuid } from '../../core/scalars';
+import { prefetchedScope, scopeJoinSql } from '../../core/tenancy/tenant-scope';
+import { hotQuery, nestRow, present } from '../../db/hot';
 
 /**
  * HS256 access tokens with claims sub, tv (token version), iat and exp.
@@ -62,14 +65,28 @@ export function looksLikeJwt(token: string): boolean {
   return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
 }
 
-/** `Authorization: Bearer <jwt>`: valid signature and expiry, an existing user, the current token version. */
+const USER_SELECT = USER_RECORD_COLUMNS.map((column) => `u.${column} AS "u.${column}"`).join(', ');
+const SCOPED = scopeJoinSql('$2', '$3');
+const USER_SQL = `SELECT ${USER_SELECT} FROM users u WHERE u.id = $1`;
+const USER_SCOPE_SQL = `SELECT ${USER_SELECT}, ${SCOPED.select} FROM users u ${SCOPED.joins} WHERE u.id = $1`;
+
+/**
+ * `Authorization: Bearer <jwt>`: valid signature and expiry, an existing
+ * user, the current token version (a password reset bumps it, so older tokens
+ * fail on the next request). One named statement reads the user, and on REST
+ * the route's organization, membership and workspace with it.
+ */
 export const jwtAuthenticator: Authenticator = {
   name: 'access token',
   accepts: looksLikeJwt,
-  async authenticate(token) {
+  async authenticate(token, hint) {
     const claims = verifyAccessToken(token);
-    const user = await UserModel.findByPk(claims.sub);
+    if (!isUuid(claims.sub)) throw new AuthenticationError('Invalid access token', 'token_error');
+    const [row] = hint
+      ? await hotQuery<Record<string, unknown>>('auth_jwt_scope', USER_SCOPE_SQL, [claims.sub, hint.org, hint.workspace])
+      : await hotQuery<Record<string, unknown>>('auth_jwt', USER_SQL, [claims.sub]);
+    const user = row ? present<UserRecord>(nestRow(row).u) : null;
     if (!user || user.token_version !== claims.tv) throw new AuthenticationError('Invalid access token', 'token_error');
-    return { user, apiKey: null };
+    return { viewer: { user, apiKey: null }, prefetched: hint ? prefetchedScope(hint, row) : null };
   },
 };

@@ -1,10 +1,10 @@
-import type { OrganizationModel } from '../../../models';
+import type { OrganizationRecord } from '../../../models';
 import { config } from '../../config/config';
 import type { OrganizationResponse } from './organizations.types';
 import { effectiveSandboxCeiling, effectiveSandboxDefault, maxMembers } from './organizations.service';
 
 /** Row → GraphQL type; member_count resolves through a loader. */
-export function toOrganization(row: OrganizationModel, canManageMembers: boolean): OrganizationResponse {
+export function toOrganization(row: OrganizationRecord, canManageMembers: boolean): OrganizationResponse {
   const settings = config();
   return {
     id: row.id,

@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { MembershipModel, OrganizationModel, type Role, type UserModel } from '../../../models';
+import { MembershipModel, OrganizationModel, type OrganizationRecord, type Role, type UserModel } from '../../../models';
 import { config } from '../../config/config';
 import { requireViewer, type AppContext } from '../../core/context';
 import { can, resolveOrg } from '../../core/tenancy/tenant-scope';
@@ -83,12 +83,12 @@ export async function listViewerOrganizations(
   }));
 }
 
-export async function getOrganization(ctx: AppContext, orgKey: string): Promise<{ org: OrganizationModel; canManageMembers: boolean }> {
+export async function getOrganization(ctx: AppContext, orgKey: string): Promise<{ org: OrganizationRecord; canManageMembers: boolean }> {
   const access = await resolveOrg(ctx, orgKey);
   return { org: access.org, canManageMembers: can(access, 'members:manage') };
 }
 
 /** The organization's member limit, or the platform default. */
-export function maxMembers(org: OrganizationModel): number {
+export function maxMembers(org: Pick<OrganizationRecord, 'max_members'>): number {
   return org.max_members ?? config().DEFAULT_MAX_MEMBERS;
 }

@@ -1,4 +1,4 @@
-import type { SessionModel, UserModel } from '../../../models';
+import type { SessionModel, UserRecord } from '../../../models';
 import { requireScope, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { ForbiddenError } from '../../core/errors';
 
@@ -11,7 +11,7 @@ import { ForbiddenError } from '../../core/errors';
  */
 export const SESSION_WRITE_SCOPE = 'resources:write' as const;
 
-export function isVisible(session: SessionModel, viewer: UserModel): boolean {
+export function isVisible(session: SessionModel, viewer: UserRecord): boolean {
   return session.user_id === viewer.id || session.visibility === 'workspace';
 }
 

@@ -1,8 +1,8 @@
-import type { WorkspaceModel } from '../../../models';
+import type { WorkspaceRecord } from '../../../models';
 import type { WorkspaceResponse } from './workspaces.types';
 
 /** Row → GraphQL type. org_name and project_count resolve through loaders. */
-export function toWorkspace(row: WorkspaceModel): WorkspaceResponse {
+export function toWorkspace(row: WorkspaceRecord): WorkspaceResponse {
   return {
     id: row.id,
     org_id: row.organization_id,

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { ProjectModel, WorkspaceModel } from '../../../models';
+import { ProjectModel, WorkspaceModel, type WorkspaceRecord } from '../../../models';
 import { QueryTypes } from 'sequelize';
 import { pageWindow, type ListPageArgs } from '../../core/pagination';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
@@ -59,7 +59,7 @@ export async function updateWorkspace(
   input: UpdateWorkspaceInput,
 ): Promise<WorkspaceModel> {
   const access = await resolveWorkspace(ctx, orgKey, workspaceKey);
-  const { workspace } = access;
+  const workspace = WorkspaceModel.build(access.workspace as never, { isNewRecord: false, raw: true });
   // The creator may update it too, while they may still write (not a reader) and their key allows it.
   const isCreator =
     workspace.created_by === access.viewer.user.id && roleAllows(access, 'workspaces:create') && keyAllows(access.viewer, access.policy, 'workspaces:update');
@@ -79,7 +79,7 @@ export async function updateWorkspace(
   return workspace;
 }
 
-export async function getWorkspace(ctx: AppContext, orgKey: string, workspaceKey: string): Promise<WorkspaceModel> {
+export async function getWorkspace(ctx: AppContext, orgKey: string, workspaceKey: string): Promise<WorkspaceRecord> {
   return (await resolveWorkspace(ctx, orgKey, workspaceKey)).workspace;
 }
 
