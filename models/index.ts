@@ -1,4 +1,4 @@
-import { Sequelize, type ModelCtor } from 'sequelize-typescript';
+import { Sequelize, type Model, type ModelCtor } from 'sequelize-typescript';
 import { ApiKeyModel } from './api-key.model';
 import { ChatIntegrationModel } from './chat-integration.model';
 import { MailOutboxModel } from './mail-outbox.model';
@@ -20,6 +20,12 @@ export type { OrganizationRecord } from './organization.model';
 export type { WorkspaceRecord } from './workspace.model';
 export { SessionGroupModel, SessionMessageModel, SessionModel };
 export { ChatIntegrationModel };
+
+/** A row's columns as a plain object: what mappers read, from a model instance or a raw row alike. */
+export type RecordOf<M extends Model> = Omit<M, Exclude<keyof Model, 'id'>>;
+
+/** The identity columns of a user (no hashes), as loaders and joins carry them. */
+export type UserIdentityRecord = Pick<UserModel, 'id' | 'email' | 'username' | 'full_name'>;
 
 /**
  * A Sequelize instance with the given models registered explicitly (no

@@ -1,13 +1,20 @@
 import DataLoader from 'dataloader';
-import { Op } from 'sequelize';
-import { UserModel } from '../../../models';
+import { QueryTypes } from 'sequelize';
+import type { UserIdentityRecord } from '../../../models';
 import type { Viewer } from '../../core/viewer';
+import { database } from '../../db/database';
 
-/** Users are global records; the tenant check happens on the parent resource. */
+/**
+ * Users are global records; the tenant check happens on the parent resource.
+ * Only identity columns are read (no hashes), as plain rows.
+ */
 export function createAccountLoaders(_viewer: Viewer | null) {
   return {
-    userById: new DataLoader<string, UserModel | null>(async (ids) => {
-      const rows = await UserModel.findAll({ where: { id: { [Op.in]: [...ids] } } });
+    userById: new DataLoader<string, UserIdentityRecord | null>(async (ids) => {
+      const rows = await database().query<UserIdentityRecord>('SELECT id, email, username, full_name FROM users WHERE id = ANY($ids::uuid[])', {
+        bind: { ids: [...ids] },
+        type: QueryTypes.SELECT,
+      });
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id) ?? null);
     }),

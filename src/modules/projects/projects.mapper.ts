@@ -1,7 +1,7 @@
-import type { ProjectModel } from '../../../models';
+import type { ProjectModel, RecordOf } from '../../../models';
 import type { ProjectResponse } from './projects.types';
 
-export function toProject(row: ProjectModel): ProjectResponse {
+export function toProject(row: RecordOf<ProjectModel>): ProjectResponse {
   return {
     id: row.id,
     key: row.key,

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { QueryTypes } from 'sequelize';
-import { SessionGroupModel } from '../../../models';
+import type { RecordOf, SessionGroupModel } from '../../../models';
 import { database } from '../../db/database';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
@@ -9,11 +9,11 @@ import type { Viewer } from '../../core/viewer';
 export function createSessionGroupLoaders(viewer: Viewer | null) {
   const tenant = viewer ? tenantFilter(viewer) : null;
   return {
-    sessionGroupById: new DataLoader<string, SessionGroupModel | null>(async (ids) => {
+    sessionGroupById: new DataLoader<string, RecordOf<SessionGroupModel> | null>(async (ids) => {
       if (!tenant) return ids.map(() => null);
-      const rows = await database().query<SessionGroupModel>(
+      const rows = await database().query<RecordOf<SessionGroupModel>>(
         `SELECT g.* FROM session_groups g WHERE g.id = ANY($ids::uuid[]) AND ${tenant.where('g')}`,
-        { bind: { ...tenant.bind, ids: [...ids] }, type: QueryTypes.SELECT, model: SessionGroupModel, mapToModel: true },
+        { bind: { ...tenant.bind, ids: [...ids] }, type: QueryTypes.SELECT },
       );
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id) ?? null);

@@ -1,8 +1,8 @@
-import type { SessionGroupModel } from '../../../models';
+import type { RecordOf, SessionGroupModel } from '../../../models';
 import type { SessionGroupKindEnum, SessionGroupStatusEnum, SessionGroupSummary } from './session-groups.types';
 
 /** Row → GraphQL type (metadata stays internal); the counts are columns maintained on write. */
-export function toSessionGroup(row: SessionGroupModel): SessionGroupSummary {
+export function toSessionGroup(row: RecordOf<SessionGroupModel>): SessionGroupSummary {
   return {
     id: row.id,
     kind: row.kind as SessionGroupKindEnum,

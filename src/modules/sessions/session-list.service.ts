@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize';
-import { SessionModel } from '../../../models';
+import type { RecordOf, SessionModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
@@ -9,7 +9,7 @@ import { sessionCountSql, sessionPageSql, sessionWhere } from './sessions.sql';
 import { SessionSortBy, SortDirection } from './sessions.types';
 
 export interface SessionPage {
-  sessions: SessionModel[];
+  sessions: RecordOf<SessionModel>[];
   total: number;
   page: number;
   limit: number;
@@ -24,12 +24,8 @@ export async function listSessions(ctx: AppContext, org: string, ws: string, arg
   const pageSql = sessionPageSql(where.sql, args.sort_by ?? SessionSortBy.updated_at, args.sort_dir ?? SortDirection.desc);
   const [counted, sessions] = await Promise.all([
     database().query<{ total: string }>(sessionCountSql(where.sql), { bind: where.bind, type: QueryTypes.SELECT }),
-    database().query<SessionModel>(pageSql, {
-      bind: { ...where.bind, limit, offset: (page - 1) * limit },
-      type: QueryTypes.SELECT,
-      model: SessionModel,
-      mapToModel: true,
-    }),
+    // Plain rows: the list maps them straight to GraphQL types, no model instances.
+    database().query<RecordOf<SessionModel>>(pageSql, { bind: { ...where.bind, limit, offset: (page - 1) * limit }, type: QueryTypes.SELECT }),
   ]);
   return { sessions, total: Number(counted[0]?.total ?? 0), page, limit };
 }

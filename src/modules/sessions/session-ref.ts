@@ -1,5 +1,6 @@
 import { Op, type Transaction } from 'sequelize';
-import { SessionModel } from '../../../models';
+import { ProjectModel, SessionGroupModel, SessionModel, type RecordOf, type UserIdentityRecord } from '../../../models';
+import { hotQuery, nestRow, present } from '../../db/hot';
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError, validationFailure } from '../../core/errors';
 import { isUuid } from '../../core/scalars';
@@ -57,4 +58,49 @@ export async function findSession(scope: WorkspaceScope, ref: string, transactio
   if (rows.length === 0) throw new NotFoundError('Session');
   if (rows.length > 1) throw new ConflictError(`Session id prefix '${ref}' matches more than one session; use more characters`);
   return rows[0];
+}
+
+/** Columns of a model under a prefix, for statements that read several tables at once. */
+function columnsOf(model: { getAttributes(): Record<string, { field?: string }> }, alias: string): string {
+  return Object.entries(model.getAttributes())
+    .map(([name, attribute]) => `${alias}.${attribute.field ?? name} AS "${alias}.${name}"`)
+    .join(', ');
+}
+
+let readSql: string | undefined;
+function sessionReadSql(): string {
+  readSql ??= `
+    SELECT ${columnsOf(SessionModel, 's')}, ${columnsOf(ProjectModel, 'p')}, ${columnsOf(SessionGroupModel, 'g')},
+           u.id AS "u.id", u.email AS "u.email", u.username AS "u.username", u.full_name AS "u.full_name",
+           su.id AS "su.id", su.email AS "su.email", su.username AS "su.username", su.full_name AS "su.full_name"
+      FROM sessions s
+      LEFT JOIN projects p ON p.id = s.project_id
+      LEFT JOIN session_groups g ON g.id = s.group_id
+      LEFT JOIN users u ON u.id = s.user_id
+      LEFT JOIN users su ON su.id = s.shared_by
+     WHERE s.workspace_id = $1 AND s.id BETWEEN $2 AND $3 AND (s.user_id = $4 OR s.visibility = 'workspace')
+     LIMIT 2`;
+  return readSql;
+}
+
+/**
+ * A read of one session by reference in one named statement, with what its
+ * reply shows beside it (project, group with its counts, owner, sharer),
+ * primed into the request's loaders so the field resolvers run no statement.
+ * The joined rows belong to the session's own workspace.
+ */
+export async function readSession(ctx: AppContext, scope: WorkspaceScope, ref: string): Promise<RecordOf<SessionModel>> {
+  const range = refRange(ref);
+  if (!range) throw new NotFoundError('Session');
+  const rows = await hotQuery<Record<string, unknown>>('session_read', sessionReadSql(), [scope.workspace.id, range[0], range[1], scope.viewer.user.id]);
+  if (rows.length === 0) throw new NotFoundError('Session');
+  if (rows.length > 1) throw new ConflictError(`Session id prefix '${ref}' matches more than one session; use more characters`);
+  const row = nestRow(rows[0]);
+  const session = row.s as unknown as RecordOf<SessionModel>;
+  const project = present<RecordOf<ProjectModel>>(row.p);
+  const group = present<RecordOf<SessionGroupModel>>(row.g);
+  if (project) ctx.loaders.sessionProjectById.prime(project.id, project);
+  if (group) ctx.loaders.sessionGroupById.prime(group.id, group);
+  for (const user of [present<UserIdentityRecord>(row.u), present<UserIdentityRecord>(row.su)]) if (user) ctx.loaders.userById.prime(user.id, user);
+  return session;
 }

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { QueryTypes } from 'sequelize';
-import { ProjectModel, SessionMessageModel, SessionModel } from '../../../models';
+import type { ProjectModel, RecordOf, SessionMessageModel, SessionModel } from '../../../models';
 import { database } from '../../db/database';
 import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
@@ -138,25 +138,25 @@ export function createSessionLoaders(viewer: Viewer | null) {
       return ids.map((id) => byId.get(id) ?? EMPTY_STATS);
     }),
 
-    sessionProjectById: new DataLoader<string, ProjectModel | null>(async (ids) => {
+    sessionProjectById: new DataLoader<string, RecordOf<ProjectModel> | null>(async (ids) => {
       if (!tenant) return ids.map(() => null);
-      const rows = await database().query<ProjectModel>(
+      const rows = await database().query<RecordOf<ProjectModel>>(
         `SELECT p.* FROM projects p WHERE p.id = ANY($ids::uuid[]) AND ${tenant.where('p')}`,
-        { bind: { ...tenant.bind, ids: [...ids] }, type: QueryTypes.SELECT, model: ProjectModel, mapToModel: true },
+        { bind: { ...tenant.bind, ids: [...ids] }, type: QueryTypes.SELECT },
       );
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id) ?? null);
     }),
 
-    sessionMessages: new DataLoader<MessagesKey, SessionMessageModel[], string>(
+    sessionMessages: new DataLoader<MessagesKey, RecordOf<SessionMessageModel>[], string>(
       (keys) =>
         batchByShape(
           keys,
           (key) => `${key.include_compacted}:${key.limit}`,
           async (group) => {
-            const out = new Map<MessagesKey, SessionMessageModel[]>(group.map((key) => [key, []]));
+            const out = new Map<MessagesKey, RecordOf<SessionMessageModel>[]>(group.map((key) => [key, []]));
             if (!tenant) return out;
-            const rows = await database().query<SessionMessageModel>(
+            const rows = await database().query<RecordOf<SessionMessageModel>>(
               `SELECT m.* FROM unnest($ids::uuid[]) AS k(id)
                  CROSS JOIN LATERAL (
                    SELECT * FROM session_messages x
@@ -167,8 +167,6 @@ export function createSessionLoaders(viewer: Viewer | null) {
               {
                 bind: { ...tenant.bind, ids: group.map((key) => key.session_id), limit: group[0].limit },
                 type: QueryTypes.SELECT,
-                model: SessionMessageModel,
-                mapToModel: true,
               },
             );
             const byId = new Map(group.map((key) => [key.session_id, out.get(key)!]));
@@ -190,15 +188,15 @@ export function createSessionLoaders(viewer: Viewer | null) {
 
 /** `condition` is a filter on the sessions alias it is given. */
 function childSessionsLoader(tenant: TenantFilter | null, column: 'workspace_id' | 'group_id', condition: (alias: string) => string) {
-  return new DataLoader<ChildSessionsKey, SessionModel[], string>(
+  return new DataLoader<ChildSessionsKey, RecordOf<SessionModel>[], string>(
     (keys) =>
       batchByShape(
         keys,
         (key) => String(key.limit),
         async (group) => {
-          const out = new Map<ChildSessionsKey, SessionModel[]>(group.map((key) => [key, []]));
+          const out = new Map<ChildSessionsKey, RecordOf<SessionModel>[]>(group.map((key) => [key, []]));
           if (!tenant) return out;
-          const rows = await database().query<SessionModel>(
+          const rows = await database().query<RecordOf<SessionModel>>(
             `SELECT s.* FROM unnest($ids::uuid[]) AS k(id)
                CROSS JOIN LATERAL (
                  SELECT * FROM sessions x
@@ -209,8 +207,6 @@ function childSessionsLoader(tenant: TenantFilter | null, column: 'workspace_id'
             {
               bind: { ...tenant.bind, ids: group.map((key) => key.parent_id), limit: group[0].limit },
               type: QueryTypes.SELECT,
-              model: SessionModel,
-              mapToModel: true,
             },
           );
           const byParent = new Map(group.map((key) => [key.parent_id, out.get(key)!]));

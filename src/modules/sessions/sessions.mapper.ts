@@ -1,4 +1,4 @@
-import type { SessionMessageModel, SessionModel } from '../../../models';
+import type { RecordOf, SessionMessageModel, SessionModel } from '../../../models';
 import type {
   SessionFrozenByEnum,
   SessionOriginEnum,
@@ -11,7 +11,7 @@ import type {
  * Row → GraphQL type. project_key/project_name, group, created_by, shared_by,
  * recent_message_count and usage resolve through loaders (sessions.resolver.ts).
  */
-export function toSession(row: SessionModel): SessionResponse {
+export function toSession(row: RecordOf<SessionModel>): SessionResponse {
   return {
     id: row.id,
     agent: row.agent,
@@ -42,7 +42,7 @@ function count(value: string | number | null): number {
   return value == null ? 0 : Number(value);
 }
 
-export function toTranscriptMessage(row: SessionMessageModel): TranscriptMessage {
+export function toTranscriptMessage(row: RecordOf<SessionMessageModel>): TranscriptMessage {
   return {
     id: row.id,
     seq: row.seq,

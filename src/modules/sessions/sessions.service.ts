@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { SessionGroupModel, SessionModel } from '../../../models';
+import { SessionGroupModel, SessionModel, type RecordOf } from '../../../models';
 import type { SessionLabels } from '../../../models/session.model';
 import type { AppContext } from '../../core/context';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors';
@@ -9,7 +9,7 @@ import { resolveProject } from '../projects/projects.service';
 import { addToGroupRollup, recountGroups } from '../session-groups/group-rollups';
 import { checkIndexEntry, normaliseLabels } from './labels';
 import { isVisible, requireOwnerWrite, SESSION_WRITE_SCOPE, setVisibility } from './session.policy';
-import { findSession, resolveSessionWorkspace } from './session-ref';
+import { findSession, readSession, resolveSessionWorkspace } from './session-ref';
 import type { SessionCreateRequest, SessionUpdateRequest } from './sessions.inputs';
 
 /**
@@ -171,9 +171,10 @@ export async function saveSession(
   return { session: result.session, created: result.created };
 }
 
-export async function getSession(ctx: AppContext, org: string, ws: string, ref: string): Promise<SessionModel> {
+/** One session by reference: one statement, with its project, group and people primed for the reply. */
+export async function getSession(ctx: AppContext, org: string, ws: string, ref: string): Promise<RecordOf<SessionModel>> {
   const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
-  return findSession(scope, ref);
+  return readSession(ctx, scope, ref);
 }
 
 export async function updateSession(
