@@ -27,4 +27,7 @@ require.extensions['.ts'] = function compileTs(module, filename) {
 process.setSourceMapsEnabled?.(true);
 const entry = path.resolve(args[0]);
 process.argv = [process.argv[0], entry, ...args.slice(1)];
+// Workers forked by node:cluster (WEB_CONCURRENCY) start through this runner too.
+const cluster = require('node:cluster');
+if (cluster.isPrimary) cluster.setupPrimary({ exec: __filename, args: [entry, ...args.slice(1)] });
 Module._load(entry, null, true);

@@ -67,6 +67,25 @@ describe('server lifecycle', () => {
     expect(server.output()).toContain('"msg":"stopped"');
   }, 60000);
 
+  it('serves from WEB_CONCURRENCY workers sharing one port, with quotas counted across them, and stops them all on SIGTERM', async () => {
+    const server = startServer({ DATABASE_URL: process.env.DATABASE_URL!, WEB_CONCURRENCY: '2', RATE_LIMIT_PER_MINUTE: '1000' });
+    const base = await server.ready;
+    const pids = [...server.output().matchAll(/"worker":(\d+)/g)].map((match) => match[1]);
+    expect(new Set(pids).size).toBe(2);
+    // Both workers count against one quota in PostgreSQL: remaining falls by one per request, whichever worker answers.
+    const remaining: number[] = [];
+    for (let index = 0; index < 6; index += 1) {
+      const res = await fetch(`${base}/api/v1/org/nobody/ws`, { headers: { connection: 'close' } });
+      expect(res.status).toBe(401);
+      remaining.push(Number(res.headers.get('x-ratelimit-remaining')));
+    }
+    expect(remaining).toEqual(remaining.map((_, index) => remaining[0] - index));
+    const exited = exitCode(server.child);
+    server.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(server.output()).toContain('"msg":"stopped"');
+  }, 60000);
+
   it('starts an embedded PostgreSQL when DATABASE_URL is unset, keeps its data, and leaves no postgres process behind', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-platform-start-'));
     fs.chmodSync(dataDir, 0o755);
