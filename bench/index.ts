@@ -9,6 +9,7 @@ process.env.RATE_LIMIT_PER_MINUTE ??= '0';
 const BENCHES: Record<string, () => Promise<{ main: (args: string[]) => Promise<void> }>> = {
   sessions: () => import('./sessions.bench'),
   limits: () => import('./limits.bench'),
+  requests: () => import('./requests.bench'),
 };
 
 async function run(): Promise<void> {
