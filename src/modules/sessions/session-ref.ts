@@ -1,6 +1,7 @@
 import { Op, type Transaction } from 'sequelize';
 import { ProjectModel, SessionGroupModel, SessionModel, type RecordOf, type UserIdentityRecord } from '../../../models';
 import { hotQuery, nestRow, present } from '../../db/hot';
+import { lastGenerationSql, toStats, USAGE_AGGREGATE, type UsageRow } from './sessions.loaders';
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError, validationFailure } from '../../core/errors';
 import { isUuid } from '../../core/scalars';
@@ -67,32 +68,39 @@ function columnsOf(model: { getAttributes(): Record<string, { field?: string }> 
     .join(', ');
 }
 
-let readSql: string | undefined;
-function sessionReadSql(): string {
-  readSql ??= `
+const readSql = new Map<boolean, string>();
+function sessionReadSql(withUsage: boolean): string {
+  const cached = readSql.get(withUsage);
+  if (cached) return cached;
+  const sql = `
     SELECT ${columnsOf(SessionModel, 's')}, ${columnsOf(ProjectModel, 'p')}, ${columnsOf(SessionGroupModel, 'g')},
            u.id AS "u.id", u.email AS "u.email", u.username AS "u.username", u.full_name AS "u.full_name",
            su.id AS "su.id", su.email AS "su.email", su.username AS "su.username", su.full_name AS "su.full_name"
+           ${withUsage ? ', st.*, lg.input_tokens AS last_generation_input_tokens' : ''}
       FROM sessions s
       LEFT JOIN projects p ON p.id = s.project_id
       LEFT JOIN session_groups g ON g.id = s.group_id
       LEFT JOIN users u ON u.id = s.user_id
       LEFT JOIN users su ON su.id = s.shared_by
+      ${withUsage ? `LEFT JOIN LATERAL (SELECT ${USAGE_AGGREGATE} FROM session_messages m WHERE m.session_id = s.id) st ON TRUE
+      LEFT JOIN LATERAL (${lastGenerationSql('s.id')}) lg ON TRUE` : ''}
      WHERE s.workspace_id = $1 AND s.id BETWEEN $2 AND $3 AND (s.user_id = $4 OR s.visibility = 'workspace')
      LIMIT 2`;
-  return readSql;
+  readSql.set(withUsage, sql);
+  return sql;
 }
 
 /**
  * A read of one session by reference in one named statement, with what its
- * reply shows beside it (project, group with its counts, owner, sharer),
+ * reply shows beside it (project, group with its counts, owner, sharer, and
+ * usage when the operation selects it),
  * primed into the request's loaders so the field resolvers run no statement.
  * The joined rows belong to the session's own workspace.
  */
-export async function readSession(ctx: AppContext, scope: WorkspaceScope, ref: string): Promise<RecordOf<SessionModel>> {
+export async function readSession(ctx: AppContext, scope: WorkspaceScope, ref: string, withUsage: boolean): Promise<RecordOf<SessionModel>> {
   const range = refRange(ref);
   if (!range) throw new NotFoundError('Session');
-  const rows = await hotQuery<Record<string, unknown>>('session_read', sessionReadSql(), [scope.workspace.id, range[0], range[1], scope.viewer.user.id]);
+  const rows = await hotQuery<Record<string, unknown>>(withUsage ? 'session_read_usage' : 'session_read', sessionReadSql(withUsage), [scope.workspace.id, range[0], range[1], scope.viewer.user.id]);
   if (rows.length === 0) throw new NotFoundError('Session');
   if (rows.length > 1) throw new ConflictError(`Session id prefix '${ref}' matches more than one session; use more characters`);
   const row = nestRow(rows[0]);
@@ -102,5 +110,6 @@ export async function readSession(ctx: AppContext, scope: WorkspaceScope, ref: s
   if (project) ctx.loaders.sessionProjectById.prime(project.id, project);
   if (group) ctx.loaders.sessionGroupById.prime(group.id, group);
   for (const user of [present<UserIdentityRecord>(row.u), present<UserIdentityRecord>(row.su)]) if (user) ctx.loaders.userById.prime(user.id, user);
+  if (withUsage) ctx.loaders.sessionStats.prime(session.id, toStats(row as unknown as UsageRow));
   return session;
 }

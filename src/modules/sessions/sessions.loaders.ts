@@ -49,9 +49,8 @@ export const EMPTY_STATS: SessionStats = { usage: EMPTY_USAGE, recent_message_co
  * then the newest message with usage per session through the partial index
  * session_messages_usage_idx (LIMIT 1 each, not an array of all of them).
  */
-const usageSql = (tenant: TenantFilter) => `
-  WITH agg AS (
-    SELECT m.session_id,
+/** The usage aggregate over a session's messages `m` (one row per group of `m`). */
+export const USAGE_AGGREGATE = `
            count(*) AS total_message_count,
            count(*) FILTER (WHERE m.compacted_at IS NULL) AS current_message_count,
            count(*) FILTER (WHERE m.is_summary) AS compaction_count,
@@ -64,23 +63,29 @@ const usageSql = (tenant: TenantFilter) => `
            sum(m.cost_usd) AS total_cost_usd,
            CASE WHEN count(m.cost_usd) > 0
                 THEN coalesce(sum(m.cost_usd) FILTER (WHERE m.compacted_at IS NULL), 0) END AS current_cost_usd,
-           LEAST($recent_max::int, count(*) FILTER (WHERE m.created_at > now() - make_interval(hours => $recent_hours::int)))
-             AS recent_message_count
+           LEAST(${RECENT_MAX}, count(*) FILTER (WHERE m.created_at > now() - make_interval(hours => ${RECENT_WINDOW_HOURS})))
+             AS recent_message_count`;
+
+/** The input tokens of the newest message with usage of session `sessionExpr`, through session_messages_usage_idx. */
+export const lastGenerationSql = (sessionExpr: string) =>
+  `SELECT x.input_tokens FROM session_messages x WHERE x.session_id = ${sessionExpr} AND x.has_usage ORDER BY x.seq DESC LIMIT 1`;
+
+const usageSql = (tenant: TenantFilter) => `
+  WITH agg AS (
+    SELECT m.session_id, ${USAGE_AGGREGATE}
       FROM session_messages m
      WHERE m.session_id = ANY($ids::uuid[]) AND ${tenant.where('m', { workspace: false })}
      GROUP BY m.session_id
   )
   SELECT agg.*, last.input_tokens AS last_generation_input_tokens
     FROM agg
-    LEFT JOIN LATERAL (
-      SELECT x.input_tokens FROM session_messages x
-       WHERE x.session_id = agg.session_id AND x.has_usage
-       ORDER BY x.seq DESC LIMIT 1
-    ) last ON TRUE`;
+    LEFT JOIN LATERAL (${lastGenerationSql('agg.session_id')}) last ON TRUE`;
 
-type UsageRow = Record<keyof SessionUsageResponse, string | number | null> & { session_id: string; recent_message_count: string | number };
+export type UsageRow = Record<keyof SessionUsageResponse, string | number | null> & { recent_message_count: string | number };
 
-function toStats(row: UsageRow): SessionStats {
+/** A usage row as the GraphQL type; a session without transcript messages has the empty stats. */
+export function toStats(row: UsageRow): SessionStats {
+  if (Number(row.total_message_count) === 0) return EMPTY_STATS;
   const out = { ...EMPTY_USAGE } as Record<string, number | null>;
   for (const key of Object.keys(EMPTY_USAGE)) {
     const value = row[key as keyof SessionUsageResponse];
@@ -130,8 +135,8 @@ export function createSessionLoaders(viewer: Viewer | null) {
     /** Usage and recent_message_count of sessions: one statement per batch. */
     sessionStats: new DataLoader<string, SessionStats>(async (ids) => {
       if (!tenant) return ids.map(() => EMPTY_STATS);
-      const rows = await database().query<UsageRow>(usageSql(tenant), {
-        bind: { ...tenant.bind, ids: [...ids], recent_max: RECENT_MAX, recent_hours: RECENT_WINDOW_HOURS },
+      const rows = await database().query<UsageRow & { session_id: string }>(usageSql(tenant), {
+        bind: { ...tenant.bind, ids: [...ids] },
         type: QueryTypes.SELECT,
       });
       const byId = new Map(rows.map((row) => [row.session_id, toStats(row)]));

@@ -1,7 +1,9 @@
-import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { withBaseCost } from '../../core/graphql-limits';
+import { selectsAny } from '../../core/graphql-selection';
 import { pageInfo } from '../../core/pagination';
 import { toProject } from '../projects/projects.mapper';
 import { ProjectResponse } from '../projects/projects.types';
@@ -85,8 +87,10 @@ export class SessionResolver {
     @Arg('workspace', () => String) workspace: string,
     @Arg('session_id', () => String) sessionId: string,
     @Ctx() ctx: AppContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<SessionResponse> {
-    return toSession(await getSession(ctx, org, workspace, sessionId));
+    // Usage comes with the session when asked for: one statement either way.
+    return toSession(await getSession(ctx, org, workspace, sessionId, selectsAny(info, ['usage', 'recent_message_count'])));
   }
 
   @Mutation(() => SessionResponse, { description: 'Save a session: 201 when the id is new, 200 when the owner saves it again (spec 2).' })

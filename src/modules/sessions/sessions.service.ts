@@ -172,9 +172,9 @@ export async function saveSession(
 }
 
 /** One session by reference: one statement, with its project, group and people primed for the reply. */
-export async function getSession(ctx: AppContext, org: string, ws: string, ref: string): Promise<RecordOf<SessionModel>> {
+export async function getSession(ctx: AppContext, org: string, ws: string, ref: string, withUsage = true): Promise<RecordOf<SessionModel>> {
   const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
-  return readSession(ctx, scope, ref);
+  return readSession(ctx, scope, ref, withUsage);
 }
 
 export async function updateSession(
