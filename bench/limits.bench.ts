@@ -1,17 +1,11 @@
-import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { parse } from 'graphql';
-import { createApp, createHttpServer } from '../src/app';
+import { QueryTypes } from 'sequelize';
+import type { App } from '../src/app';
 import { config } from '../src/config/config';
 import { operationCost } from '../src/core/graphql-limits';
-import { QueryTypes } from 'sequelize';
-import { closeDatabase, connectDatabase, database, migrate } from '../src/db/database';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded';
+import { database } from '../src/db/database';
 import { signAccessToken } from '../src/modules/accounts/jwt';
-import { platform } from '../src/modules';
+import { log, startService, withBenchDatabase } from './harness';
 import { percentile } from './load';
 import { seed } from './sessions.bench';
 
@@ -28,10 +22,6 @@ import { seed } from './sessions.bench';
  */
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const TARGET_MS = 250;
-
-function log(message: string): void {
-  console.log(`[${new Date().toISOString().slice(11, 19)}] ${message}`);
-}
 
 interface Shape {
   name: string;
@@ -56,6 +46,12 @@ function shapes(org: string, ws: string): Shape[] {
       name: 'n aliased session lists with a search (count + page each)',
       build: (n) =>
         `{ ${Array.from({ length: n }, (_, i) => `l${i}: sessions(${scope}, limit: 1, search: "${SEARCHES[i % SEARCHES.length]}") { total sessions { id } }`).join(' ')} }`,
+      max: 30,
+    },
+    {
+      name: 'n aliased session lists sorted by created_at (count + page each)',
+      build: (n) =>
+        `{ ${Array.from({ length: n }, (_, i) => `l${i}: sessions(${scope}, limit: 1, sort_by: created_at, page: ${i + 1}) { total sessions { id } }`).join(' ')} }`,
       max: 30,
     },
     {
@@ -136,81 +132,63 @@ async function existing(orgKey: string): Promise<Awaited<ReturnType<typeof seed>
 }
 
 export async function main(): Promise<void> {
-  let embedded: EmbeddedDatabase | null = null;
-  let url = process.env.BENCH_DATABASE_URL;
-  let tempDir: string | null = null;
-  if (!url) {
-    tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-limits-pg-'));
-    fs.chmodSync(tempDir, 0o755);
-    embedded = await startEmbeddedPostgres({ dataDir: path.join(tempDir, 'pg'), persistent: false, fast: true });
-    url = embedded.url;
+  await withBenchDatabase('limits', 10, async () => {
+  const fixture = process.env.BENCH_ORG ? await existing(process.env.BENCH_ORG) : await seedLogged();
+    const service = await startService();
+    try {
+      await measure(service.app, `${service.base}/graphql`, fixture);
+    } finally {
+      await service.stop();
+    }
+  });
+}
+
+async function measure(app: App, endpoint: string, fixture: Awaited<ReturnType<typeof seed>>): Promise<void> {
+  const token = signAccessToken({ id: fixture.viewerId, token_version: 0 });
+  const budget = config().GRAPHQL_MAX_COST;
+  log(`budget: cost ${budget}, depth ${config().GRAPHQL_MAX_DEPTH}, aliases ${config().GRAPHQL_MAX_ALIASES}`);
+
+  const post = async (query: string) => {
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
+    const text = await response.text();
+    return { status: response.status, bytes: text.length, text };
+  };
+  const cost = (query: string) => operationCost(app.schema, parse(query));
+
+  const rows: { name: string; n: number; cost: number; status: number; p50: number; p99: number; kb: number }[] = [];
+  for (const shape of shapes(fixture.orgKey, fixture.workspaceKeys[0])) {
+    // The largest size the budget admits (cost grows with n).
+    let n = shape.max;
+    while (n > 1 && cost(shape.build(n)) > budget) n -= 1;
+    const query = shape.build(n);
+    const first = await post(query);
+    if (first.status !== 200 || first.text.includes('"errors"')) {
+      rows.push({ name: shape.name, n, cost: cost(query), status: first.status, p50: NaN, p99: NaN, kb: first.bytes / 1024 });
+      log(`${shape.name}: refused at n=${n} (${first.status}) ${first.text.slice(0, 160)}`);
+      continue;
+    }
+    const times: number[] = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      const t0 = performance.now();
+      await post(query);
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    rows.push({ name: shape.name, n, cost: cost(query), status: 200, p50: percentile(times, 50), p99: percentile(times, 99), kb: first.bytes / 1024 });
+    log(`${shape.name}: n=${n}, cost ${cost(query)}, p50 ${percentile(times, 50).toFixed(1)} ms, reply ${(first.bytes / 1024).toFixed(0)} KiB`);
   }
-  let server: http.Server | null = null;
-  let stopApp: (() => Promise<void>) | null = null;
-  try {
-    await migrate(url);
-    connectDatabase(url, { poolMax: 10, models: platform.models, statementTimeoutMs: config().DB_STATEMENT_TIMEOUT_MS });
-    const fixture = process.env.BENCH_ORG ? await existing(process.env.BENCH_ORG) : await seedLogged();
-    const app = await createApp();
-    stopApp = app.stop;
-    server = createHttpServer(app);
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const endpoint = `http://127.0.0.1:${(server!.address() as AddressInfo).port}/graphql`;
-    const token = signAccessToken({ id: fixture.viewerId, token_version: 0 });
-    const budget = config().GRAPHQL_MAX_COST;
-    log(`budget: cost ${budget}, depth ${config().GRAPHQL_MAX_DEPTH}, aliases ${config().GRAPHQL_MAX_ALIASES}`);
 
-    const post = async (query: string) => {
-      const response = await fetch(endpoint, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ query }),
-      });
-      const text = await response.text();
-      return { status: response.status, bytes: text.length, text };
-    };
-    const cost = (query: string) => operationCost(app.schema, parse(query));
-
-    const rows: { name: string; n: number; cost: number; status: number; p50: number; p99: number; kb: number }[] = [];
-    for (const shape of shapes(fixture.orgKey, fixture.workspaceKeys[0])) {
-      // The largest size the budget admits (cost grows with n).
-      let n = shape.max;
-      while (n > 1 && cost(shape.build(n)) > budget) n -= 1;
-      const query = shape.build(n);
-      const first = await post(query);
-      if (first.status !== 200 || first.text.includes('"errors"')) {
-        rows.push({ name: shape.name, n, cost: cost(query), status: first.status, p50: NaN, p99: NaN, kb: first.bytes / 1024 });
-        log(`${shape.name}: refused at n=${n} (${first.status}) ${first.text.slice(0, 160)}`);
-        continue;
-      }
-      const times: number[] = [];
-      for (let run = 0; run < RUNS; run += 1) {
-        const t0 = performance.now();
-        await post(query);
-        times.push(performance.now() - t0);
-      }
-      times.sort((a, b) => a - b);
-      rows.push({ name: shape.name, n, cost: cost(query), status: 200, p50: percentile(times, 50), p99: percentile(times, 99), kb: first.bytes / 1024 });
-      log(`${shape.name}: n=${n}, cost ${cost(query)}, p50 ${percentile(times, 50).toFixed(1)} ms, reply ${(first.bytes / 1024).toFixed(0)} KiB`);
-    }
-
-    console.log(`\nBudget: cost ${budget}, depth ${config().GRAPHQL_MAX_DEPTH}, aliases ${config().GRAPHQL_MAX_ALIASES}, tokens ${config().GRAPHQL_MAX_TOKENS}\n`);
-    console.log('| shape | largest admitted n | cost | status | p50 (ms) | p99 (ms) | reply (KiB) |');
-    console.log('|---|---|---|---|---|---|---|');
-    for (const row of rows) {
-      console.log(`| ${row.name} | ${row.n} | ${row.cost} | ${row.status} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.kb.toFixed(0)} |`);
-    }
-    const admitted = rows.filter((row) => row.status === 200);
-    const worst = admitted.reduce((a, b) => (b.p50 > a.p50 ? b : a), admitted[0]);
-    console.log(`\nSlowest admitted query: ${worst.name} (n=${worst.n}) p50 ${worst.p50.toFixed(1)} ms: target <= ${TARGET_MS} ms ${worst.p50 <= TARGET_MS ? 'met' : 'MISSED'}`);
-  } finally {
-    if (server) {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server!.close(() => resolve()));
-    }
-    await stopApp?.();
-    await closeDatabase();
-    await embedded?.stop();
-    if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+  console.log(`\nBudget: cost ${budget}, depth ${config().GRAPHQL_MAX_DEPTH}, aliases ${config().GRAPHQL_MAX_ALIASES}, tokens ${config().GRAPHQL_MAX_TOKENS}\n`);
+  console.log('| shape | largest admitted n | cost | status | p50 (ms) | p99 (ms) | reply (KiB) |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const row of rows) {
+    console.log(`| ${row.name} | ${row.n} | ${row.cost} | ${row.status} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.kb.toFixed(0)} |`);
   }
+  const admitted = rows.filter((row) => row.status === 200);
+  const worst = admitted.reduce((a, b) => (b.p50 > a.p50 ? b : a), admitted[0]);
+  console.log(`\nSlowest admitted query: ${worst.name} (n=${worst.n}) p50 ${worst.p50.toFixed(1)} ms: target <= ${TARGET_MS} ms ${worst.p50 <= TARGET_MS ? 'met' : 'MISSED'}`);
 }

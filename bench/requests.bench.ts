@@ -1,17 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { QueryTypes } from 'sequelize';
-import { createApp, createHttpServer } from '../src/app';
-import { config } from '../src/config/config';
-import { closeDatabase, connectDatabase, database, migrate, onStatement } from '../src/db/database';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded';
-import { platform } from '../src/modules';
+import { database, onStatement } from '../src/db/database';
 import { generateApiKey } from '../src/modules/api-keys/api-keys.service';
 import { startHandwritten } from './handwritten-server';
+import { log, startService, withBenchDatabase } from './harness';
 import { seed } from './sessions.bench';
 
 /**
@@ -29,10 +24,6 @@ import { seed } from './sessions.bench';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-
-function log(message: string): void {
-  console.log(`[${new Date().toISOString().slice(11, 19)}] ${message}`);
-}
 
 interface Request {
   name: string;
@@ -96,115 +87,91 @@ async function once(base: string, request: Request, apiKey: string): Promise<{ s
 
 export async function main(): Promise<void> {
   if (!wrkAvailable()) throw new Error('This benchmark needs wrk on the PATH (Debian: apt-get install wrk)');
-  let embedded: EmbeddedDatabase | null = null;
-  let url = process.env.BENCH_DATABASE_URL;
-  let tempDir: string | null = null;
-  if (!url) {
-    tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-requests-pg-'));
-    fs.chmodSync(tempDir, 0o755);
-    embedded = await startEmbeddedPostgres({ dataDir: path.join(tempDir, 'pg'), persistent: false, fast: true });
-    url = embedded.url;
+  await withBenchDatabase('requests', 10, async (url) => {
+  const db = database();
+  let orgKey = process.env.BENCH_ORG;
+  if (!orgKey) {
+    log('generating the sessions benchmark data');
+    orgKey = (await seed()).orgKey;
+    log(`data ready: BENCH_ORG=${orgKey}`);
   }
-  let service: http.Server | null = null;
-  let stopApp: (() => Promise<void>) | null = null;
-  let handwritten: Awaited<ReturnType<typeof startHandwritten>> | null = null;
-  const script = path.join(os.tmpdir(), `bench-requests-${process.pid}.lua`);
-  try {
-    await migrate(url);
-    connectDatabase(url, { poolMax: 10, models: platform.models, statementTimeoutMs: config().DB_STATEMENT_TIMEOUT_MS, jit: config().DB_JIT });
-    const db = database();
-    let orgKey = process.env.BENCH_ORG;
-    if (!orgKey) {
-      log('generating the sessions benchmark data');
-      orgKey = (await seed()).orgKey;
-      log(`data ready: BENCH_ORG=${orgKey}`);
-    }
-    const [fixture] = await db.query<{ org_id: string; viewer_id: string; workspace_id: string }>(
-      `SELECT o.id AS org_id, m.user_id AS viewer_id, w.id AS workspace_id FROM organizations o
-         JOIN memberships m ON m.organization_id = o.id AND m.role = 'owner' JOIN workspaces w ON w.organization_id = o.id AND w.key = 'ws-0'
-        WHERE o.key = $key`,
-      { bind: { key: orgKey }, type: QueryTypes.SELECT },
-    );
-    const [target] = await db.query<{ id: string }>(
-      `SELECT id FROM sessions WHERE workspace_id = $ws AND group_id IS NOT NULL AND project_id IS NOT NULL AND archived_at IS NULL
-          AND (user_id = $viewer OR visibility = 'workspace') ORDER BY updated_at DESC LIMIT 1`,
-      { bind: { ws: fixture.workspace_id, viewer: fixture.viewer_id }, type: QueryTypes.SELECT },
-    );
-    const key = generateApiKey();
-    await db.query(`INSERT INTO api_keys (user_id, name, key_hash, masked_key, allow_self_revoke, last_used_at) VALUES ($user, 'bench', $hash, $masked, false, now())`, {
-      bind: { user: fixture.viewer_id, hash: key.hash, masked: key.masked },
-    });
-
-    const app = await createApp();
-    stopApp = app.stop;
-    service = createHttpServer(app);
-    await new Promise<void>((resolve) => service!.listen(0, '127.0.0.1', resolve));
-    const serviceBase = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
-    handwritten = await startHandwritten(url);
-    const handBase = `http://127.0.0.1:${handwritten.port}`;
-
-    const ws = `/api/v1/org/${orgKey}/ws/ws-0`;
-    const dashboard = (counts: boolean) => ({
-      query: `query($org: String!, $workspace: String!) { workspace(org: $org, workspace: $workspace) { sessions(limit: 100) {
-        id group { kind status${counts ? ' session_count' : ''} } created_by { username } project { key name } } } }`,
-      variables: { org: orgKey, workspace: 'ws-0', counts },
-    });
-    const requests: Request[] = [
-      { name: 'GET WS/sessions/{id}', method: 'GET', path: `${ws}/sessions/${target.id}`, target: 0.5, maxStatements: 4 },
-      { name: 'GET WS/sessions?limit=100', method: 'GET', path: `${ws}/sessions?limit=100`, target: 0.9 },
-      { name: 'GraphQL dashboard: workspace → 100 sessions { group { kind status } created_by project }', method: 'POST', path: '/graphql', body: dashboard(false), target: 0.5, maxStatements: 5 },
-      { name: 'the same with group { session_count }', method: 'POST', path: '/graphql', body: dashboard(true), target: 0.9, maxStatements: 5 },
-      { name: 'GET /api/v1/health', method: 'GET', path: '/api/v1/health', target: 0.8 },
-      { name: 'GET WS/sessions/facets (unfiltered)', method: 'GET', path: `${ws}/sessions/facets`, target: 0 },
-    ];
-
-    const rows: string[] = [];
-    for (const request of requests) {
-      const serviceCheck = await once(serviceBase, request, key.key);
-      const handCheck = await once(handBase, request, key.key);
-      if (serviceCheck.status !== 200 || serviceCheck.text.includes('"errors"')) throw new Error(`${request.name}: service ${serviceCheck.status} ${serviceCheck.text.slice(0, 300)}`);
-      if (handCheck.status !== 200) throw new Error(`${request.name}: hand-written ${handCheck.status} ${handCheck.text.slice(0, 300)}`);
-      const counted: string[] = [];
-      const stop = onStatement((sql) => counted.push(sql));
-      await once(serviceBase, request, key.key);
-      stop();
-      const before = handwritten.statements();
-      await once(handBase, request, key.key);
-      const handStatements = handwritten.statements() - before;
-
-      const serviceRuns: WrkResult[] = [];
-      const handRuns: WrkResult[] = [];
-      for (let run = 0; run < RUNS; run += 1) {
-        serviceRuns.push(await wrk(serviceBase, request, key.key, script));
-        handRuns.push(await wrk(handBase, request, key.key, script));
-      }
-      const s = median(serviceRuns, (item) => item.rps);
-      const h = median(handRuns, (item) => item.rps);
-      const ratio = s.rps / h.rps;
-      const verdicts = [request.target ? (ratio >= request.target ? `≥ ${request.target}× met` : `≥ ${request.target}× MISSED`) : 'no target'];
-      if (request.maxStatements) verdicts.push(counted.length <= request.maxStatements ? `≤ ${request.maxStatements} statements met` : `≤ ${request.maxStatements} statements MISSED`);
-      const line = `| ${request.name} | ${s.rps.toFixed(0)} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${h.rps.toFixed(0)} | ${h.p50.toFixed(2)} | ${h.p99.toFixed(2)} | ${counted.length} / ${handStatements} | ${ratio.toFixed(2)} | ${verdicts.join('; ')} |`;
-      rows.push(line);
-      log(line + (s.non2xx || h.non2xx ? ` (non-2xx: service ${s.non2xx}, hand-written ${h.non2xx})` : ''));
-    }
-    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run, median of ${RUNS} runs (by req/s); p50/p99 in ms\n`);
-    console.log('| request | service req/s | p50 | p99 | hand-written req/s | p50 | p99 | statements (service / hand-written) | service / hand-written | target |');
-    console.log('|---|---|---|---|---|---|---|---|---|---|');
-    for (const row of rows) console.log(row);
-  } finally {
-    fs.rmSync(script, { force: true });
-    if (service) {
-      service.closeAllConnections();
-      await new Promise<void>((resolve) => service!.close(() => resolve()));
-    }
-    if (handwritten) {
+  const [fixture] = await db.query<{ org_id: string; viewer_id: string; workspace_id: string }>(
+    `SELECT o.id AS org_id, m.user_id AS viewer_id, w.id AS workspace_id FROM organizations o
+       JOIN memberships m ON m.organization_id = o.id AND m.role = 'owner' JOIN workspaces w ON w.organization_id = o.id AND w.key = 'ws-0'
+      WHERE o.key = $key`,
+    { bind: { key: orgKey }, type: QueryTypes.SELECT },
+  );
+  const [target] = await db.query<{ id: string }>(
+    `SELECT id FROM sessions WHERE workspace_id = $ws AND group_id IS NOT NULL AND project_id IS NOT NULL AND archived_at IS NULL
+        AND (user_id = $viewer OR visibility = 'workspace') ORDER BY updated_at DESC LIMIT 1`,
+    { bind: { ws: fixture.workspace_id, viewer: fixture.viewer_id }, type: QueryTypes.SELECT },
+  );
+  const key = generateApiKey();
+  await db.query(`INSERT INTO api_keys (user_id, name, key_hash, masked_key, allow_self_revoke, last_used_at) VALUES ($user, 'bench', $hash, $masked, false, now())`, {
+    bind: { user: fixture.viewer_id, hash: key.hash, masked: key.masked },
+  });
+    const service = await startService();
+    const handwritten = await startHandwritten(url);
+    const script = path.join(os.tmpdir(), `bench-requests-${process.pid}.lua`);
+    try {
+      await measure(service.base, `http://127.0.0.1:${handwritten.port}`, handwritten.statements, orgKey, target.id, key.key, script);
+    } finally {
+      fs.rmSync(script, { force: true });
       handwritten.server.closeAllConnections();
-      await new Promise<void>((resolve) => handwritten!.server.close(() => resolve()));
+      await new Promise<void>((resolve) => handwritten.server.close(() => resolve()));
       await handwritten.pool.end();
+      await service.stop();
     }
-    await stopApp?.();
-    await closeDatabase();
-    await embedded?.stop();
-    if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+  });
+}
+
+async function measure(serviceBase: string, handBase: string, handStatements: () => number, orgKey: string, sessionId: string, apiKey: string, script: string): Promise<void> {
+  const ws = `/api/v1/org/${orgKey}/ws/ws-0`;
+  const dashboard = (counts: boolean) => ({
+    query: `query($org: String!, $workspace: String!) { workspace(org: $org, workspace: $workspace) { sessions(limit: 100) {
+      id group { kind status${counts ? ' session_count' : ''} } created_by { username } project { key name } } } }`,
+    variables: { org: orgKey, workspace: 'ws-0', counts },
+  });
+  const requests: Request[] = [
+    { name: 'GET WS/sessions/{id}', method: 'GET', path: `${ws}/sessions/${sessionId}`, target: 0.5, maxStatements: 4 },
+    { name: 'GET WS/sessions?limit=100', method: 'GET', path: `${ws}/sessions?limit=100`, target: 0.9 },
+    { name: 'GraphQL dashboard: workspace → 100 sessions { group { kind status } created_by project }', method: 'POST', path: '/graphql', body: dashboard(false), target: 0.5, maxStatements: 5 },
+    { name: 'the same with group { session_count }', method: 'POST', path: '/graphql', body: dashboard(true), target: 0.9, maxStatements: 5 },
+    { name: 'GET /api/v1/health', method: 'GET', path: '/api/v1/health', target: 0.8 },
+    { name: 'GET WS/sessions/facets (unfiltered)', method: 'GET', path: `${ws}/sessions/facets`, target: 0 },
+  ];
+
+  const rows: string[] = [];
+  for (const request of requests) {
+    const serviceCheck = await once(serviceBase, request, apiKey);
+    const handCheck = await once(handBase, request, apiKey);
+    if (serviceCheck.status !== 200 || serviceCheck.text.includes('"errors"')) throw new Error(`${request.name}: service ${serviceCheck.status} ${serviceCheck.text.slice(0, 300)}`);
+    if (handCheck.status !== 200) throw new Error(`${request.name}: hand-written ${handCheck.status} ${handCheck.text.slice(0, 300)}`);
+    const counted: string[] = [];
+    const stop = onStatement((sql) => counted.push(sql));
+    await once(serviceBase, request, apiKey);
+    stop();
+    const before = handStatements();
+    await once(handBase, request, apiKey);
+    const handCount = handStatements() - before;
+
+    const serviceRuns: WrkResult[] = [];
+    const handRuns: WrkResult[] = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      serviceRuns.push(await wrk(serviceBase, request, apiKey, script));
+      handRuns.push(await wrk(handBase, request, apiKey, script));
+    }
+    const s = median(serviceRuns, (item) => item.rps);
+    const h = median(handRuns, (item) => item.rps);
+    const ratio = s.rps / h.rps;
+    const verdicts = [request.target ? (ratio >= request.target ? `≥ ${request.target}× met` : `≥ ${request.target}× MISSED`) : 'no target'];
+    if (request.maxStatements) verdicts.push(counted.length <= request.maxStatements ? `≤ ${request.maxStatements} statements met` : `≤ ${request.maxStatements} statements MISSED`);
+    const line = `| ${request.name} | ${s.rps.toFixed(0)} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${h.rps.toFixed(0)} | ${h.p50.toFixed(2)} | ${h.p99.toFixed(2)} | ${counted.length} / ${handCount} | ${ratio.toFixed(2)} | ${verdicts.join('; ')} |`;
+    rows.push(line);
+    log(line + (s.non2xx || h.non2xx ? ` (non-2xx: service ${s.non2xx}, hand-written ${h.non2xx})` : ''));
   }
+  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run, median of ${RUNS} runs (by req/s); p50/p99 in ms\n`);
+  console.log('| request | service req/s | p50 | p99 | hand-written req/s | p50 | p99 | statements (service / hand-written) | service / hand-written | target |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const row of rows) console.log(row);
 }

@@ -1,20 +1,13 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { QueryTypes } from 'sequelize';
-import { createApp, createHttpServer } from '../src/app';
 import { signAccessToken } from '../src/modules/accounts/jwt';
-import { closeDatabase, connectDatabase, database, migrate } from '../src/db/database';
-import { platform } from '../src/modules';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded';
+import { database } from '../src/db/database';
 import type { SessionFilterArgs } from '../src/modules/sessions/sessions.inputs';
 import { facetSql, sessionCountSql, sessionPageSql, sessionWhere } from '../src/modules/sessions/sessions.sql';
 import { SessionSortBy, SortDirection } from '../src/modules/sessions/sessions.types';
 import { recountGroups } from '../src/modules/session-groups/group-rollups';
 
+import { log, startService, withBenchDatabase } from './harness';
 import { load, percentile, timeIt, type LoadResult } from './load';
 
 /**
@@ -38,10 +31,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const SQL_RUNS = 30;
 /** The list scenario's first page (limit 20). */
 const PAGE = { limit: 20, offset: 0 };
-
-function log(message: string): void {
-  console.log(`[${new Date().toISOString().slice(11, 19)}] ${message}`);
-}
 
 interface Fixture {
   orgKey: string;
@@ -217,86 +206,66 @@ async function directSqlConcurrent(run: () => Promise<unknown>, connections: num
 }
 
 export async function main(): Promise<void> {
-  let embedded: EmbeddedDatabase | null = null;
-  let url = process.env.BENCH_DATABASE_URL;
-  let tempDir: string | null = null;
-  if (!url) {
-    tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-sessions-pg-'));
-    fs.chmodSync(tempDir, 0o755);
-    log(`starting embedded PostgreSQL in ${tempDir}`);
-    embedded = await startEmbeddedPostgres({ dataDir: path.join(tempDir, 'pg'), persistent: false, fast: true });
-    url = embedded.url;
-  }
-  let server: http.Server | null = null;
-  let stopApp: (() => Promise<void>) | null = null;
-  try {
-    await migrate(url);
-    connectDatabase(url, { poolMax: 30, models: platform.models });
+  await withBenchDatabase('sessions', 30, async () => {
     log(`generating ${TOTAL.toLocaleString('en-US')} sessions over ${WORKSPACES} workspaces`);
     const t0 = performance.now();
     const fixture = await seed();
     log(`data ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-
-    const app = await createApp();
-    stopApp = app.stop;
-    server = createHttpServer(app);
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(server!.address() as AddressInfo).port}/api/v1/org/${fixture.orgKey}/ws/${fixture.workspaceKeys[0]}/sessions`;
-    const token = signAccessToken({ id: fixture.viewerId, token_version: 0 });
-
-    const filtered = { agent: ['claude-code', 'codex'], model: ['model-a', 'model-b', 'model-c'], label: ['env:prod', 'env:dev', 'team:team-3'] };
-    const scenarios: Scenario[] = [
-      { name: 'facets, unfiltered', kind: 'facets', path: '/facets', args: {}, query: {} },
-      { name: 'facets, filtered', kind: 'facets', path: '/facets', args: filtered, query: filtered },
-      { name: 'list, first page', kind: 'list', path: '', args: {}, query: { limit: '20' } },
-    ];
-
-    const rows: { scenario: string; sql_p50_ms: number; sql_same_p50_ms: number; connections: number; result: LoadResult; ratio: number }[] = [];
-    for (const scenario of scenarios) {
-      if (process.env.BENCH_EXPLAIN === '1') await explain(scenario, fixture);
-      const runDirect = directRunner(scenario, fixture);
-      const sql = await timeIt(runDirect, SQL_RUNS);
-      const sqlP50 = percentile(sql, 50);
-      log(`${scenario.name}: direct SQL p50 ${sqlP50.toFixed(2)} ms, p99 ${percentile(sql, 99).toFixed(2)} ms`);
-      const target = `${base}${scenario.path}${queryString(scenario.query)}`;
-      const check = await fetch(target, { headers: { authorization: `Bearer ${token}` } });
-      if (check.status !== 200) throw new Error(`${scenario.name}: HTTP ${check.status} ${await check.text()}`);
-      await load(target, { token, connections: 2, count: 20, seconds: 10 }); // warm-up
-      for (const connections of [2, 20]) {
-        const sameP50 = await directSqlConcurrent(runDirect, connections);
-        const result = await load(target, { token, connections, count: REQUESTS, seconds: SECONDS });
-        rows.push({ scenario: scenario.name, sql_p50_ms: sqlP50, sql_same_p50_ms: sameP50, connections, result, ratio: result.p50_ms / sqlP50 });
-        log(
-          `${scenario.name} @${connections}: HTTP p50 ${result.p50_ms.toFixed(2)} ms, p99 ${result.p99_ms.toFixed(2)} ms, ` +
-            `${result.req_per_s.toFixed(1)} req/s (${result.requests} requests, ${result.errors} errors); ` +
-            `direct SQL p50 at ${connections} in flight ${sameP50.toFixed(2)} ms; HTTP p50 / SQL p50 = ${(result.p50_ms / sqlP50).toFixed(2)}`,
-        );
-      }
+    const service = await startService();
+    try {
+      await measure(fixture, `${service.base}/api/v1/org/${fixture.orgKey}/ws/${fixture.workspaceKeys[0]}/sessions`);
+    } finally {
+      await service.stop();
     }
+  });
+}
 
-    console.log(
-      '\n| scenario | direct SQL p50 (ms) | connections | direct SQL p50, same concurrency (ms) | HTTP p50 (ms) | HTTP p99 (ms) | req/s | HTTP p50 / SQL p50 |',
-    );
-    console.log('|---|---|---|---|---|---|---|---|');
-    for (const row of rows) {
-      console.log(
-        `| ${row.scenario} | ${row.sql_p50_ms.toFixed(2)} | ${row.connections} | ${row.sql_same_p50_ms.toFixed(2)} | ${row.result.p50_ms.toFixed(2)} | ` +
-          `${row.result.p99_ms.toFixed(2)} | ${row.result.req_per_s.toFixed(1)} | ${row.ratio.toFixed(2)} |`,
+async function measure(fixture: Fixture, base: string): Promise<void> {
+  const token = signAccessToken({ id: fixture.viewerId, token_version: 0 });
+
+  const filtered = { agent: ['claude-code', 'codex'], model: ['model-a', 'model-b', 'model-c'], label: ['env:prod', 'env:dev', 'team:team-3'] };
+  const scenarios: Scenario[] = [
+    { name: 'facets, unfiltered', kind: 'facets', path: '/facets', args: {}, query: {} },
+    { name: 'facets, filtered', kind: 'facets', path: '/facets', args: filtered, query: filtered },
+    { name: 'list, first page', kind: 'list', path: '', args: {}, query: { limit: '20' } },
+  ];
+
+  const rows: { scenario: string; sql_p50_ms: number; sql_same_p50_ms: number; connections: number; result: LoadResult; ratio: number }[] = [];
+  for (const scenario of scenarios) {
+    if (process.env.BENCH_EXPLAIN === '1') await explain(scenario, fixture);
+    const runDirect = directRunner(scenario, fixture);
+    const sql = await timeIt(runDirect, SQL_RUNS);
+    const sqlP50 = percentile(sql, 50);
+    log(`${scenario.name}: direct SQL p50 ${sqlP50.toFixed(2)} ms, p99 ${percentile(sql, 99).toFixed(2)} ms`);
+    const target = `${base}${scenario.path}${queryString(scenario.query)}`;
+    const check = await fetch(target, { headers: { authorization: `Bearer ${token}` } });
+    if (check.status !== 200) throw new Error(`${scenario.name}: HTTP ${check.status} ${await check.text()}`);
+    await load(target, { token, connections: 2, count: 20, seconds: 10 }); // warm-up
+    for (const connections of [2, 20]) {
+      const sameP50 = await directSqlConcurrent(runDirect, connections);
+      const result = await load(target, { token, connections, count: REQUESTS, seconds: SECONDS });
+      rows.push({ scenario: scenario.name, sql_p50_ms: sqlP50, sql_same_p50_ms: sameP50, connections, result, ratio: result.p50_ms / sqlP50 });
+      log(
+        `${scenario.name} @${connections}: HTTP p50 ${result.p50_ms.toFixed(2)} ms, p99 ${result.p99_ms.toFixed(2)} ms, ` +
+          `${result.req_per_s.toFixed(1)} req/s (${result.requests} requests, ${result.errors} errors); ` +
+          `direct SQL p50 at ${connections} in flight ${sameP50.toFixed(2)} ms; HTTP p50 / SQL p50 = ${(result.p50_ms / sqlP50).toFixed(2)}`,
       );
     }
-    const target = rows.find((row) => row.scenario === 'facets, unfiltered' && row.connections === 2);
-    if (target) {
-      const ok = target.ratio <= 1.5;
-      console.log(`\nTarget (unfiltered facets HTTP p50 <= 1.5x direct SQL, 2 connections): ${ok ? 'met' : 'MISSED'} (${target.ratio.toFixed(2)}x)`);
-    }
-  } finally {
-    if (server) {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server!.close(() => resolve()));
-    }
-    await stopApp?.();
-    await closeDatabase();
-    await embedded?.stop();
-    if (tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+  }
+
+  console.log(
+    '\n| scenario | direct SQL p50 (ms) | connections | direct SQL p50, same concurrency (ms) | HTTP p50 (ms) | HTTP p99 (ms) | req/s | HTTP p50 / SQL p50 |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const row of rows) {
+    console.log(
+      `| ${row.scenario} | ${row.sql_p50_ms.toFixed(2)} | ${row.connections} | ${row.sql_same_p50_ms.toFixed(2)} | ${row.result.p50_ms.toFixed(2)} | ` +
+        `${row.result.p99_ms.toFixed(2)} | ${row.result.req_per_s.toFixed(1)} | ${row.ratio.toFixed(2)} |`,
+    );
+  }
+  const target = rows.find((row) => row.scenario === 'facets, unfiltered' && row.connections === 2);
+  if (target) {
+    const ok = target.ratio <= 1.5;
+    console.log(`\nTarget (unfiltered facets HTTP p50 <= 1.5x direct SQL, 2 connections): ${ok ? 'met' : 'MISSED'} (${target.ratio.toFixed(2)}x)`);
   }
 }

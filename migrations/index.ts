@@ -8,6 +8,7 @@ import * as m0006 from './0006-session-fixes';
 import * as m0010 from './0010-rate-limits';
 import * as m0011 from './0011-group-session-order';
 import * as m0012 from './0012-session-group-rollups';
+import * as m0013 from './0013-session-list-sorts';
 
 /**
  * The ordered list of migrations. Forward-only: a landed migration is never
@@ -23,4 +24,5 @@ export const migrations: { name: string; up: Migration }[] = [
   { name: '0010-rate-limits', up: m0010.up },
   { name: '0011-group-session-order', up: m0011.up },
   { name: '0012-session-group-rollups', up: m0012.up },
+  { name: '0013-session-list-sorts', up: m0013.up },
 ];

@@ -1,10 +1,10 @@
 import { getIntrospectionQuery } from 'graphql';
 import { config } from '../../../src/config/config';
-import { onStatement } from '../../../src/db/database';
 import { createUser, type TestUser } from '../../factories/accounts';
 import { createGroup, saveSession } from '../../factories/sessions';
 import { gql, rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
+import { countStatements } from '../../helpers/statements';
 import { useTestApp } from '../../helpers/test-app';
 
 /**
@@ -31,14 +31,8 @@ beforeAll(async () => {
 
 /** Runs a GraphQL request and the SQL statements it caused. */
 async function refused(body: unknown): Promise<{ status: number; body: any; statements: string[] }> {
-  const statements: string[] = [];
-  const stop = onStatement((sql) => statements.push(sql));
-  try {
-    const res = await rest(api, 'POST', '/graphql', { token: user.token, body });
-    return { status: res.status, body: res.body, statements };
-  } finally {
-    stop();
-  }
+  const { result, statements } = await countStatements(() => rest(api, 'POST', '/graphql', { token: user.token, body }));
+  return { status: result.status, body: result.body, statements };
 }
 
 function expectRefusedBeforeExecution(result: { status: number; body: any; statements: string[] }, type: string, message: RegExp): void {

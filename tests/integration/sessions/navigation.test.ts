@@ -2,9 +2,10 @@ import crypto from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import { createUser, type TestUser } from '../../factories/accounts';
 import { appendMessages, createGroup, createProject, createWorkspace, defaultProject, saveSession } from '../../factories/sessions';
-import { database, onStatement } from '../../../src/db/database';
+import { database } from '../../../src/db/database';
 import { rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
+import { countStatements } from '../../helpers/statements';
 import { useTestApp } from '../../helpers/test-app';
 
 const api = useTestApp();
@@ -12,16 +13,6 @@ let user: TestUser;
 let wsKey: string;
 
 /** Runs a GraphQL request and counts the SQL statements it caused. */
-async function countStatements<T>(run: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  const statements: string[] = [];
-  const stop = onStatement((sql) => statements.push(sql));
-  try {
-    return { result: await run(), statements };
-  } finally {
-    stop();
-  }
-}
-
 beforeAll(async () => {
   user = await createUser();
   wsKey = (await createWorkspace(user.orgKey)).key;

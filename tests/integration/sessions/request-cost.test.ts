@@ -1,8 +1,8 @@
-import { onStatement } from '../../../src/db/database';
 import { createUser, type TestUser } from '../../factories/accounts';
 import { createApiKey } from '../../factories/api-keys';
 import { appendMessages, createGroup, defaultProject, saveSession, sessionsPath } from '../../factories/sessions';
 import { gql, rest } from '../../helpers/http';
+import { countStatements } from '../../helpers/statements';
 import { useTestApp } from '../../helpers/test-app';
 
 /**
@@ -12,16 +12,6 @@ import { useTestApp } from '../../helpers/test-app';
 const api = useTestApp();
 let user: TestUser;
 let sessionId: string;
-
-async function statementsOf<T>(run: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  const statements: string[] = [];
-  const stop = onStatement((sql) => statements.push(sql));
-  try {
-    return { result: await run(), statements };
-  } finally {
-    stop();
-  }
-}
 
 beforeAll(async () => {
   user = await createUser();
@@ -34,7 +24,7 @@ beforeAll(async () => {
 
 describe('the fixed cost of a request', () => {
   it('reads one session over REST with a JWT in 2 statements: credential and tenant, then the session with its relations and usage', async () => {
-    const { result, statements } = await statementsOf(() => rest(api, 'GET', `${sessionsPath(user.orgKey)}/${sessionId}`, { token: user.token }));
+    const { result, statements } = await countStatements(() => rest(api, 'GET', `${sessionsPath(user.orgKey)}/${sessionId}`, { token: user.token }));
     expect(result.status).toBe(200);
     expect(result.body).toMatchObject({ id: sessionId, project_key: 'default', group: { kind: 'workflow', message_count: 1 }, created_by: { id: user.id } });
     expect(result.body.usage.total_input_tokens).toBe(3);
@@ -44,7 +34,7 @@ describe('the fixed cost of a request', () => {
   it('reads one session over REST with an API key in as many statements', async () => {
     const key = await createApiKey(api, user, { name: 'cost' });
     await rest(api, 'GET', '/user', { headers: { 'x-api-key': key.key } }); // records last_used_at (at most once a minute)
-    const { result, statements } = await statementsOf(() => rest(api, 'GET', `${sessionsPath(user.orgKey)}/${sessionId}`, { headers: { 'x-api-key': key.key } }));
+    const { result, statements } = await countStatements(() => rest(api, 'GET', `${sessionsPath(user.orgKey)}/${sessionId}`, { headers: { 'x-api-key': key.key } }));
     expect(result.status).toBe(200);
     expect(statements).toHaveLength(2);
   });
@@ -52,11 +42,11 @@ describe('the fixed cost of a request', () => {
   it('reads one session over GraphQL in at most 4 statements, and pays only for what it selects', async () => {
     const full = `query($o: String!, $id: String!) { session(org: $o, workspace: "default", session_id: $id) {
       id project_key group { kind session_count } created_by { username } usage { total_input_tokens } } }`;
-    const selected = await statementsOf(() => gql(api, full, { o: user.orgKey, id: sessionId }, user.token));
+    const selected = await countStatements(() => gql(api, full, { o: user.orgKey, id: sessionId }, user.token));
     expect(selected.result.body.errors).toBeUndefined();
     expect(selected.result.body.data.session.usage.total_input_tokens).toBe(3);
     expect(selected.statements).toHaveLength(3);
-    const bare = await statementsOf(() => gql(api, 'query($o: String!, $id: String!) { session(org: $o, workspace: "default", session_id: $id) { id title } }', { o: user.orgKey, id: sessionId }, user.token));
+    const bare = await countStatements(() => gql(api, 'query($o: String!, $id: String!) { session(org: $o, workspace: "default", session_id: $id) { id title } }', { o: user.orgKey, id: sessionId }, user.token));
     expect(bare.result.body.data.session.title).toBe('costed');
     // Credential, tenant, the session: no usage aggregate, no group, project or people statements.
     expect(bare.statements).toHaveLength(3);
@@ -65,7 +55,7 @@ describe('the fixed cost of a request', () => {
 
   it('lists a dashboard page without paying for fields it does not select', async () => {
     const query = `query($o: String!) { sessions(org: $o, workspace: "default", limit: 100) { total sessions { id title } } }`;
-    const { result, statements } = await statementsOf(() => gql(api, query, { o: user.orgKey }, user.token));
+    const { result, statements } = await countStatements(() => gql(api, query, { o: user.orgKey }, user.token));
     expect(result.body.errors).toBeUndefined();
     // Credential, tenant, count and page.
     expect(statements).toHaveLength(4);
