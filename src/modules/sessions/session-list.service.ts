@@ -5,6 +5,7 @@ import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { parseLabelFilters } from './labels';
 import type { SessionListArgs } from './sessions.inputs';
+import { primeSessionRow, type SessionJoins } from './session-relations';
 import { sessionCountSql, sessionPageSql, sessionWhere } from './sessions.sql';
 import { SessionSortBy, SortDirection } from './sessions.types';
 
@@ -15,17 +16,23 @@ export interface SessionPage {
   limit: number;
 }
 
-export async function listSessions(ctx: AppContext, org: string, ws: string, args: SessionListArgs): Promise<SessionPage> {
+export async function listSessions(
+  ctx: AppContext,
+  org: string,
+  ws: string,
+  args: SessionListArgs,
+  joins: SessionJoins = { relations: false, usage: false },
+): Promise<SessionPage> {
   const labels = parseLabelFilters(args.label ?? [], ['label']); // 422 before the tenant lookup
   const scope = await resolveWorkspace(ctx, org, ws);
   const where = sessionWhere(scope.workspace.id, scope.viewer.user.id, args, labels);
   const page = args.page ?? 1;
   const limit = args.limit ?? 20;
-  const pageSql = sessionPageSql(where.sql, args.sort_by ?? SessionSortBy.updated_at, args.sort_dir ?? SortDirection.desc);
+  const pageSql = sessionPageSql(where.sql, args.sort_by ?? SessionSortBy.updated_at, args.sort_dir ?? SortDirection.desc, joins);
   const [counted, sessions] = await Promise.all([
     database().query<{ total: string }>(sessionCountSql(where.sql), { bind: where.bind, type: QueryTypes.SELECT }),
     // Plain rows: the list maps them straight to GraphQL types, no model instances.
-    database().query<RecordOf<SessionModel>>(pageSql, { bind: { ...where.bind, limit, offset: (page - 1) * limit }, type: QueryTypes.SELECT }),
+    database().query<Record<string, unknown>>(pageSql, { bind: { ...where.bind, limit, offset: (page - 1) * limit }, type: QueryTypes.SELECT }),
   ]);
-  return { sessions, total: Number(counted[0]?.total ?? 0), page, limit };
+  return { sessions: sessions.map((row) => primeSessionRow(ctx, row, null)), total: Number(counted[0]?.total ?? 0), page, limit };
 }

@@ -1,7 +1,7 @@
 import { Op, type Transaction } from 'sequelize';
-import { ProjectModel, SessionGroupModel, SessionModel, type RecordOf, type UserIdentityRecord } from '../../../models';
-import { hotQuery, nestRow, present } from '../../db/hot';
-import { lastGenerationSql, toStats, USAGE_AGGREGATE, type UsageRow } from './sessions.loaders';
+import { SessionModel, type RecordOf } from '../../../models';
+import { hotQuery } from '../../db/hot';
+import { columnsOf, primeSessionRow, sessionJoinSql } from './session-relations';
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError, validationFailure } from '../../core/errors';
 import { isUuid } from '../../core/scalars';
@@ -61,29 +61,15 @@ export async function findSession(scope: WorkspaceScope, ref: string, transactio
   return rows[0];
 }
 
-/** Columns of a model under a prefix, for statements that read several tables at once. */
-function columnsOf(model: { getAttributes(): Record<string, { field?: string }> }, alias: string): string {
-  return Object.entries(model.getAttributes())
-    .map(([name, attribute]) => `${alias}.${attribute.field ?? name} AS "${alias}.${name}"`)
-    .join(', ');
-}
-
 const readSql = new Map<boolean, string>();
 function sessionReadSql(withUsage: boolean): string {
   const cached = readSql.get(withUsage);
   if (cached) return cached;
+  const joins = sessionJoinSql({ relations: true, usage: withUsage });
   const sql = `
-    SELECT ${columnsOf(SessionModel, 's')}, ${columnsOf(ProjectModel, 'p')}, ${columnsOf(SessionGroupModel, 'g')},
-           u.id AS "u.id", u.email AS "u.email", u.username AS "u.username", u.full_name AS "u.full_name",
-           su.id AS "su.id", su.email AS "su.email", su.username AS "su.username", su.full_name AS "su.full_name"
-           ${withUsage ? ', st.*, lg.input_tokens AS last_generation_input_tokens' : ''}
+    SELECT ${columnsOf(SessionModel, 's')}${joins.select}
       FROM sessions s
-      LEFT JOIN projects p ON p.id = s.project_id
-      LEFT JOIN session_groups g ON g.id = s.group_id
-      LEFT JOIN users u ON u.id = s.user_id
-      LEFT JOIN users su ON su.id = s.shared_by
-      ${withUsage ? `LEFT JOIN LATERAL (SELECT ${USAGE_AGGREGATE} FROM session_messages m WHERE m.session_id = s.id) st ON TRUE
-      LEFT JOIN LATERAL (${lastGenerationSql('s.id')}) lg ON TRUE` : ''}
+      ${joins.from}
      WHERE s.workspace_id = $1 AND s.id BETWEEN $2 AND $3 AND (s.user_id = $4 OR s.visibility = 'workspace')
      LIMIT 2`;
   readSql.set(withUsage, sql);
@@ -103,13 +89,5 @@ export async function readSession(ctx: AppContext, scope: WorkspaceScope, ref: s
   const rows = await hotQuery<Record<string, unknown>>(withUsage ? 'session_read_usage' : 'session_read', sessionReadSql(withUsage), [scope.workspace.id, range[0], range[1], scope.viewer.user.id]);
   if (rows.length === 0) throw new NotFoundError('Session');
   if (rows.length > 1) throw new ConflictError(`Session id prefix '${ref}' matches more than one session; use more characters`);
-  const row = nestRow(rows[0]);
-  const session = row.s as unknown as RecordOf<SessionModel>;
-  const project = present<RecordOf<ProjectModel>>(row.p);
-  const group = present<RecordOf<SessionGroupModel>>(row.g);
-  if (project) ctx.loaders.sessionProjectById.prime(project.id, project);
-  if (group) ctx.loaders.sessionGroupById.prime(group.id, group);
-  for (const user of [present<UserIdentityRecord>(row.u), present<UserIdentityRecord>(row.su)]) if (user) ctx.loaders.userById.prime(user.id, user);
-  if (withUsage) ctx.loaders.sessionStats.prime(session.id, toStats(row as unknown as UsageRow));
-  return session;
+  return primeSessionRow(ctx, rows[0], 's');
 }

@@ -67,8 +67,9 @@ export const USAGE_AGGREGATE = `
              AS recent_message_count`;
 
 /** The input tokens of the newest message with usage of session `sessionExpr`, through session_messages_usage_idx. */
-export const lastGenerationSql = (sessionExpr: string) =>
-  `SELECT x.input_tokens FROM session_messages x WHERE x.session_id = ${sessionExpr} AND x.has_usage ORDER BY x.seq DESC LIMIT 1`;
+export const lastGenerationSql = (sessionExpr: string, orgExpr?: string) =>
+  `SELECT x.input_tokens FROM session_messages x WHERE x.session_id = ${sessionExpr}${orgExpr ? ` AND x.organization_id = ${orgExpr}` : ''}
+      AND x.has_usage ORDER BY x.seq DESC LIMIT 1`;
 
 const usageSql = (tenant: TenantFilter) => `
   WITH agg AS (

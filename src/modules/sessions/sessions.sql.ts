@@ -1,6 +1,7 @@
 import { isUuid } from '../../core/scalars';
 import { parseLabelFilters } from './labels';
 import type { SessionFilterArgs } from './sessions.inputs';
+import { sessionJoinSql, type SessionJoins } from './session-relations';
 import { SessionArchivedScope, SessionSortBy, SortDirection } from './sessions.types';
 
 /**
@@ -86,19 +87,26 @@ const SORT_COLUMNS: Record<SessionSortBy, string> = {
  * The page statement of the list (exported so the benchmark times the same
  * SQL): the page's ids are chosen from the active-sessions index alone
  * (every sort column is in it, migration 0013), then only those rows are
- * read from the table.
+ * read from the table, with what the reply shows beside them (`joins`).
  */
-export function sessionPageSql(whereSql: string, sortBy: SessionSortBy, sortDir: SortDirection): string {
+export function sessionPageSql(
+  whereSql: string,
+  sortBy: SessionSortBy,
+  sortDir: SortDirection,
+  joins: SessionJoins = { relations: false, usage: false },
+): string {
   const direction = sortDir === SortDirection.asc ? 'ASC' : 'DESC';
   // Only last_message_at can be null; leaving NULLS LAST off the others lets
   // the default order (updated_at desc, id desc) walk the partial index.
   const nulls = sortBy === SessionSortBy.last_message_at ? ' NULLS LAST' : '';
   const order = `${SORT_COLUMNS[sortBy]} ${direction}${nulls}, s.id ${direction}`;
-  return `SELECT s.* FROM (
+  const joined = sessionJoinSql(joins);
+  return `SELECT s.*${joined.select} FROM (
              SELECT s.id FROM sessions s WHERE ${whereSql}
               ORDER BY ${order}
               LIMIT $limit OFFSET $offset) page
            JOIN sessions s ON s.id = page.id
+           ${joined.from}
           ORDER BY ${order}`;
 }
 

@@ -53,6 +53,15 @@ describe('the fixed cost of a request', () => {
     expect(bare.statements.filter((sql) => /session_messages/.test(sql))).toEqual([]);
   });
 
+  it('lists a page over REST in 3 statements: credential and tenant, the count, the page with its relations and usage', async () => {
+    const { result, statements } = await countStatements(() => rest(api, 'GET', sessionsPath(user.orgKey), { token: user.token, query: { limit: 100 } }));
+    expect(result.status).toBe(200);
+    const [first] = result.body.sessions;
+    expect(first).toMatchObject({ id: sessionId, project_key: 'default', group: { kind: 'workflow' }, created_by: { id: user.id } });
+    expect(first.usage.total_output_tokens).toBe(4);
+    expect(statements).toHaveLength(3);
+  });
+
   it('lists a dashboard page without paying for fields it does not select', async () => {
     const query = `query($o: String!) { sessions(org: $o, workspace: "default", limit: 100) { total sessions { id title } } }`;
     const { result, statements } = await countStatements(() => gql(api, query, { o: user.orgKey }, user.token));
