@@ -1,9 +1,11 @@
-import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { withBaseCost } from '../../core/graphql-limits';
 import { pageInfo } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
+import { primeSessionRow, selectedJoins } from '../sessions/session-relations';
 import { toSession } from '../sessions/sessions.mapper';
 import { SessionResponse } from '../sessions/sessions.types';
 import { SessionGroupCreateRequest, SessionGroupListArgs, SessionGroupUpdateRequest } from './session-groups.inputs';
@@ -68,8 +70,9 @@ export class SessionGroupResolver {
     @Root() group: SessionGroupSummary,
     @Arg('limit', () => Int, { defaultValue: 50, description: 'At most 100.' }) limit: number,
     @Ctx() ctx: AppContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<SessionResponse[]> {
-    const rows = await ctx.loaders.groupSessions.load({ parent_id: group.id, limit: Math.max(1, Math.min(limit, 100)) });
-    return rows.map(toSession);
+    const rows = await ctx.loaders.groupSessions.load({ parent_id: group.id, limit: Math.max(1, Math.min(limit, 100)), joins: selectedJoins(info) });
+    return rows.map((row) => toSession(primeSessionRow(ctx, row, null)));
   }
 }

@@ -1,7 +1,9 @@
 import { ProjectModel, SessionGroupModel, SessionModel, type RecordOf, type UserIdentityRecord } from '../../../models';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { AppContext } from '../../core/context';
+import { selectedFields } from '../../core/graphql-selection';
 import { nestRow, present } from '../../db/hot';
-import { lastGenerationSql, toStats, USAGE_AGGREGATE, type UsageRow } from './sessions.loaders';
+import { lastGenerationSql, toStats, USAGE_AGGREGATE, type UsageRow } from './session-usage';
 
 /**
  * What a session reply shows beside the session (its project, its group with
@@ -14,6 +16,14 @@ import { lastGenerationSql, toStats, USAGE_AGGREGATE, type UsageRow } from './se
 export interface SessionJoins {
   relations: boolean;
   usage: boolean;
+}
+
+const RELATION_FIELDS = ['project_key', 'project_name', 'project', 'group', 'created_by', 'shared_by', 'creator'];
+
+/** What the sessions at `path` of the current selection show beside them: joined only when selected. */
+export function selectedJoins(info: GraphQLResolveInfo, path: string[] = []): SessionJoins {
+  const selected = selectedFields(info, path);
+  return { relations: RELATION_FIELDS.some((name) => selected.has(name)), usage: selected.has('usage') || selected.has('recent_message_count') };
 }
 
 /** Columns of a model under a prefix, for statements that read several tables at once. */

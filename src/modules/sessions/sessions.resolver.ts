@@ -3,8 +3,7 @@ import { Arg, Args, Ctx, Extensions, FieldResolver, Info, Int, Mutation, Query, 
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { withBaseCost } from '../../core/graphql-limits';
-import { selectedFields } from '../../core/graphql-selection';
-import type { SessionJoins } from './session-relations';
+import { selectedJoins } from './session-relations';
 import { pageInfo } from '../../core/pagination';
 import { toProject } from '../projects/projects.mapper';
 import { ProjectResponse } from '../projects/projects.types';
@@ -54,13 +53,7 @@ const USAGE_COST = 3;
 const listCost = (args: Record<string, unknown>) => (args.search ? 5001 : 1500);
 const TAGS = { tags: ['sessions'] };
 
-const RELATION_FIELDS = ['project_key', 'project_name', 'project', 'group', 'created_by', 'shared_by', 'creator'];
 
-/** What the sessions at `path` of the selection show beside them: joined only when selected. */
-function sessionJoins(info: GraphQLResolveInfo, path: string[] = []): SessionJoins {
-  const selected = selectedFields(info, path);
-  return { relations: RELATION_FIELDS.some((name) => selected.has(name)), usage: selected.has('usage') || selected.has('recent_message_count') };
-}
 
 @Resolver(() => SessionResponse)
 export class SessionResolver {
@@ -76,7 +69,7 @@ export class SessionResolver {
     @Ctx() ctx: AppContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<SessionListResponse> {
-    const result = await listSessions(ctx, org, workspace, args, sessionJoins(info, ['sessions']));
+    const result = await listSessions(ctx, org, workspace, args, selectedJoins(info, ['sessions']));
     return { sessions: result.sessions.map(toSession), ...pageInfo(result.total, result.page, result.limit) };
   }
 
@@ -101,7 +94,7 @@ export class SessionResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<SessionResponse> {
     // Usage comes with the session when asked for: one statement either way.
-    return toSession(await getSession(ctx, org, workspace, sessionId, sessionJoins(info).usage));
+    return toSession(await getSession(ctx, org, workspace, sessionId, selectedJoins(info).usage));
   }
 
   @Mutation(() => SessionResponse, { description: 'Save a session: 201 when the id is new, 200 when the owner saves it again (spec 2).' })

@@ -1,6 +1,8 @@
-import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, Extensions, FieldResolver, Info, Int, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { WorkspaceResponse } from '../workspaces/workspaces.types';
+import { primeSessionRow, selectedJoins } from './session-relations';
 import { toSession } from './sessions.mapper';
 import { SessionResponse } from './sessions.types';
 
@@ -15,8 +17,9 @@ export class WorkspaceSessionsResolver {
     @Root() workspace: WorkspaceResponse,
     @Arg('limit', () => Int, { defaultValue: 20, description: 'At most 100.' }) limit: number,
     @Ctx() ctx: AppContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<SessionResponse[]> {
-    const rows = await ctx.loaders.workspaceSessions.load({ parent_id: workspace.id, limit: Math.max(1, Math.min(limit, 100)) });
-    return rows.map(toSession);
+    const rows = await ctx.loaders.workspaceSessions.load({ parent_id: workspace.id, limit: Math.max(1, Math.min(limit, 100)), joins: selectedJoins(info) });
+    return rows.map((row) => toSession(primeSessionRow(ctx, row, null)));
   }
 }

@@ -62,6 +62,16 @@ describe('the fixed cost of a request', () => {
     expect(statements).toHaveLength(3);
   });
 
+  it('serves the dashboard navigation workspace → sessions { group created_by project } in 3 statements', async () => {
+    const query = `query($o: String!) { workspace(org: $o, workspace: "default") {
+      sessions(limit: 100) { id group { kind status session_count } created_by { username } project { key name } } } }`;
+    const { result, statements } = await countStatements(() => gql(api, query, { o: user.orgKey }, user.token));
+    expect(result.body.errors).toBeUndefined();
+    expect(result.body.data.workspace.sessions[0]).toMatchObject({ id: sessionId, group: { kind: 'workflow', session_count: 1 }, created_by: { username: user.username } });
+    // Credential, tenant, the sessions with their groups, owners and projects.
+    expect(statements).toHaveLength(3);
+  });
+
   it('lists a dashboard page without paying for fields it does not select', async () => {
     const query = `query($o: String!) { sessions(org: $o, workspace: "default", limit: 100) { total sessions { id title } } }`;
     const { result, statements } = await countStatements(() => gql(api, query, { o: user.orgKey }, user.token));
