@@ -48,6 +48,7 @@ export function observe(req: IncomingMessage, res: ServerResponse, state: Reques
   const labels = { method: req.method ?? 'GET', route: state.route, status: String(res.statusCode) };
   httpRequests.inc(labels);
   httpDuration.observe(labels, seconds);
+  if (!logger.isLevelEnabled('info')) return;
   const tenant = state.ctx?.tenant;
   logger.info(
     {
