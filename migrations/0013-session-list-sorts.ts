@@ -1,10 +1,11 @@
 import type { Migration } from './types';
 
 /**
- * Every sort of the session list from the index: the active-sessions index
- * also carries created_at, last_message_at and message_count, so a page
- * sorted by any of them is chosen by an index-only scan and only the page's
- * rows are read from the table (sessionPageSql). It replaces the index of
+ * Every sort of the active-session list from the index: the active-sessions
+ * index also carries created_at, last_message_at and message_count, so a page
+ * of active sessions sorted by any of them is chosen by an index-only scan
+ * (a top-N sort over the index entries) and only the page's rows are read
+ * from the table (sessionPageSql). It replaces the index of
  * migration 0005 under the same name.
  */
 export const up: Migration = async ({ context: sql }) => {

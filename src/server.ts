@@ -8,6 +8,7 @@ import { closeDatabase, connectDatabase } from './db/database';
 import type { EmbeddedDatabase } from './db/embedded';
 import { platform } from './modules';
 import { createApp, createHttpServer } from './app';
+import { jwtSecret } from './modules/accounts/jwt';
 import { seedDemo } from '../seeders/demo.seeder';
 
 /**
@@ -102,6 +103,8 @@ async function single(): Promise<void> {
 async function primary(workers: number): Promise<void> {
   const { url, embedded } = await bootDatabase(platform.models);
   const demo = config().seedDemo ? await seedDemo() : null;
+  // A development JWT secret is generated once, here, before any worker could race to write its own.
+  jwtSecret();
   await closeDatabase();
   let stopping = false;
   let ready = 0;
@@ -113,8 +116,9 @@ async function primary(workers: number): Promise<void> {
   };
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
-    logger.error({ worker: worker.process.pid, code, signal }, 'worker exited; starting another');
-    fork();
+    // A worker that keeps failing at start is not re-forked in a tight loop.
+    logger.error({ worker: worker.process.pid, code, signal }, 'worker exited; starting another in 1 s');
+    setTimeout(() => stopping || fork(), 1000).unref();
   });
   for (let index = 0; index < workers; index += 1) fork();
   onSignals(async (signal) => {

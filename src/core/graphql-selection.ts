@@ -19,9 +19,3 @@ export function selectedFields(info: GraphQLResolveInfo, path: readonly string[]
   for (const node of info.fieldNodes) visit(node.selectionSet, 0);
   return out;
 }
-
-/** Whether any of `names` is selected under the current field at `path`. */
-export function selectsAny(info: GraphQLResolveInfo, names: readonly string[], path: readonly string[] = []): boolean {
-  const selected = selectedFields(info, path);
-  return names.some((name) => selected.has(name));
-}

@@ -1,10 +1,21 @@
 import { Max, Min } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
+import { validationFailure } from './errors';
 
 /** The page envelope of offset-paged lists: total, page, limit, total_pages, has_next, has_previous. */
 export function pageInfo(total: number, page: number, limit: number) {
   const totalPages = total === 0 ? 0 : Math.ceil(total / limit);
   return { total, page, limit, total_pages: totalPages, has_next: page < totalPages, has_previous: page > 1 };
+}
+
+/** How deep an offset page may reach: deeper pages would scan this many rows to skip them. */
+export const MAX_OFFSET_ROWS = 10_000;
+
+/** 422 at `page` for a page that starts past MAX_OFFSET_ROWS (narrow the filters instead). */
+export function checkPageDepth(page: number, limit: number): void {
+  if ((page - 1) * limit > MAX_OFFSET_ROWS) {
+    throw validationFailure(['page'], `Input should be at most ${Math.floor(MAX_OFFSET_ROWS / limit) + 1} at this limit (pages reach ${MAX_OFFSET_ROWS} rows deep; narrow the filters)`, 'less_than_equal');
+  }
 }
 
 /** The largest page of a list that has no page envelope (a bare array or `{workspaces}`). */
@@ -16,8 +27,9 @@ export const MAX_LIST_PAGE = 100;
  */
 @ArgsType()
 export class ListPageArgs {
-  @Field(() => Int, { nullable: true, defaultValue: 1, description: 'Page number, from 1.' })
+  @Field(() => Int, { nullable: true, defaultValue: 1, description: `Page number, from 1 to ${MAX_OFFSET_ROWS / MAX_LIST_PAGE} at the largest page size.` })
   @Min(1)
+  @Max(MAX_OFFSET_ROWS)
   page?: number | null;
 
   @Field(() => Int, { nullable: true, defaultValue: MAX_LIST_PAGE, description: `Items per page, 1 to ${MAX_LIST_PAGE} (default ${MAX_LIST_PAGE}).` })
@@ -29,5 +41,6 @@ export class ListPageArgs {
 /** LIMIT and OFFSET of a list page. */
 export function pageWindow(args: ListPageArgs = {}): { limit: number; offset: number } {
   const limit = args.limit ?? MAX_LIST_PAGE;
+  checkPageDepth(args.page ?? 1, limit);
   return { limit, offset: ((args.page ?? 1) - 1) * limit };
 }

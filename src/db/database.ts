@@ -41,12 +41,12 @@ export async function closeDatabase(): Promise<void> {
   await closing.close();
 }
 
-/** Calls `listener` with every SQL statement until the returned function is called. */
 /** Reports a statement sent outside Sequelize (src/db/hot.ts) to the listeners. */
 export function notifyStatement(sql: string): void {
   for (const listener of statementListeners) listener(sql);
 }
 
+/** Calls `listener` with every SQL statement until the returned function is called. */
 export function onStatement(listener: (sql: string) => void): () => void {
   statementListeners.add(listener);
   return () => statementListeners.delete(listener);

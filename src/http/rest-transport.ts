@@ -34,10 +34,12 @@ export function createRestTransport(schema: GraphQLSchema): RestTransport {
     if (!match) throw new NotFoundError('Route');
     const body = method === 'GET' || method === 'HEAD' ? { value: undefined, error: null } : await readJsonBody(req, match.route.route.bodyLimit ?? DEFAULT_BODY_LIMIT);
     const rest: RestRequest = { method, path: url.pathname, query: url.searchParams, body: body.value, bodyError: body.error };
-    // The route's keys go with the credential: one statement authenticates and resolves the tenant.
-    const { org, workspace } = match.params;
-    const ctx = await contextFor(req, res, state, rest, org ? { org, workspace: workspace ?? null } : null);
     state.route = `${match.route.kind}.${match.route.field.name}`;
+    // The route's keys go with the credential: one statement authenticates and resolves the tenant
+    // (keys with a NUL character are left to the request validation, which answers 422).
+    const { org, workspace } = match.params;
+    const hinted = org && !org.includes('\0') && !workspace?.includes('\0');
+    const ctx = await contextFor(req, res, state, rest, hinted ? { org, workspace: workspace ?? null } : null);
     // Sofa sees the method and path only: the context carries the caller, and
     // readRestVariables reads the query and body strictly.
     const response: Response = await router.fetch(new Request(`http://localhost${url.pathname}`, { method }), { appContext: ctx });

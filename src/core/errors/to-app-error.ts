@@ -32,8 +32,8 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: un
     };
   }
   if (current instanceof ConnectionError || isConnectionFailure(current)) return { appError: new DatabaseUnavailableError(), unexpected: null };
-  // 57014 query_canceled: the statement ran past statement_timeout.
-  if (current instanceof DatabaseError && pgCode(current) === '57014') return { appError: new GatewayTimeoutError(), unexpected: null };
+  // 57014 query_canceled: the statement ran past statement_timeout (from Sequelize, or from pg directly on the hot path).
+  if (sqlState(current) === '57014') return { appError: new GatewayTimeoutError(), unexpected: null };
   if (current instanceof GraphQLError) {
     // A GraphQL-level failure that carries no AppError: bad query or variables.
     const code = current.extensions?.code;
@@ -51,14 +51,21 @@ function pgCode(error: DatabaseError): string | undefined {
   return (error.original as { code?: string } | undefined)?.code ?? (error.parent as { code?: string } | undefined)?.code;
 }
 
+/** The SQLSTATE of a Sequelize error or of a pg driver error alike. */
+function sqlState(error: unknown): string | undefined {
+  if (error instanceof DatabaseError) return pgCode(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /**
  * The server went away under a running statement (class 08 connection
  * exceptions, 57P01-03 shutdown or crash) or the socket broke: as unavailable
  * as a refused connection.
  */
 function isConnectionFailure(error: unknown): boolean {
-  const code = error instanceof DatabaseError ? pgCode(error) : (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return false;
+  const code = sqlState(error);
+  if (!code) return false;
   return code.startsWith('08') || ['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code);
 }
 

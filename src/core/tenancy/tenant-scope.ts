@@ -75,6 +75,9 @@ async function lookUp(ctx: AppContext, viewer: Viewer, orgKey: string, workspace
 
 async function resolve(ctx: AppContext, orgKey: string, workspaceKey: string | null): Promise<TenantScope> {
   const viewer = requireViewer(ctx);
+  // No key holds a NUL character, and PostgreSQL refuses one as a parameter.
+  if (orgKey.includes('\0')) throw new NotFoundError('Organization');
+  if (workspaceKey?.includes('\0')) throw new NotFoundError('Workspace');
   const found = await lookUp(ctx, viewer, orgKey, workspaceKey);
   const limits = viewer.apiKey;
   if (!found.org || !found.role || (limits?.organization_id && limits.organization_id !== found.org.id)) throw new NotFoundError('Organization');

@@ -3,7 +3,7 @@ import { signAccessToken } from './jwt';
 import { membershipsOf, personalOrganization } from '../organizations/organizations.service';
 import type { AccessTokenResponse } from './accounts.types';
 
-/** A fresh JWT for the user, with the personal organization as default_org and every membership in orgs. */
+/** A fresh JWT for the user, with the personal organization as default_org and the first 100 memberships in orgs (GET /user/organizations pages through all). */
 export async function accessTokenResponse(user: UserModel): Promise<AccessTokenResponse> {
   const memberships = await membershipsOf(user.id);
   const personal = personalOrganization(user, memberships);

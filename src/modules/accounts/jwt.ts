@@ -28,7 +28,7 @@ function readSecret(): string {
 }
 
 /** One KeyObject per process: jsonwebtoken would otherwise derive it on every call. */
-function jwtSecret(): crypto.KeyObject {
+export function jwtSecret(): crypto.KeyObject {
   secretKey ??= crypto.createSecretKey(Buffer.from(readSecret(), 'utf8'));
   return secretKey;
 }

@@ -69,6 +69,17 @@ export const RECOUNT_SQL = `
 export async function recountGroups(groupIds: (string | null | undefined)[], transaction?: Transaction): Promise<void> {
   const ids = [...new Set(groupIds.filter((id): id is string => Boolean(id)))].sort();
   if (!ids.length) return;
+  // Lock the rows first (in id order), then recount in a new statement: under
+  // READ COMMITTED it sees every delta committed before the lock was granted,
+  // where a single UPDATE … FROM (recount) would write totals from a snapshot
+  // taken before it waited, losing a concurrent delta.
+  if (transaction) {
+    await database().query('SELECT id FROM session_groups WHERE id = ANY($ids::uuid[]) ORDER BY id FOR NO KEY UPDATE', {
+      bind: { ids },
+      type: QueryTypes.SELECT,
+      transaction,
+    });
+  }
   await database().query(
     `UPDATE session_groups g SET
        session_count = r.session_count, active_session_count = r.active_session_count, message_count = r.message_count,

@@ -4,6 +4,7 @@ import { resolveProject } from '../projects/projects.service';
 import type { AppContext } from '../../core/context';
 import { requireScope, resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { NotFoundError } from '../../core/errors';
+import { checkPageDepth } from '../../core/pagination';
 import type { SessionGroupCreateRequest, SessionGroupListArgs, SessionGroupUpdateRequest } from './session-groups.inputs';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -83,6 +84,7 @@ export async function listSessionGroups(
   const access = await resolveWorkspace(ctx, org, ws);
   const page = args.page ?? 1;
   const limit = args.limit ?? 20;
+  checkPageDepth(page, limit);
   const where: WhereOptions = { workspace_id: access.workspace.id };
   if (args.kind?.length) Object.assign(where, { kind: args.kind });
   if (args.status?.length) Object.assign(where, { status: args.status });

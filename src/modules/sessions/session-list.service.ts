@@ -1,6 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import type { RecordOf, SessionModel } from '../../../models';
 import type { AppContext } from '../../core/context';
+import { checkPageDepth } from '../../core/pagination';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { parseLabelFilters } from './labels';
@@ -28,6 +29,7 @@ export async function listSessions(
   const where = sessionWhere(scope.workspace.id, scope.viewer.user.id, args, labels);
   const page = args.page ?? 1;
   const limit = args.limit ?? 20;
+  checkPageDepth(page, limit);
   const pageSql = sessionPageSql(where.sql, args.sort_by ?? SessionSortBy.updated_at, args.sort_dir ?? SortDirection.desc, joins);
   const [counted, sessions] = await Promise.all([
     database().query<{ total: string }>(sessionCountSql(where.sql), { bind: where.bind, type: QueryTypes.SELECT }),

@@ -25,7 +25,7 @@ import { listSessions } from './session-list.service';
 import { deleteSession, freezeSession, getSession, saveSession, setArchived, updateSession } from './sessions.service';
 import { appendTranscript, compactTranscript, readTranscript } from './transcript.service';
 import {
-  SessionSortBy,
+  SessionArchivedScope,
   SessionCreatorResponse,
   SessionDeleteResponse,
   SessionFacetsResponse,
@@ -44,13 +44,14 @@ const WS = '/org/:org/ws/:workspace/sessions';
  * Query costs (graphql-limits.ts), measured with `npm run bench -- limits` at
  * 1,000,000 sessions: facets aggregate every visible session of the
  * workspace (~100 ms: one per operation fits the default budget); a list page
- * runs a count too (~20-35 ms in any order, ~60-110 ms with a search: one
- * such list per operation); a session's usage aggregates
+ * runs a count too (~20-35 ms in any order, ~60-175 ms with a search or over
+ * archived sessions: one such list per operation); a session's usage aggregates
  * its messages (4 per session instead of 1).
  */
 const FACETS_COST = 6000;
 const USAGE_COST = 3;
-const listCost = (args: Record<string, unknown>) => (args.search ? 5001 : 1500);
+// A search, or a scope other than the active sessions (which the list index does not cover), is the heavy kind.
+const listCost = (args: Record<string, unknown>) => (args.search || (args.archived && args.archived !== SessionArchivedScope.active) ? 5001 : 1500);
 const TAGS = { tags: ['sessions'] };
 
 

@@ -85,9 +85,10 @@ const SORT_COLUMNS: Record<SessionSortBy, string> = {
 
 /**
  * The page statement of the list (exported so the benchmark times the same
- * SQL): the page's ids are chosen from the active-sessions index alone
- * (every sort column is in it, migration 0013), then only those rows are
- * read from the table, with what the reply shows beside them (`joins`).
+ * SQL): the page's ids are chosen first (for active sessions, the default
+ * scope, from the active-sessions index alone, which carries every sort
+ * column since migration 0013), then only those rows are read from the
+ * table, with what the reply shows beside them (`joins`).
  */
 export function sessionPageSql(
   whereSql: string,

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { Client } from 'pg';
 import { QueryTypes } from 'sequelize';
 import { logger, type Logger } from '../../../src/core/logger';
@@ -84,6 +85,26 @@ describe('statement timeouts', () => {
     expect(members.body.map((member: { user_id: string }) => member.user_id)).toEqual([owner.id]);
     const created = await rest(api, 'POST', `/org/${owner.orgKey}/ws`, { token: owner.token, body: { key: randomKey('ws'), name: 'After' } });
     expect(created.status).toBe(201);
+  });
+});
+
+describe('statement timeouts on the prepared hot path', () => {
+  it('answers 504 when the one-statement session read is cancelled by statement_timeout', async () => {
+    const session = await rest(api, 'POST', `/org/${owner.orgKey}/ws/default/sessions`, { token: owner.token, body: { id: crypto.randomUUID(), model: 'm' } });
+    expect(session.status).toBe(201);
+    const { host, port, database: name, username, password } = database().config;
+    const client = new Client({ host, port: Number(port), database: name, user: username, password: password ?? undefined });
+    await client.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE');
+      const res = await rest(api, 'GET', `/org/${owner.orgKey}/ws/default/sessions/${session.body.id}`, { token: owner.token });
+      expect(res.status).toBe(504);
+      expect(res.body).toMatchObject({ code: 504, type: 'gateway_timeout_error' });
+    } finally {
+      await client.query('ROLLBACK');
+      await client.end();
+    }
   });
 });
 

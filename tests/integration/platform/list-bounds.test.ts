@@ -77,4 +77,32 @@ describe('bounded lists', () => {
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([expect.objectContaining({ loc: ['query', 'agent'] })]);
   });
+
+  it('refuses a page deeper than 10,000 rows with 422 at the page, for session lists and bare lists alike', async () => {
+    const deep = await rest(api, 'GET', sessionsPath(user.orgKey), { token: user.token, query: { page: 102, limit: 100 } });
+    expect(deep.status).toBe(422);
+    expect(deep.body.errors).toEqual([expect.objectContaining({ loc: ['query', 'page'], type: 'less_than_equal' })]);
+    expect((await rest(api, 'GET', sessionsPath(user.orgKey), { token: user.token, query: { page: 101, limit: 100 } })).status).toBe(200);
+    const groups = await rest(api, 'GET', `${sessionsPath(user.orgKey)}/groups`, { token: user.token, query: { page: 502, limit: 20 } });
+    expect(groups.status).toBe(422);
+    const workspaces = await rest(api, 'GET', `/org/${user.orgKey}/ws`, { token: user.token, query: { page: 102, limit: 100 } });
+    expect(workspaces.status).toBe(422);
+    expect(workspaces.body.errors).toEqual([expect.objectContaining({ loc: ['query', 'page'] })]);
+  });
+
+  it('prices a list over archived sessions like a search: one per operation', async () => {
+    const two = `{ a: sessions(org: "${user.orgKey}", workspace: "default", archived: any, limit: 1) { total } b: sessions(org: "${user.orgKey}", workspace: "default", archived: any, limit: 1) { total } }`;
+    const res = await gql(api, two, {}, user.token);
+    expect(res.status).toBe(422);
+    expect(res.body.errors![0].extensions.errors[0].type).toBe('query_cost');
+  });
+
+  it('treats a NUL character in an organization key as an unknown organization or invalid input, never a 500', async () => {
+    const rest404 = await rest(api, 'GET', '/org/%00/ws', { token: user.token });
+    expect([404, 422]).toContain(rest404.status);
+    const graphql = await gql(api, 'query($o: String!) { organization(org: $o) { id } }', { o: 'a\u0000b' }, user.token);
+    expect(graphql.body.errors![0].extensions.status).not.toBe(500);
+    const inline = await gql(api, '{ organization(org: "a\\u0000b") { id } }', {}, user.token);
+    expect(inline.body.errors![0].extensions).toMatchObject({ status: 404, type: 'not_found_error' });
+  });
 });

@@ -14,7 +14,10 @@ beforeAll(async () => {
 });
 
 async function logLineOf(run: () => Promise<{ headers: Headers }>): Promise<Record<string, unknown>> {
-  const spy = jest.spyOn(logger, 'info');
+  // The suite runs with logging silent: turn info on for this request and keep the line off the output.
+  const level = logger.level;
+  logger.level = 'info';
+  const spy = jest.spyOn(logger, 'info').mockImplementation(() => undefined);
   try {
     const res = await run();
     const requestId = res.headers.get('x-request-id');
@@ -24,6 +27,7 @@ async function logLineOf(run: () => Promise<{ headers: Headers }>): Promise<Reco
     return call![0] as unknown as Record<string, unknown>;
   } finally {
     spy.mockRestore();
+    logger.level = level;
   }
 }
 

@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { database } from '../../../src/db/database';
-import { RECOUNT_SQL } from '../../../src/modules/session-groups/group-rollups';
+import { addToGroupRollup, RECOUNT_SQL, recountGroups } from '../../../src/modules/session-groups/group-rollups';
 import { addMember, createUser, type TestUser } from '../../factories/accounts';
 import { appendMessages, createGroup, saveSession, sessionsPath } from '../../factories/sessions';
 import { rest } from '../../helpers/http';
@@ -117,5 +117,38 @@ describe('group counts maintained on write', () => {
     expect(results.slice(0, 25).every((res) => (res as { status: number }).status === 201)).toBe(true);
     const [first] = await expectColumnsEqualRecount();
     expect(first.session_count).toBeGreaterThanOrEqual(15);
+  });
+});
+
+describe('group counts under a recount racing a delta', () => {
+  it('keeps a delta committed while a recount waited for the group row', async () => {
+    const group = (await createGroup(api, owner, { kind: 'workflow' })).id;
+    await saveSession(api, owner, { group_id: group });
+    const [{ id: sessionId }] = await database().query<{ id: string }>('SELECT id FROM sessions WHERE group_id = $g', { bind: { g: group }, type: QueryTypes.SELECT });
+    const first = await database().transaction();
+    const second = await database().transaction();
+    try {
+      // T1: a second session joins the group and adds its delta, not yet committed.
+      await database().query(
+        `INSERT INTO sessions (id, organization_id, workspace_id, user_id, group_id, model)
+         SELECT gen_random_uuid(), organization_id, workspace_id, user_id, group_id, model FROM sessions WHERE id = $id`,
+        { bind: { id: sessionId }, transaction: first },
+      );
+      await addToGroupRollup(group, { sessions: 1, active: 1 }, first);
+      // T2: a recount of the same group (as a delete or a move does) waits for T1's row lock.
+      const recount = recountGroups([group], second);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await first.commit();
+      await recount;
+      await second.commit();
+    } catch (error) {
+      await Promise.allSettled([first.rollback(), second.rollback()]);
+      throw error;
+    }
+    const [row] = await database().query<{ session_count: number }>('SELECT session_count FROM session_groups WHERE id = $g', {
+      bind: { g: group },
+      type: QueryTypes.SELECT,
+    });
+    expect(row.session_count).toBe(2);
   });
 });
