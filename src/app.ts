@@ -30,13 +30,14 @@ export async function createApp(): Promise<App> {
   const ops = opsRoutes(rest.openApi);
 
   async function route(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
     const method = (req.method ?? 'GET').toUpperCase();
-    const op = ops.match(method, url.pathname);
+    // Ops routes match the raw path (no query string, no URL object on the hottest routes).
+    const op = ops.match(method, (req.url ?? '/').split('?', 1)[0]);
     if (op) {
       state.route = op.route.label;
       return op.route.handle(req, res, op.params);
     }
+    const url = new URL(req.url ?? '/', 'http://localhost');
     checkClientVersion(headerValue(req, 'x-client-version'));
     if (url.pathname === '/graphql') return graphql.handle(req, res, url, state);
     if (url.pathname.startsWith(`${REST_BASE}/`)) return rest.handle(req, res, url, state);
