@@ -1,7 +1,6 @@
-import { GraphQLError, Kind, typeFromAST, type DocumentNode, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError, Kind, typeFromAST, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { requireViewer, type AppContext } from './context';
-import { ValidationError, type AppError, type ValidationItem } from './errors';
-import { checkOperationLimits, type GraphQLLimits } from './graphql-limits';
+import { AppError, ValidationError, type ValidationItem } from './errors';
 import { checkInput } from './validation/coerce';
 
 /**
@@ -15,16 +14,17 @@ export function checkOperationAuthentication(schema: GraphQLSchema, operation: O
     if (selection.kind !== Kind.FIELD) continue;
     const field = fields[selection.name.value];
     if (!field || field.extensions?.public) continue;
-    try {
-      requireViewer(ctx);
-    } catch (error) {
-      throw requestError(error as AppError);
-    }
+    requireViewer(ctx);
   }
 }
 
-/** Errors raised before execution keep their own HTTP status (Apollo would answer 500). */
-function requestError(error: AppError): GraphQLError {
+/**
+ * An error raised before execution (the checks of this file and the budget),
+ * as Apollo needs it to keep its own HTTP status (Apollo would answer 500).
+ * The transport wraps once around all of them.
+ */
+export function asRequestError(error: unknown): unknown {
+  if (!(error instanceof AppError)) return error;
   return new GraphQLError(error.message, { originalError: error, extensions: { http: { status: error.status } } });
 }
 
@@ -48,20 +48,5 @@ export function checkOperationVariables(
     if (!type || (value === undefined && definition.defaultValue)) continue;
     checkInput(type, value, ['variables', name], errors);
   }
-  if (errors.length) throw requestError(new ValidationError(errors));
-}
-
-/** The operation's depth, aliases and cost against the budget (graphql-limits.ts), as a 422 before execution. */
-export function checkOperationBudget(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operationName: string | undefined,
-  variables: Record<string, unknown> | undefined,
-  limits: GraphQLLimits,
-): void {
-  try {
-    checkOperationLimits(schema, document, operationName, variables, limits);
-  } catch (error) {
-    throw requestError(error as AppError);
-  }
+  if (errors.length) throw new ValidationError(errors);
 }

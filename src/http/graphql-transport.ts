@@ -6,7 +6,8 @@ import type { AppContext } from '../core/context';
 import { reportError, ValidationError } from '../core/errors';
 import { formatGraphQLError } from '../core/errors/graphql-errors';
 import { config } from '../config/config';
-import { checkOperationAuthentication, checkOperationBudget, checkOperationVariables } from '../core/graphql-request-checks';
+import { checkOperationLimits } from '../core/graphql-limits';
+import { asRequestError, checkOperationAuthentication, checkOperationVariables } from '../core/graphql-request-checks';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
 import { contextFor, type RequestState } from './request';
 import { sendHtml } from './respond';
@@ -39,14 +40,19 @@ export async function createGraphQLTransport(schema: GraphQLSchema): Promise<Gra
               // Logged per request; metrics keep the bounded route label `graphql`.
               contextValue.operation = `graphql:${operationName ?? operation?.operation ?? 'anonymous'}`;
               if (!operation) return;
-              checkOperationAuthentication(schema, operation, contextValue);
-              checkOperationVariables(schema, operation, request.variables);
+              // Order of checks before execution: credentials, variables, then the budget.
               const settings = config();
-              checkOperationBudget(schema, document, operationName ?? undefined, request.variables, {
-                maxDepth: settings.GRAPHQL_MAX_DEPTH,
-                maxAliases: settings.GRAPHQL_MAX_ALIASES,
-                maxCost: settings.GRAPHQL_MAX_COST,
-              });
+              try {
+                checkOperationAuthentication(schema, operation, contextValue);
+                checkOperationVariables(schema, operation, request.variables);
+                checkOperationLimits(schema, document, operationName ?? undefined, request.variables, {
+                  maxDepth: settings.GRAPHQL_MAX_DEPTH,
+                  maxAliases: settings.GRAPHQL_MAX_ALIASES,
+                  maxCost: settings.GRAPHQL_MAX_COST,
+                });
+              } catch (error) {
+                throw asRequestError(error);
+              }
             },
             async willSendResponse({ response }) {
               // A request refused before execution (parse, validation, budget) answers the status its error carries.

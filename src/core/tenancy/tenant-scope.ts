@@ -33,6 +33,9 @@ const WORKSPACE_COLUMNS = ['id', 'organization_id', 'key', 'name', 'description'
 
 const prefixed = (alias: string, columns: string[]) => columns.map((column) => `${alias}.${column} AS "${alias}.${column}"`).join(', ');
 
+/** An organization's columns under `alias` (`o.id AS "o.id"`, …), nested back by `nest: true` or nestRow. */
+export const organizationColumns = (alias: string) => prefixed(alias, ORG_COLUMNS);
+
 /**
  * The select list and joins that resolve a hint beside a user (alias `u`):
  * `$org` and `$workspace` name the statement's parameters for the two keys.

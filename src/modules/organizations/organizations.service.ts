@@ -2,11 +2,10 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import { MembershipModel, OrganizationModel, type OrganizationRecord, type Role, type UserModel } from '../../../models';
 import { config } from '../../config/config';
 import { requireViewer, type AppContext } from '../../core/context';
-import { can, resolveOrg } from '../../core/tenancy/tenant-scope';
+import { can, organizationColumns, resolveOrg } from '../../core/tenancy/tenant-scope';
 import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
 import { database } from '../../db/database';
 import { pageWindow, type ListPageArgs } from '../../core/pagination';
-import { modelFromRow, prefixedColumns } from '../../db/rows';
 import { insertWorkspace } from '../workspaces/workspaces.service';
 
 /**
@@ -46,27 +45,28 @@ export function effectiveSandboxDefault(org: {
 }
 
 export interface OrganizationMembership {
-  org: OrganizationModel;
+  org: OrganizationRecord;
   role: Role;
 }
 
+
 /**
- * Every organization a user belongs to, oldest membership first (the personal
+ * Every organization a user belongs to, as plain rows, oldest membership first (the personal
  * one first), in one statement; `tenant` narrows it to an API key's limits.
  */
 export async function membershipsOf(userId: string, tenant?: TenantFilter, page: ListPageArgs = {}): Promise<OrganizationMembership[]> {
-  const rows = await database().query<{ o: Record<string, unknown>; role: Role }>(
-    `SELECT m.role AS "role", ${prefixedColumns(OrganizationModel, 'o')} FROM memberships m JOIN organizations o ON o.id = m.organization_id
+  const rows = await database().query<{ o: OrganizationRecord; role: Role }>(
+    `SELECT m.role AS "role", ${organizationColumns('o')} FROM memberships m JOIN organizations o ON o.id = m.organization_id
       WHERE m.user_id = $user_id${tenant ? ` AND ${tenant.where('o', { org: 'id', workspace: false })}` : ''}
       ORDER BY m.created_at ASC, m.id ASC
       LIMIT $limit OFFSET $offset`,
     { bind: { ...tenant?.bind, ...pageWindow(page), user_id: userId }, type: QueryTypes.SELECT, nest: true },
   );
-  return rows.map((row) => ({ org: modelFromRow(OrganizationModel, row.o)!, role: row.role }));
+  return rows.map((row) => ({ org: row.o, role: row.role }));
 }
 
 /** The user's personal organization (the one they own with key = username, else any personal one they own). */
-export function personalOrganization(user: UserModel, memberships: OrganizationMembership[]): OrganizationModel | null {
+export function personalOrganization(user: Pick<UserModel, 'username'>, memberships: OrganizationMembership[]): OrganizationRecord | null {
   const owned = memberships.filter((item) => item.role === 'owner' && item.org.is_personal);
   return (owned.find((item) => item.org.key.toLowerCase() === user.username.toLowerCase()) ?? owned[0])?.org ?? null;
 }
@@ -75,7 +75,7 @@ export function personalOrganization(user: UserModel, memberships: OrganizationM
 export async function listViewerOrganizations(
   ctx: AppContext,
   page: ListPageArgs = {},
-): Promise<{ org: OrganizationModel; canManageMembers: boolean }[]> {
+): Promise<{ org: OrganizationRecord; canManageMembers: boolean }[]> {
   const viewer = requireViewer(ctx);
   return (await membershipsOf(viewer.user.id, tenantFilter(viewer), page)).map((item) => ({
     org: item.org,
