@@ -44,8 +44,12 @@ export function createSequelize(
     // Set on every connection at connect time (a startup parameter, no extra statement per checkout).
     dialectOptions: {
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
-      // A startup parameter: JIT stays off (unless asked for) without a statement per connection.
-      ...(options.jit === false ? { options: '-c jit=off' } : {}),
+      // Startup parameters (no statement per connection): JIT stays off unless
+      // asked for, and named prepared statements (src/db/hot.ts: key lookups
+      // only) keep one generic plan per connection instead of being re-planned
+      // on every execution. Sequelize's own statements are unnamed, which
+      // PostgreSQL always plans with the actual values, so they are unaffected.
+      options: [options.jit === false ? '-c jit=off' : '', '-c plan_cache_mode=force_generic_plan'].filter(Boolean).join(' '),
     },
     define: { underscored: true },
   });

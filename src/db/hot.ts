@@ -6,7 +6,9 @@ import { database, notifyStatement } from './database';
  * statements (node-postgres `{ name, text, values }`): PostgreSQL parses and
  * plans each once per connection instead of on every request. Rows come back
  * plain (no model instances), parsed by the same type parsers as Sequelize's.
- * `name` must be unique per statement text.
+ * `name` must be unique per statement text. The service's connections run
+ * with `plan_cache_mode=force_generic_plan` (models/index.ts), so a hot
+ * statement must be a key lookup whose one generic plan suits every value.
  */
 export async function hotQuery<T extends QueryResultRow>(name: string, text: string, values: unknown[]): Promise<T[]> {
   notifyStatement(text);
@@ -25,17 +27,28 @@ export async function hotQuery<T extends QueryResultRow>(name: string, text: str
  */
 export function nestRow(row: Record<string, unknown>): Record<string, Record<string, unknown>> & Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) {
-    const dot = key.indexOf('.');
-    if (dot < 0) {
-      out[key] = value;
+  for (const key in row) {
+    const split = splitKey(key);
+    if (split === null) {
+      out[key] = row[key];
       continue;
     }
-    const prefix = key.slice(0, dot);
-    const inner = (out[prefix] ??= {}) as Record<string, unknown>;
-    inner[key.slice(dot + 1)] = value;
+    const inner = (out[split[0]] ??= {}) as Record<string, unknown>;
+    inner[split[1]] = row[key];
   }
   return out as Record<string, Record<string, unknown>> & Record<string, unknown>;
+}
+
+/** Column aliases are a fixed set per statement: split each once. */
+const splits = new Map<string, readonly [string, string] | null>();
+function splitKey(key: string): readonly [string, string] | null {
+  let split = splits.get(key);
+  if (split === undefined) {
+    const dot = key.indexOf('.');
+    split = dot < 0 ? null : [key.slice(0, dot), key.slice(dot + 1)];
+    if (splits.size < 10_000) splits.set(key, split);
+  }
+  return split;
 }
 
 /** A nested part that is all null (an unmatched LEFT JOIN) is absent. */

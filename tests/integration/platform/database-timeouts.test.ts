@@ -109,8 +109,11 @@ describe('statement timeouts on the prepared hot path', () => {
 });
 
 describe('connection settings', () => {
-  it('runs the service connections with JIT off and the configured statement_timeout', async () => {
-    const [settings] = await database().query<{ jit: string; statement_timeout: string }>('SELECT current_setting(\'jit\') AS jit, current_setting(\'statement_timeout\') AS statement_timeout', { type: QueryTypes.SELECT });
-    expect(settings).toEqual({ jit: 'off', statement_timeout: '300ms' });
+  it('runs the service connections with JIT off, the configured statement_timeout and one generic plan per hot statement', async () => {
+    const [settings] = await database().query<{ jit: string; statement_timeout: string; plan_cache_mode: string }>(
+      "SELECT current_setting('jit') AS jit, current_setting('statement_timeout') AS statement_timeout, current_setting('plan_cache_mode') AS plan_cache_mode",
+      { type: QueryTypes.SELECT },
+    );
+    expect(settings).toEqual({ jit: 'off', statement_timeout: '300ms', plan_cache_mode: 'force_generic_plan' });
   });
 });
