@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
-import { facetSql, sessionWhere } from '../src/modules/sessions/sessions.sql';
+import { sessionWhere } from '../src/modules/sessions/sessions.sql';
 import { toFacets, type FacetRow } from '../src/modules/sessions/session-facets.service';
+import { FACET_COUNTS_SQL } from '../src/modules/sessions/facet-counts';
 
 /**
  * The yardstick of `npm run bench -- requests`: a minimal node:http + pg
@@ -110,9 +111,8 @@ export function startHandwritten(url: string, port = 0): Promise<{ server: http.
     const auth = await authorise(req, decodeURIComponent(match[1]), decodeURIComponent(match[2]));
     if (!auth) return send(res, 404, { code: 404 });
     if (match[3] === 'facets') {
-      const where = sessionWhere(auth.workspace_id, auth.user_id, {});
-      const { text, values } = positional(facetSql(where.sql), where.bind);
-      const { rows } = await query('hw_facets', text, values);
+      // The default view, as the service answers it: the maintained counts (migration 0014).
+      const { rows } = await query('hw_facets', FACET_COUNTS_SQL, [auth.workspace_id, auth.user_id]);
       return send(res, 200, toFacets(rows as FacetRow[]));
     }
     if (match[3]) {

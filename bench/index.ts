@@ -10,6 +10,7 @@ const BENCHES: Record<string, () => Promise<{ main: (args: string[]) => Promise<
   sessions: () => import('./sessions.bench'),
   limits: () => import('./limits.bench'),
   requests: () => import('./requests.bench'),
+  'facet-counts': () => import('./facet-counts.bench'),
 };
 
 async function run(): Promise<void> {

@@ -2,6 +2,8 @@ import { QueryTypes } from 'sequelize';
 import type { AppContext } from '../../core/context';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
+import { hotQuery } from '../../db/hot';
+import { FACET_COUNTS_SQL, usesFacetCounts } from './facet-counts';
 import { parseLabelFilters } from './labels';
 import type { SessionFilterArgs } from './sessions.inputs';
 import { facetSql, sessionWhere } from './sessions.sql';
@@ -60,7 +62,14 @@ export function toFacets(rows: FacetRow[]): SessionFacetsResponse {
 export async function sessionFacets(ctx: AppContext, org: string, ws: string, args: SessionFilterArgs): Promise<SessionFacetsResponse> {
   const labels = parseLabelFilters(args.label ?? [], ['label']); // 422 before the tenant lookup
   const scope = await resolveWorkspace(ctx, org, ws);
-  const where = sessionWhere(scope.workspace.id, scope.viewer.user.id, args, labels);
-  const rows = await database().query<FacetRow>(facetSql(where.sql), { bind: where.bind, type: QueryTypes.SELECT });
-  return toFacets(rows);
+  if (usesFacetCounts(args)) {
+    return toFacets(await hotQuery<FacetRow>('session_facet_counts', FACET_COUNTS_SQL, [scope.workspace.id, scope.viewer.user.id]));
+  }
+  return toFacets(await countFacets(scope.workspace.id, scope.viewer.user.id, args, labels));
+}
+
+/** Facets counted from the sessions themselves: every filtered request (and the reference the maintained counts are tested against). */
+export async function countFacets(workspaceId: string, viewerId: string, args: SessionFilterArgs, labels?: Map<string, string[]>): Promise<FacetRow[]> {
+  const where = sessionWhere(workspaceId, viewerId, args, labels);
+  return database().query<FacetRow>(facetSql(where.sql), { bind: where.bind, type: QueryTypes.SELECT });
 }
