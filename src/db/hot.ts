@@ -22,6 +22,42 @@ export async function hotQuery<T extends QueryResultRow>(name: string, text: str
 }
 
 /**
+ * A read whose text varies with its filters (lists, pages): sent unnamed, so
+ * PostgreSQL plans it with the actual values, through the same pool and type
+ * parsers, and its rows come back as node-postgres builds them (no copy per
+ * row as Sequelize's raw queries make). `$name` parameters as Sequelize's
+ * `bind`. Outside transactions only.
+ */
+export async function plainQuery<T extends QueryResultRow>(text: string, bind: Record<string, unknown>): Promise<T[]> {
+  notifyStatement(text);
+  const { sql, names } = positional(text);
+  const manager = database().connectionManager;
+  const client = (await manager.getConnection({ type: 'read' })) as unknown as Client;
+  try {
+    return (await client.query<T>(sql, names.map((name) => bind[name]))).rows;
+  } finally {
+    manager.releaseConnection(client as never);
+  }
+}
+
+/** `$name` parameters to `$1…`, once per statement text. */
+const positionalTexts = new Map<string, { sql: string; names: string[] }>();
+function positional(text: string): { sql: string; names: string[] } {
+  let converted = positionalTexts.get(text);
+  if (!converted) {
+    const names: string[] = [];
+    const sql = text.replace(/\$([a-zA-Z_][a-zA-Z0-9_]*)/g, (_, name: string) => {
+      let index = names.indexOf(name);
+      if (index < 0) index = names.push(name) - 1;
+      return `$${index + 1}`;
+    });
+    converted = { sql, names };
+    if (positionalTexts.size < 1_000) positionalTexts.set(text, converted);
+  }
+  return converted;
+}
+
+/**
  * Rows of a statement that selects several tables under prefixes
  * (`o.id AS "o.id"`) come back flat; this nests them: `{ o: { id } }`.
  */
@@ -53,6 +89,8 @@ function splitKey(key: string): readonly [string, string] | null {
 
 /** A nested part that is all null (an unmatched LEFT JOIN) is absent. */
 export function present<T>(part: Record<string, unknown> | undefined): T | null {
-  if (!part || Object.values(part).every((value) => value === null)) return null;
-  return part as T;
+  if (!part) return null;
+  // A row with a primary key is there exactly when its key is (the key is never null).
+  if ('id' in part) return part.id === null ? null : (part as T);
+  return Object.values(part).every((value) => value === null) ? null : (part as T);
 }

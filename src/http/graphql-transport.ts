@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap, type BaseContext } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import type { AppContext } from '../core/context';
 import { reportError, ValidationError } from '../core/errors';
@@ -33,6 +33,8 @@ export async function createGraphQLTransport(schema: GraphQLSchema): Promise<Gra
     parseOptions: { maxTokens: config().GRAPHQL_MAX_TOKENS },
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
+      // No HTTP caching of GraphQL replies (they are per caller): without this Apollo wraps every field resolver to compute cache hints.
+      ApolloServerPluginCacheControlDisabled(),
       {
         async requestDidStart({ contextValue }) {
           return {

@@ -1,9 +1,8 @@
-import { QueryTypes } from 'sequelize';
 import type { RecordOf, SessionModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { checkPageDepth } from '../../core/pagination';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
-import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import { parseLabelFilters } from './labels';
 import type { SessionListArgs } from './sessions.inputs';
 import { primeSessionRow, type SessionJoins } from './session-relations';
@@ -32,9 +31,9 @@ export async function listSessions(
   checkPageDepth(page, limit);
   const pageSql = sessionPageSql(where.sql, args.sort_by ?? SessionSortBy.updated_at, args.sort_dir ?? SortDirection.desc, joins);
   const [counted, sessions] = await Promise.all([
-    database().query<{ total: string }>(sessionCountSql(where.sql), { bind: where.bind, type: QueryTypes.SELECT }),
+    plainQuery<{ total: string }>(sessionCountSql(where.sql), where.bind),
     // Plain rows: the list maps them straight to GraphQL types, no model instances.
-    database().query<Record<string, unknown>>(pageSql, { bind: { ...where.bind, limit, offset: (page - 1) * limit }, type: QueryTypes.SELECT }),
+    plainQuery<Record<string, unknown>>(pageSql, { ...where.bind, limit, offset: (page - 1) * limit }),
   ]);
   return { sessions: sessions.map((row) => primeSessionRow(ctx, row, null)), total: Number(counted[0]?.total ?? 0), page, limit };
 }

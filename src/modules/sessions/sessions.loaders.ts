@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import { QueryTypes } from 'sequelize';
 import type { ProjectModel, RecordOf, SessionMessageModel, SessionModel } from '../../../models';
 import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { sessionJoinSql, type SessionJoins } from './session-relations';
@@ -137,7 +138,7 @@ function childSessionsLoader(tenant: TenantFilter | null, column: 'workspace_id'
           const out = new Map<ChildSessionsKey, SessionRow[]>(group.map((key) => [key, []]));
           if (!tenant) return out;
           const joined = sessionJoinSql(group[0].joins);
-          const rows = await database().query<SessionRow>(
+          const rows = await plainQuery<SessionRow>(
             `SELECT s.*${joined.select} FROM unnest($ids::uuid[]) AS k(id)
                CROSS JOIN LATERAL (
                  SELECT * FROM sessions x
@@ -146,10 +147,7 @@ function childSessionsLoader(tenant: TenantFilter | null, column: 'workspace_id'
                ${joined.from}
               WHERE ${tenant.where('s')}
               ORDER BY s.updated_at DESC, s.id DESC`,
-            {
-              bind: { ...tenant.bind, ids: group.map((key) => key.parent_id), limit: group[0].limit },
-              type: QueryTypes.SELECT,
-            },
+            { ...tenant.bind, ids: group.map((key) => key.parent_id), limit: group[0].limit },
           );
           const byParent = new Map(group.map((key) => [key.parent_id, out.get(key)!]));
           for (const row of rows) byParent.get(row[column] as string)?.push(row);
