@@ -73,6 +73,6 @@ export class SessionGroupResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<SessionResponse[]> {
     const rows = await ctx.loaders.groupSessions.load({ parent_id: group.id, limit: Math.max(1, Math.min(limit, 100)), joins: selectedJoins(info) });
-    return rows.map((row) => toSession(primeSessionRow(ctx, row, null)));
+    return rows.map((row) => toSession(primeSessionRow(ctx, row)));
   }
 }

@@ -35,5 +35,5 @@ export async function listSessions(
     // Plain rows: the list maps them straight to GraphQL types, no model instances.
     plainQuery<Record<string, unknown>>(pageSql, { ...where.bind, limit, offset: (page - 1) * limit }),
   ]);
-  return { sessions: sessions.map((row) => primeSessionRow(ctx, row, null)), total: Number(counted[0]?.total ?? 0), page, limit };
+  return { sessions: sessions.map((row) => primeSessionRow(ctx, row)), total: Number(counted[0]?.total ?? 0), page, limit };
 }

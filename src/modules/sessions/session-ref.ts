@@ -1,7 +1,7 @@
 import { Op, type Transaction } from 'sequelize';
 import { SessionModel, type RecordOf } from '../../../models';
 import { hotQuery } from '../../db/hot';
-import { columnsOf, primeSessionRow, sessionJoinSql } from './session-relations';
+import { primeSessionRow, sessionJoinSql } from './session-relations';
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError, validationFailure } from '../../core/errors';
 import { isUuid } from '../../core/scalars';
@@ -67,7 +67,7 @@ function sessionReadSql(withUsage: boolean): string {
   if (cached) return cached;
   const joins = sessionJoinSql({ relations: true, usage: withUsage });
   const sql = `
-    SELECT ${columnsOf(SessionModel, 's')}${joins.select}
+    SELECT to_json(s) AS "s"${joins.select}
       FROM sessions s
       ${joins.from}
      WHERE s.workspace_id = $1 AND s.id BETWEEN $2 AND $3 AND (s.user_id = $4 OR s.visibility = 'workspace')
@@ -89,5 +89,5 @@ export async function readSession(ctx: AppContext, scope: WorkspaceScope, ref: s
   const rows = await hotQuery<Record<string, unknown>>(withUsage ? 'session_read_usage' : 'session_read', sessionReadSql(withUsage), [scope.workspace.id, range[0], range[1], scope.viewer.user.id]);
   if (rows.length === 0) throw new NotFoundError('Session');
   if (rows.length > 1) throw new ConflictError(`Session id prefix '${ref}' matches more than one session; use more characters`);
-  return primeSessionRow(ctx, rows[0], 's');
+  return primeSessionRow(ctx, rows[0]);
 }

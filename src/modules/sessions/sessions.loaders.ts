@@ -139,7 +139,7 @@ function childSessionsLoader(tenant: TenantFilter | null, column: 'workspace_id'
           if (!tenant) return out;
           const joined = sessionJoinSql(group[0].joins);
           const rows = await plainQuery<SessionRow>(
-            `SELECT s.*${joined.select} FROM unnest($ids::uuid[]) AS k(id)
+            `SELECT to_json(s) AS "s"${joined.select} FROM unnest($ids::uuid[]) AS k(id)
                CROSS JOIN LATERAL (
                  SELECT * FROM sessions x
                   WHERE x.${column} = k.id AND ${condition('x')} AND ${visibleSql('x')}
@@ -150,7 +150,7 @@ function childSessionsLoader(tenant: TenantFilter | null, column: 'workspace_id'
             { ...tenant.bind, ids: group.map((key) => key.parent_id), limit: group[0].limit },
           );
           const byParent = new Map(group.map((key) => [key.parent_id, out.get(key)!]));
-          for (const row of rows) byParent.get(row[column] as string)?.push(row);
+          for (const row of rows) byParent.get((row.s as Record<string, unknown>)[column] as string)?.push(row);
           return out;
         },
         () => [],

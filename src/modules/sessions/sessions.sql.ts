@@ -102,7 +102,7 @@ export function sessionPageSql(
   const nulls = sortBy === SessionSortBy.last_message_at ? ' NULLS LAST' : '';
   const order = `${SORT_COLUMNS[sortBy]} ${direction}${nulls}, s.id ${direction}`;
   const joined = sessionJoinSql(joins);
-  return `SELECT s.*${joined.select} FROM (
+  return `SELECT to_json(s) AS "s"${joined.select} FROM (
              SELECT s.id FROM sessions s WHERE ${whereSql}
               ORDER BY ${order}
               LIMIT $limit OFFSET $offset) page

@@ -20,6 +20,6 @@ export class WorkspaceSessionsResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<SessionResponse[]> {
     const rows = await ctx.loaders.workspaceSessions.load({ parent_id: workspace.id, limit: Math.max(1, Math.min(limit, 100)), joins: selectedJoins(info) });
-    return rows.map((row) => toSession(primeSessionRow(ctx, row, null)));
+    return rows.map((row) => toSession(primeSessionRow(ctx, row)));
   }
 }
