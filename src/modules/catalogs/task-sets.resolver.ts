@@ -38,10 +38,11 @@ export class TaskSetResolver {
   }
 
   @Mutation(() => TaskSetResponse, { description: 'Replace a task set whole (a new name renames it).' })
-  @Rest('PUT', `${BASE}/:name`, TAGS)
+  @Rest('PUT', `${BASE}/:task_set`, TAGS)
   replace_task_set(
     @Arg('org', () => String) org: string,
-    @Arg('name', () => String) name: string,
+    // Not `name`: the body's `name` (which renames the set) would collide with the path parameter.
+    @Arg('task_set', () => String, { description: 'The current name.' }) name: string,
     @Arg('input', () => TaskSetRequest) input: TaskSetRequest,
     @Ctx() ctx: AppContext,
   ): Promise<TaskSetResponse> {

@@ -50,7 +50,8 @@ async function checkMembersExist(scope: OrgScope, members: string[], refs: Membe
       WHERE NOT EXISTS (
         SELECT 1 FROM tasks t JOIN organizations o ON o.id = t.organization_id
          WHERE t.name = m.name AND (m.version = '' OR t.version = m.version)
-           AND (t.organization_id = $org_id OR t.is_public) AND (m.owner = '' OR o.key = m.owner))`,
+           AND (t.organization_id = $org_id OR t.is_public) AND (m.owner = '' OR o.key = m.owner))
+      ORDER BY m.ord`,
     {
       bind: {
         org_id: scope.org.id,
