@@ -10,6 +10,7 @@ import * as m0011 from './0011-group-session-order';
 import * as m0012 from './0012-session-group-rollups';
 import * as m0013 from './0013-session-list-sorts';
 import * as m0014 from './0014-session-facet-counts';
+import * as m0020 from './0020-catalogs';
 
 /**
  * The ordered list of migrations. Forward-only: a landed migration is never
@@ -27,4 +28,5 @@ export const migrations: { name: string; up: Migration }[] = [
   { name: '0012-session-group-rollups', up: m0012.up },
   { name: '0013-session-list-sorts', up: m0013.up },
   { name: '0014-session-facet-counts', up: m0014.up },
+  { name: '0020-catalogs', up: m0020.up },
 ];

@@ -1,6 +1,9 @@
 import { Sequelize, type Model, type ModelCtor } from 'sequelize-typescript';
 import { ApiKeyModel } from './api-key.model';
+import { CapabilityFileModel } from './capability-file.model';
+import { CapabilityModel } from './capability.model';
 import { ChatIntegrationModel } from './chat-integration.model';
+import { DatasetModel } from './dataset.model';
 import { MailOutboxModel } from './mail-outbox.model';
 import { PasswordResetTokenModel } from './password-reset-token.model';
 import { MembershipModel } from './membership.model';
@@ -9,6 +12,8 @@ import { ProjectModel } from './project.model';
 import { SessionGroupModel } from './session-group.model';
 import { SessionMessageModel } from './session-message.model';
 import { SessionModel } from './session.model';
+import { TaskSetModel } from './task-set.model';
+import { TaskModel } from './task.model';
 import { UserModel } from './user.model';
 import { WorkspaceModel } from './workspace.model';
 
@@ -20,6 +25,7 @@ export type { OrganizationRecord } from './organization.model';
 export type { WorkspaceRecord } from './workspace.model';
 export { SessionGroupModel, SessionMessageModel, SessionModel };
 export { ChatIntegrationModel };
+export { CapabilityFileModel, CapabilityModel, DatasetModel, TaskModel, TaskSetModel };
 
 /** A row's columns as a plain object: what mappers read, from a model instance or a raw row alike. */
 export type RecordOf<M extends Model> = Omit<M, Exclude<keyof Model, 'id'>>;

@@ -1,6 +1,7 @@
 import { buildPlatform, type AppModule } from '../core/module';
 import { accountsModule } from './accounts/accounts.module';
 import { apiKeysModule } from './api-keys/api-keys.module';
+import { catalogsModule } from './catalogs/catalogs.module';
 import { integrationsModule } from './integrations/integrations.module';
 import { mailModule } from './mail/mail.module';
 import { membersModule } from './members/members.module';
@@ -27,6 +28,7 @@ export const MODULES: readonly AppModule[] = [
   integrationsModule,
   sessionsModule,
   sessionGroupsModule,
+  catalogsModule,
 ];
 
 export const platform = buildPlatform(MODULES);

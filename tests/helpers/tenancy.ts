@@ -42,10 +42,17 @@ export interface EndpointRow {
   body?: (t: Target) => unknown;
 }
 
+/**
+ * Optional fixture of a row file (`export async function setup`): resources
+ * its rows address by fixed names, created by the owner once the target
+ * exists and before any row is sent.
+ */
+export type TenancySetup = (target: Target, sendAsOwner: (method: Method, path: string, body: unknown) => Promise<{ status: number; body: any }>) => Promise<void>;
+
 export const INTEGRATION_DIR = path.resolve(__dirname, '../integration');
 
 /** Every tests/integration/<folder>/*.tenancy.ts file, sorted, with its rows. */
-export function tenancyRowFiles(): { file: string; rows: EndpointRow[] }[] {
+export function tenancyRowFiles(): { file: string; rows: EndpointRow[]; setup?: TenancySetup }[] {
   const files: string[] = [];
   for (const folder of fs.readdirSync(INTEGRATION_DIR, { withFileTypes: true })) {
     if (!folder.isDirectory()) continue;
@@ -54,8 +61,8 @@ export function tenancyRowFiles(): { file: string; rows: EndpointRow[] }[] {
     }
   }
   return files.sort().map((file) => {
-    const module = require(path.join(INTEGRATION_DIR, file)) as { rows?: EndpointRow[] };
+    const module = require(path.join(INTEGRATION_DIR, file)) as { rows?: EndpointRow[]; setup?: TenancySetup };
     if (!Array.isArray(module.rows) || module.rows.length === 0) throw new Error(`${file} must export a non-empty \`rows: EndpointRow[]\``);
-    return { file, rows: module.rows };
+    return { file, rows: module.rows, setup: module.setup };
   });
 }

@@ -1,5 +1,5 @@
 import { OrganizationModel } from '../../../models';
-import { ALL_ROLES, defineScopes, OWNER_ONLY, WRITER_ROLES, type ScopeNames } from '../../core/authz/scopes';
+import { ALL_ROLES, defineScopes, OWNER_ONLY, type ScopeNames } from '../../core/authz/scopes';
 import type { AppModule } from '../../core/module';
 import { createOrganizationLoaders } from './organizations.loaders';
 import { OrganizationResolver } from './organizations.resolver';
@@ -7,8 +7,6 @@ import { OrganizationResolver } from './organizations.resolver';
 const SCOPES = defineScopes({
   'org:read': { roles: ALL_ROLES },
   'org:manage': { roles: OWNER_ONLY, orgWide: true },
-  // Publishing to the organization's catalogs; the catalogs module takes this scope over when it lands.
-  'catalog:publish': { roles: WRITER_ROLES },
 });
 
 /** Organizations: the caller's organizations and their settings and limits. */

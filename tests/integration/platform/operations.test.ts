@@ -12,6 +12,7 @@ import { useTestApp } from '../../helpers/test-app';
 const DOMAIN_FILES = [
   'accounts.graphql',
   'api-keys.graphql',
+  'catalogs.graphql',
   'integrations.graphql',
   'members.graphql',
   'organizations.graphql',

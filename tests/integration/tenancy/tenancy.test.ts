@@ -68,6 +68,8 @@ beforeAll(async () => {
     groupId: group.body.id,
     unique,
   };
+  const sendAsOwner = (method: string, path: string, body: unknown) => rest(api, method, path, { token: owner.token, body });
+  for (const { setup } of ROW_FILES) await setup?.(first, sendAsOwner);
 });
 
 /**

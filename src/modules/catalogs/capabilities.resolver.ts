@@ -1,0 +1,120 @@
+import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { AppContext } from '../../core/context';
+import { Rest } from '../../core/graphql-decorators';
+import { MAX_LIST_PAGE, pageInfo } from '../../core/pagination';
+import { capabilityFacets, capabilityReadme, capabilityVersions, deleteCapability, getCapability, listCapabilities, publishCapability, setCapabilityVisibility } from './capabilities.service';
+import { CapabilityFilterArgs, CapabilityListArgs, PublishCapabilityRequest, VisibilityRequest } from './catalogs.inputs';
+import { toCapability } from './catalogs.mapper';
+import {
+  ArtifactDeleteResponse,
+  ArtifactReadmeResponse,
+  CapabilityArtifactDetail,
+  CapabilityArtifactListResponse,
+  CapabilityArtifactSummary,
+  CapabilityFacetsResponse,
+  CapabilityVersionList,
+} from './catalogs.types';
+
+const BASE = '/org/:org/capabilities';
+const TAGS = { tags: ['catalogs'] };
+/** Capability bundles carry their files: this route alone takes bodies up to 50 MiB. */
+export const CAPABILITY_BODY_LIMIT = 50 * 1024 * 1024;
+
+@Resolver(() => CapabilityArtifactSummary)
+export class CapabilityResolver {
+  @Query(() => CapabilityArtifactListResponse, { description: 'List capabilities: the latest version per name.' })
+  @Rest('GET', BASE, TAGS)
+  async capabilities(@Arg('org', () => String) org: string, @Args(() => CapabilityListArgs) args: CapabilityListArgs, @Ctx() ctx: AppContext): Promise<CapabilityArtifactListResponse> {
+    const result = await listCapabilities(ctx, org, args);
+    return { capabilities: result.capabilities, ...pageInfo(result.total, result.page, result.limit) };
+  }
+
+  @Query(() => CapabilityFacetsResponse, { description: 'Capability facets: each dimension with the other filters applied and its own excluded.' })
+  @Rest('GET', `${BASE}/facets`, TAGS)
+  capability_facets(@Arg('org', () => String) org: string, @Args(() => CapabilityFilterArgs) args: CapabilityFilterArgs, @Ctx() ctx: AppContext): Promise<CapabilityFacetsResponse> {
+    return capabilityFacets(ctx, org, args);
+  }
+
+  @Query(() => CapabilityArtifactDetail, { description: 'The latest version of a capability (spec 17); `owner/name` (`owner%2Fname`) for a public one.' })
+  @Rest('GET', `${BASE}/:name`, TAGS)
+  capability(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<CapabilityArtifactDetail> {
+    return getCapability(ctx, org, name, null);
+  }
+
+  @Query(() => CapabilityVersionList, { description: 'Versions of a capability, newest first, with the latest (spec 18).' })
+  @Rest('GET', `${BASE}/:name/versions`, TAGS)
+  capability_versions(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<CapabilityVersionList> {
+    return capabilityVersions(ctx, org, name);
+  }
+
+  @Query(() => ArtifactReadmeResponse, { description: "The latest version's README.md." })
+  @Rest('GET', `${BASE}/:name/readme`, TAGS)
+  capability_readme(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<ArtifactReadmeResponse> {
+    return capabilityReadme(ctx, org, name, null);
+  }
+
+  @Query(() => CapabilityArtifactDetail, { description: 'One version of a capability.' })
+  @Rest('GET', `${BASE}/:name/:version`, TAGS)
+  capability_version(
+    @Arg('org', () => String) org: string,
+    @Arg('name', () => String) name: string,
+    @Arg('version', () => String) version: string,
+    @Ctx() ctx: AppContext,
+  ): Promise<CapabilityArtifactDetail> {
+    return getCapability(ctx, org, name, version);
+  }
+
+  @Query(() => ArtifactReadmeResponse, { description: "One version's README.md." })
+  @Rest('GET', `${BASE}/:name/:version/readme`, TAGS)
+  capability_version_readme(
+    @Arg('org', () => String) org: string,
+    @Arg('name', () => String) name: string,
+    @Arg('version', () => String) version: string,
+    @Ctx() ctx: AppContext,
+  ): Promise<ArtifactReadmeResponse> {
+    return capabilityReadme(ctx, org, name, version);
+  }
+
+  @Mutation(() => CapabilityArtifactDetail, { description: 'Publish a capability version: manifest and files (base64), up to 50 MiB over REST.' })
+  @Rest('POST', BASE, { status: 201, bodyLimit: CAPABILITY_BODY_LIMIT, ...TAGS })
+  publish_capability(
+    @Arg('org', () => String) org: string,
+    @Arg('input', () => PublishCapabilityRequest) input: PublishCapabilityRequest,
+    @Ctx() ctx: AppContext,
+  ): Promise<CapabilityArtifactDetail> {
+    return publishCapability(ctx, org, input);
+  }
+
+  @Mutation(() => CapabilityArtifactSummary, { description: 'Make every version of a capability public or private; replies with the latest.' })
+  @Rest('PATCH', `${BASE}/:name/visibility`, TAGS)
+  set_capability_visibility(
+    @Arg('org', () => String) org: string,
+    @Arg('name', () => String) name: string,
+    @Arg('input', () => VisibilityRequest) input: VisibilityRequest,
+    @Ctx() ctx: AppContext,
+  ): Promise<CapabilityArtifactSummary> {
+    return setCapabilityVisibility(ctx, org, name, input.is_public);
+  }
+
+  @Mutation(() => ArtifactDeleteResponse, { description: 'Delete one version of a capability.' })
+  @Rest('DELETE', `${BASE}/:name/:version`, TAGS)
+  delete_capability_version(
+    @Arg('org', () => String) org: string,
+    @Arg('name', () => String) name: string,
+    @Arg('version', () => String) version: string,
+    @Ctx() ctx: AppContext,
+  ): Promise<ArtifactDeleteResponse> {
+    return deleteCapability(ctx, org, name, version);
+  }
+
+  @FieldResolver(() => [CapabilityArtifactSummary], { description: 'Every version of the capability, newest first (GraphQL only).' })
+  @Extensions({ graphqlOnly: true })
+  async version_history(
+    @Root() capability: CapabilityArtifactSummary,
+    @Arg('limit', () => Int, { defaultValue: 20, description: `At most ${MAX_LIST_PAGE}.` }) limit: number,
+    @Ctx() ctx: AppContext,
+  ): Promise<CapabilityArtifactSummary[]> {
+    const rows = await ctx.loaders.capabilityVersionRows.load(`${capability.organization_id} ${capability.local_name}`);
+    return rows.slice(0, Math.max(1, limit)).map((row) => toCapability(row, ctx.tenant?.org.id ?? row.organization_id));
+  }
+}

@@ -1,0 +1,548 @@
+import { ArrayMaxSize, IsIn, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
+import { ArgsType, Field, Int } from 'type-graphql';
+import { JSONObjectScalar } from '../../core/scalars';
+import { ApiInput } from '../../core/validation/api-input';
+import { TokenCountScalar } from '../sessions/token-count.scalar';
+import { isCatalogVersion } from './semver-key';
+import {
+  CapabilitySortBy,
+  CatalogSortDirection,
+  DatasetSortBy,
+  TaskSetSortBy,
+  TaskSortBy,
+  TaskTemplateStatus,
+  TrajectoryJudgeKind,
+  VerificationMethod,
+  VerificationWhere,
+} from './catalogs.types';
+
+/** Catalog names: lower-case slugs (letters, digits, single `-`, `_` or `.` between them), 1 to 100 characters. */
+export const CATALOG_NAME_PATTERN = /^[a-z0-9]+([._-][a-z0-9]+)*$/;
+const NAME_MESSAGE = 'must be a lower-case slug: letters, digits and single -, _ or . between them';
+/** At most this many values per repeatable filter and per list field of a body. */
+export const MAX_FILTER_VALUES = 1000;
+export const MAX_TAGS = 100;
+export const MAX_TASK_SET_MEMBERS = 10_000;
+export const MAX_CAPABILITY_FILES = 2000;
+
+function IsSemver(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isSemver',
+      validator: {
+        validate: (value) => isCatalogVersion(value),
+        defaultMessage: () => 'must be a semantic version such as 1.2.3 or 1.2.3-rc.1 (no leading v, no build metadata)',
+      },
+    },
+    options,
+  );
+}
+
+/** A relative bundle path: no leading `/`, no `..` or empty segment, no backslash. */
+export function isRelativePath(value: unknown): boolean {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 1024) return false;
+  if (value.startsWith('/') || value.includes('\\') || value.includes('\0')) return false;
+  return value.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+}
+
+function IsRelativePath(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    { name: 'isRelativePath', validator: { validate: isRelativePath, defaultMessage: () => "must be a relative path without '..' segments or a leading '/'" } },
+    options,
+  );
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+function IsBase64(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    { name: 'isBase64', validator: { validate: (value) => typeof value === 'string' && BASE64.test(value), defaultMessage: () => 'must be valid base64' } },
+    options,
+  );
+}
+
+function UniquePaths(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'uniquePaths',
+      validator: {
+        validate: (value) => !Array.isArray(value) || new Set(value.map((file: { path?: unknown }) => file?.path)).size === value.length,
+        defaultMessage: () => 'file paths must be unique',
+      },
+    },
+    options,
+  );
+}
+
+function EachMaxLength(max: number, options?: ValidationOptions): PropertyDecorator {
+  return MaxLength(max, { each: true, ...options });
+}
+
+// ------------------------------------------------------------ publishing
+
+@ApiInput('PublishDatasetRequest')
+export class PublishDatasetRequest {
+  @Field(() => String, { description: 'Lower-case slug, 1 to 100 characters.' })
+  @MinLength(1)
+  @MaxLength(100)
+  @Matches(CATALOG_NAME_PATTERN, { message: `name ${NAME_MESSAGE}` })
+  name: string;
+
+  @Field(() => String, { description: 'Semantic version, e.g. 1.2.3 or 1.2.3-rc.1.' })
+  @IsSemver()
+  version: string;
+
+  @Field(() => Boolean, { nullable: true, description: 'Visibility of the name (every version); unchanged when absent (private for a new name).' })
+  is_public?: boolean | null;
+
+  @Field(() => String, { nullable: true, description: 'Default parquet.' })
+  @MinLength(1)
+  @MaxLength(50)
+  format?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(255)
+  pretty_name?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(10_000)
+  summary?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(100)
+  license?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(100)
+  size_category?: string | null;
+
+  @Field(() => [String], { nullable: true })
+  @ArrayMaxSize(MAX_TAGS)
+  @EachMaxLength(100)
+  language?: string[] | null;
+
+  @Field(() => [String], { nullable: true })
+  @ArrayMaxSize(MAX_TAGS)
+  @EachMaxLength(100)
+  tags?: string[] | null;
+
+  @Field(() => [String], { nullable: true })
+  @ArrayMaxSize(MAX_TAGS)
+  @EachMaxLength(100)
+  task_categories?: string[] | null;
+
+  @Field(() => Int, { nullable: true })
+  @Min(0)
+  column_count?: number | null;
+
+  @Field(() => TokenCountScalar, { nullable: true })
+  @Min(0)
+  row_count?: number | null;
+
+  @Field(() => TokenCountScalar, { nullable: true })
+  @Min(0)
+  file_size_bytes?: number | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Where the data comes from (free-form).' })
+  origin?: Record<string, unknown> | null;
+}
+
+@ApiInput('CapabilityFileInput')
+export class CapabilityFileInput {
+  @Field(() => String, { description: 'Relative path in the bundle.' })
+  @IsRelativePath()
+  path: string;
+
+  @Field(() => String, { description: 'The file content, base64.' })
+  @IsBase64()
+  content_base64: string;
+}
+
+@ApiInput('PublishCapabilityRequest')
+export class PublishCapabilityRequest {
+  @Field(() => String, { description: 'Lower-case slug, 1 to 100 characters.' })
+  @MinLength(1)
+  @MaxLength(100)
+  @Matches(CATALOG_NAME_PATTERN, { message: `name ${NAME_MESSAGE}` })
+  name: string;
+
+  @Field(() => String)
+  @IsSemver()
+  version: string;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(10_000)
+  description?: string | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'Visibility of the name (every version); unchanged when absent.' })
+  is_public?: boolean | null;
+
+  @Field(() => JSONObjectScalar, {
+    description:
+      'The capability manifest: `components` [{name, path, type, description?, metadata?}], `secrets` [name or {name, required}], and optional author, license, keywords, origin.',
+  })
+  manifest: Record<string, unknown>;
+
+  @Field(() => [CapabilityFileInput])
+  @ArrayMaxSize(MAX_CAPABILITY_FILES)
+  @UniquePaths()
+  @ValidateNested({ each: true })
+  files: CapabilityFileInput[];
+}
+
+@ApiInput('TrajectoryJudgeInput')
+export class TrajectoryJudgeInput {
+  @Field(() => TrajectoryJudgeKind, { nullable: true, description: 'Default trajectory.' })
+  kind?: TrajectoryJudgeKind | null;
+
+  @Field(() => Int, { nullable: true, description: '1 to 500, default 50.' })
+  @Min(1)
+  @Max(500)
+  max_steps?: number | null;
+
+  @Field(() => String)
+  @MinLength(1)
+  @MaxLength(255)
+  model: string;
+
+  @Field(() => JSONObjectScalar, { nullable: true })
+  model_params?: Record<string, unknown> | null;
+
+  @Field(() => String, { nullable: true })
+  @MinLength(1)
+  @MaxLength(20_000)
+  rubric?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(20_000)
+  system_prompt?: string | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true })
+  task_context?: Record<string, unknown> | null;
+}
+
+@ApiInput('VerificationInput')
+export class VerificationInput {
+  @Field(() => VerificationMethod, { nullable: true })
+  method?: VerificationMethod | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(1000)
+  hash?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Alias of hash (older task files).' })
+  @MaxLength(1000)
+  flag_hash?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(1024)
+  path?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Alias of path (older task files).' })
+  @MaxLength(1024)
+  submission_path?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(100_000)
+  script?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(1000)
+  value?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Seconds, default 30.' })
+  @Min(1)
+  @Max(86_400)
+  timeout?: number | null;
+
+  @Field(() => VerificationWhere, { nullable: true, description: 'Default environment; applies to method script only.' })
+  where?: VerificationWhere | null;
+
+  @Field(() => TrajectoryJudgeInput, { nullable: true })
+  @ValidateNested()
+  judge?: TrajectoryJudgeInput | null;
+}
+
+@ApiInput('PublishTaskRequest')
+export class PublishTaskRequest {
+  @Field(() => String, { description: 'Lower-case slug, 1 to 100 characters.' })
+  @MinLength(1)
+  @MaxLength(100)
+  @Matches(CATALOG_NAME_PATTERN, { message: `name ${NAME_MESSAGE}` })
+  name: string;
+
+  @Field(() => String)
+  @IsSemver()
+  version: string;
+
+  @Field(() => Boolean, { nullable: true, description: 'Visibility of the name (every version); unchanged when absent.' })
+  is_public?: boolean | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(10_000)
+  description?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(255)
+  author?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(100)
+  difficulty?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(100)
+  license?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(255)
+  oci_digest?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(255)
+  source?: string | null;
+
+  @Field(() => [String], { nullable: true })
+  @ArrayMaxSize(MAX_TAGS)
+  @EachMaxLength(100)
+  tags?: string[] | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Key → list of port numbers (1 to 65535).' })
+  ports?: Record<string, unknown> | null;
+
+  @Field(() => VerificationInput, { nullable: true })
+  @ValidateNested()
+  verification?: VerificationInput | null;
+
+  @Field(() => TokenCountScalar, { nullable: true, description: 'Archive bytes, default 0.' })
+  @Min(0)
+  file_size?: number | null;
+
+  @Field(() => TaskTemplateStatus, { nullable: true, description: 'Default pending.' })
+  template_status?: TaskTemplateStatus | null;
+
+  @Field(() => String, { nullable: true, description: '`docker` or `hosted` (default).' })
+  @IsIn(['docker', 'hosted'], { message: "Input should be 'docker' or 'hosted'" })
+  sandbox_provider?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Markdown served by the readme routes.' })
+  @MaxLength(200_000)
+  readme?: string | null;
+}
+
+@ApiInput('VisibilityRequest')
+export class VisibilityRequest {
+  @Field(() => Boolean)
+  is_public: boolean;
+}
+
+@ApiInput('TaskSetRequest', { description: 'A task set: create (POST) or replace (PUT) it whole.' })
+export class TaskSetRequest {
+  @Field(() => String, { description: 'Lower-case slug, 1 to 100 characters.' })
+  @MinLength(1)
+  @MaxLength(100)
+  @Matches(CATALOG_NAME_PATTERN, { message: `name ${NAME_MESSAGE}` })
+  name: string;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(10_000)
+  description?: string | null;
+
+  @Field(() => [String], { description: 'Task names of the organization or public ones: `name` (latest) or `name@version`.' })
+  @ArrayMaxSize(MAX_TASK_SET_MEMBERS)
+  @EachMaxLength(300)
+  members: string[];
+
+  @Field(() => Boolean, { nullable: true, description: 'Default false.' })
+  is_public?: boolean | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(255)
+  source?: string | null;
+
+  @Field(() => [String], { nullable: true })
+  @ArrayMaxSize(MAX_TAGS)
+  @EachMaxLength(100)
+  tags?: string[] | null;
+}
+
+// ---------------------------------------------------------------- lists
+
+@ArgsType()
+export class CatalogScopeArgs {
+  @Field(() => Boolean, { nullable: true, description: "Add other organizations' public artifacts." })
+  include_public?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'Only public artifacts, of every organization.' })
+  public_only?: boolean | null;
+}
+
+@ArgsType()
+export class DatasetFilterArgs extends CatalogScopeArgs {
+  @Field(() => String, { nullable: true, description: 'Exact name (`name` or `<org>/<name>`).' })
+  @MaxLength(300)
+  name?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Case-insensitive match on name and summary.' })
+  @MaxLength(200)
+  search?: string | null;
+
+  @Field(() => [String], { nullable: true, description: 'Overlap.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  tags?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'OR.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  license?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'Overlap.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  task_categories?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'OR.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  format?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'OR.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  size_category?: string[] | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'Only datasets created by the caller.' })
+  mine?: boolean | null;
+}
+
+@ArgsType()
+export class DatasetListArgs extends DatasetFilterArgs {
+  @Field(() => DatasetSortBy, { nullable: true, description: 'Default created_at.' })
+  sort_by?: DatasetSortBy | null;
+
+  @Field(() => CatalogSortDirection, { nullable: true, description: 'Default desc.' })
+  sort_dir?: CatalogSortDirection | null;
+
+  @Field(() => Int, { nullable: true, description: 'Default 1.' })
+  @Min(1)
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, description: '1 to 200, default 50.' })
+  @Min(1)
+  @Max(200)
+  limit?: number | null;
+}
+
+@ArgsType()
+export class CapabilityFilterArgs extends CatalogScopeArgs {
+  @Field(() => String, { nullable: true, description: 'Case-insensitive match on name and description.' })
+  @MaxLength(200)
+  search?: string | null;
+
+  @Field(() => [String], { nullable: true, description: 'Overlap.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  keywords?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'Author name; OR.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  author?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'OR.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  license?: string[] | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'Only capabilities published by the caller.' })
+  mine?: boolean | null;
+}
+
+@ArgsType()
+export class CapabilityListArgs extends CapabilityFilterArgs {
+  @Field(() => CapabilitySortBy, { nullable: true, description: 'Default created_at.' })
+  sort_by?: CapabilitySortBy | null;
+
+  @Field(() => CatalogSortDirection, { nullable: true, description: 'Default desc.' })
+  sort_dir?: CatalogSortDirection | null;
+
+  @Field(() => Int, { nullable: true, description: 'Default 1.' })
+  @Min(1)
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, description: '1 to 200, default 50.' })
+  @Min(1)
+  @Max(200)
+  limit?: number | null;
+}
+
+@ArgsType()
+export class TaskFilterArgs extends CatalogScopeArgs {
+  @Field(() => [String], { nullable: true, description: 'OR.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  difficulty?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'OR.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  author?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'OR.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  source?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'Overlap.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  tags?: string[] | null;
+
+  @Field(() => String, { nullable: true, description: 'Case-insensitive match on the name.' })
+  @MaxLength(200)
+  search?: string | null;
+}
+
+@ArgsType()
+export class TaskListArgs extends TaskFilterArgs {
+  @Field(() => TaskSortBy, { nullable: true, description: 'Default created_at.' })
+  sort_by?: TaskSortBy | null;
+
+  @Field(() => CatalogSortDirection, { nullable: true, description: 'Default desc.' })
+  sort_dir?: CatalogSortDirection | null;
+
+  @Field(() => Int, { nullable: true, description: 'Default 1.' })
+  @Min(1)
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, description: '1 to 100, default 50.' })
+  @Min(1)
+  @Max(100)
+  limit?: number | null;
+}
+
+@ArgsType()
+export class TaskSetFilterArgs extends CatalogScopeArgs {
+  @Field(() => String, { nullable: true, description: 'Case-insensitive match on name and description.' })
+  @MaxLength(200)
+  search?: string | null;
+
+  @Field(() => [String], { nullable: true, description: 'Overlap.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  tags?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'OR.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
+  source?: string[] | null;
+
+  @Field(() => String, { nullable: true, description: 'Only sets with this task name among their members (any version).' })
+  @MaxLength(300)
+  contains?: string | null;
+}
+
+@ArgsType()
+export class TaskSetListArgs extends TaskSetFilterArgs {
+  @Field(() => TaskSetSortBy, { nullable: true, description: 'Default created_at.' })
+  sort_by?: TaskSetSortBy | null;
+
+  @Field(() => CatalogSortDirection, { nullable: true, description: 'Default desc.' })
+  sort_dir?: CatalogSortDirection | null;
+
+  @Field(() => Int, { nullable: true, description: 'Default 1.' })
+  @Min(1)
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, description: '1 to 100, default 50.' })
+  @Min(1)
+  @Max(100)
+  limit?: number | null;
+}

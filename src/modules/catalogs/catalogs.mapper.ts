@@ -1,0 +1,234 @@
+import type {
+  CapabilityArtifactDetail,
+  CapabilityArtifactSummary,
+  CapabilityComponentDetail,
+  CapabilityFileEntry,
+  CapabilitySecretRequirement,
+  DatasetArtifactSummary,
+  TaskSetResponse,
+  TaskSummary,
+  TaskTemplateStatus,
+  VerificationConfig,
+} from './catalogs.types';
+
+/** Rows → GraphQL types, the only place. Rows are plain SQL rows (bigint columns arrive as strings). */
+
+const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+
+export interface DatasetRow {
+  id: string;
+  organization_id: string;
+  org_key: string;
+  name: string;
+  version: string;
+  created_at: Date;
+  updated_at: Date | null;
+  format: string;
+  is_public: boolean;
+  download_count: number;
+  origin: Record<string, unknown> | null;
+  pretty_name: string | null;
+  summary: string | null;
+  license: string | null;
+  size_category: string | null;
+  language: string[] | null;
+  tags: string[] | null;
+  task_categories: string[] | null;
+  column_count: number | null;
+  row_count: string | number | null;
+  version_count: string | number | null;
+}
+
+export function toDataset(row: DatasetRow): DatasetArtifactSummary {
+  return {
+    id: row.id,
+    name: `${row.org_key}/${row.name}`,
+    version: row.version,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    format: row.format ?? 'parquet',
+    is_public: row.is_public,
+    download_count: row.download_count ?? 0,
+    origin: row.origin ?? {},
+    pretty_name: row.pretty_name,
+    summary: row.summary,
+    license: row.license,
+    size_category: row.size_category,
+    language: row.language,
+    tags: row.tags,
+    task_categories: row.task_categories,
+    column_count: row.column_count,
+    row_count: num(row.row_count),
+    version_count: num(row.version_count),
+    organization_id: row.organization_id,
+  };
+}
+
+export interface CapabilityRow {
+  id: string;
+  organization_id: string;
+  org_key: string;
+  name: string;
+  version: string;
+  created_at: Date;
+  updated_at: Date;
+  description: string | null;
+  author_name: string | null;
+  license: string | null;
+  is_public: boolean;
+  keywords: string[] | null;
+  origin: Record<string, unknown> | null;
+  component_counts: Record<string, number> | null;
+  component_details: CapabilityComponentDetail[] | null;
+  secrets: CapabilitySecretRequirement[] | null;
+  version_count: string | number;
+  versions: string[];
+  artifact_sha256?: string;
+  runtime_digest?: string;
+  manifest?: Record<string, unknown>;
+  file_manifest?: CapabilityFileEntry[];
+}
+
+/** `viewerOrgId`: the route's organization; another organization's capability is named `<owner>/<name>`. */
+export function toCapability(row: CapabilityRow, viewerOrgId: string): CapabilityArtifactSummary {
+  return {
+    id: row.id,
+    name: row.organization_id === viewerOrgId ? row.name : `${row.org_key}/${row.name}`,
+    version: row.version,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    description: row.description,
+    author_name: row.author_name,
+    license: row.license,
+    is_public: row.is_public,
+    keywords: row.keywords ?? [],
+    origin: row.origin ?? {},
+    component_counts: row.component_counts ?? {},
+    component_details: (row.component_details ?? []).map((component) => ({
+      name: component.name,
+      path: component.path,
+      type: component.type,
+      description: component.description ?? null,
+      metadata: component.metadata ?? null,
+    })),
+    secrets: (row.secrets ?? []).map((secret) => ({ name: secret.name, required: secret.required ?? true })),
+    version_count: Number(row.version_count ?? 1),
+    versions: row.versions ?? [row.version],
+    organization_id: row.organization_id,
+    local_name: row.name,
+  };
+}
+
+export function toCapabilityDetail(row: CapabilityRow, viewerOrgId: string): CapabilityArtifactDetail {
+  return {
+    ...toCapability(row, viewerOrgId),
+    artifact_sha256: row.artifact_sha256!,
+    runtime_digest: row.runtime_digest!,
+    manifest: row.manifest ?? {},
+    file_manifest: row.file_manifest ?? [],
+  };
+}
+
+export interface TaskRow {
+  id: string;
+  organization_id: string;
+  org_key: string;
+  name: string;
+  version: string;
+  created_at: Date;
+  file_size: string | number;
+  is_public: boolean;
+  template_status: string;
+  sandbox_provider: string;
+  description: string | null;
+  author: string | null;
+  difficulty: string | null;
+  license: string | null;
+  oci_digest: string | null;
+  source: string | null;
+  tags: string[] | null;
+  ports: Record<string, number[]> | null;
+  verification: Record<string, unknown> | null;
+  version_count: string | number | null;
+}
+
+function toVerification(stored: Record<string, unknown> | null): VerificationConfig | null {
+  if (!stored) return null;
+  const judge = stored.judge as Record<string, unknown> | null | undefined;
+  return {
+    method: (stored.method ?? null) as VerificationConfig['method'],
+    hash: (stored.hash ?? null) as string | null,
+    path: (stored.path ?? null) as string | null,
+    script: (stored.script ?? null) as string | null,
+    value: (stored.value ?? null) as string | null,
+    timeout: (stored.timeout ?? 30) as number,
+    where: (stored.where ?? 'environment') as VerificationConfig['where'],
+    judge: judge
+      ? {
+          kind: (judge.kind ?? 'trajectory') as never,
+          max_steps: (judge.max_steps ?? 50) as number,
+          model: judge.model as string,
+          model_params: (judge.model_params ?? {}) as Record<string, unknown>,
+          rubric: (judge.rubric ?? null) as string | null,
+          system_prompt: (judge.system_prompt ?? null) as string | null,
+          task_context: (judge.task_context ?? {}) as Record<string, unknown>,
+        }
+      : null,
+  };
+}
+
+export function toTask(row: TaskRow): TaskSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    version: row.version,
+    org_key: row.org_key,
+    organization_id: row.organization_id,
+    created_at: row.created_at,
+    file_size: Number(row.file_size ?? 0),
+    is_public: row.is_public,
+    template_status: row.template_status as TaskTemplateStatus,
+    sandbox_provider: row.sandbox_provider,
+    description: row.description,
+    author: row.author,
+    difficulty: row.difficulty,
+    license: row.license,
+    oci_digest: row.oci_digest,
+    source: row.source,
+    tags: row.tags,
+    ports: row.ports,
+    verification: toVerification(row.verification),
+    version_count: num(row.version_count),
+  };
+}
+
+export interface TaskSetRow {
+  id: string;
+  organization_id: string;
+  org_key: string;
+  name: string;
+  description: string | null;
+  members: string[];
+  is_public: boolean;
+  source: string | null;
+  tags: string[] | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export function toTaskSet(row: TaskSetRow): TaskSetResponse {
+  return {
+    id: row.id,
+    name: row.name,
+    org_key: row.org_key,
+    description: row.description,
+    members: row.members ?? [],
+    member_count: row.members?.length ?? 0,
+    is_public: row.is_public,
+    source: row.source,
+    tags: row.tags,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    organization_id: row.organization_id,
+  };
+}

@@ -1,0 +1,27 @@
+import { CapabilityFileModel, CapabilityModel, DatasetModel, TaskModel, TaskSetModel } from '../../../models';
+import { defineScopes, WRITER_ROLES, type ScopeNames } from '../../core/authz/scopes';
+import type { AppModule } from '../../core/module';
+import { CapabilityResolver } from './capabilities.resolver';
+import { createCatalogLoaders } from './catalogs.loaders';
+import { DatasetResolver } from './datasets.resolver';
+import { OrganizationCatalogsResolver } from './organization-catalogs.resolver';
+import { TaskSetResolver } from './task-sets.resolver';
+import { TaskResolver } from './tasks.resolver';
+
+const SCOPES = defineScopes({
+  // Publishing, changing visibility and deleting in the organization's catalogs (datasets, capabilities, tasks, task sets).
+  'catalog:publish': { roles: WRITER_ROLES },
+});
+
+/** Catalogs: datasets, capabilities and tasks versioned by semver, task sets; shared across organizations when public. */
+export const catalogsModule: AppModule = {
+  name: 'catalogs',
+  resolvers: [DatasetResolver, CapabilityResolver, TaskResolver, TaskSetResolver, OrganizationCatalogsResolver],
+  models: [DatasetModel, CapabilityModel, CapabilityFileModel, TaskModel, TaskSetModel],
+  loaders: createCatalogLoaders,
+  scopes: SCOPES,
+};
+
+declare module '../../core/authz/scopes' {
+  interface ScopeRegistry extends ScopeNames<typeof SCOPES> {}
+}

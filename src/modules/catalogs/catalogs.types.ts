@@ -1,0 +1,674 @@
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
+import { LabelFacetEntry } from '../sessions/sessions.types';
+import { TokenCountScalar } from '../sessions/token-count.scalar';
+
+export enum CatalogSortDirection {
+  asc = 'asc',
+  desc = 'desc',
+}
+registerEnumType(CatalogSortDirection, { name: 'CatalogSortDirection' });
+
+export enum DatasetSortBy {
+  name = 'name',
+  created_at = 'created_at',
+  updated_at = 'updated_at',
+  row_count = 'row_count',
+  file_size_bytes = 'file_size_bytes',
+}
+registerEnumType(DatasetSortBy, { name: 'DatasetSortBy' });
+
+export enum CapabilitySortBy {
+  name = 'name',
+  created_at = 'created_at',
+  updated_at = 'updated_at',
+}
+registerEnumType(CapabilitySortBy, { name: 'CapabilitySortBy' });
+
+export enum TaskSortBy {
+  name = 'name',
+  difficulty = 'difficulty',
+  source = 'source',
+  author = 'author',
+  created_at = 'created_at',
+  file_size = 'file_size',
+}
+registerEnumType(TaskSortBy, { name: 'TaskSortBy' });
+
+export enum TaskSetSortBy {
+  name = 'name',
+  created_at = 'created_at',
+  updated_at = 'updated_at',
+}
+registerEnumType(TaskSetSortBy, { name: 'TaskSetSortBy' });
+
+export enum TaskTemplateStatus {
+  pending = 'pending',
+  building = 'building',
+  ready = 'ready',
+  failed = 'failed',
+}
+registerEnumType(TaskTemplateStatus, { name: 'TaskTemplateStatus' });
+
+export enum VerificationMethod {
+  script = 'script',
+  flag = 'flag',
+  outcome_judge = 'outcome_judge',
+  script_and_judge = 'script_and_judge',
+  flag_and_judge = 'flag_and_judge',
+}
+registerEnumType(VerificationMethod, { name: 'VerificationMethod' });
+
+export enum VerificationWhere {
+  agent = 'agent',
+  environment = 'environment',
+}
+registerEnumType(VerificationWhere, { name: 'VerificationWhere' });
+
+export enum TrajectoryJudgeKind {
+  trajectory = 'trajectory',
+}
+registerEnumType(TrajectoryJudgeKind, { name: 'TrajectoryJudgeKind' });
+
+export enum ComponentType {
+  agent = 'agent',
+  tool = 'tool',
+  command = 'command',
+  skill = 'skill',
+  mcp_server = 'mcp_server',
+  worker = 'worker',
+}
+
+// ---------------------------------------------------------------- datasets
+
+@ObjectType('DatasetArtifactSummary', { description: 'The latest (or a given) version of a dataset.' })
+export class DatasetArtifactSummary {
+  @Field(() => String, { description: 'Artifact UUID.' })
+  id: string;
+
+  @Field(() => String, { description: 'Organization-prefixed canonical name, `<org>/<name>`.' })
+  name: string;
+
+  @Field(() => String, { description: 'Semantic version.' })
+  version: string;
+
+  @Field(() => Date)
+  created_at: Date;
+
+  @Field(() => Date, { nullable: true })
+  updated_at: Date | null;
+
+  @Field(() => String, { description: 'Default parquet.' })
+  format: string;
+
+  @Field(() => Boolean)
+  is_public: boolean;
+
+  @Field(() => Int)
+  download_count: number;
+
+  @Field(() => JSONObjectScalar)
+  origin: Record<string, unknown>;
+
+  @Field(() => String, { nullable: true })
+  pretty_name: string | null;
+
+  @Field(() => String, { nullable: true })
+  summary: string | null;
+
+  @Field(() => String, { nullable: true })
+  license: string | null;
+
+  @Field(() => String, { nullable: true })
+  size_category: string | null;
+
+  @Field(() => [String], { nullable: true })
+  language: string[] | null;
+
+  @Field(() => [String], { nullable: true })
+  tags: string[] | null;
+
+  @Field(() => [String], { nullable: true })
+  task_categories: string[] | null;
+
+  @Field(() => Int, { nullable: true })
+  column_count: number | null;
+
+  @Field(() => TokenCountScalar, { nullable: true, description: 'An integer up to 2^53 - 1.' })
+  row_count: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'How many versions the name has.' })
+  version_count: number | null;
+
+  /** For GraphQL navigation only (not a field). */
+  organization_id?: string;
+}
+
+@ObjectType('DatasetArtifactListResponse')
+export class DatasetArtifactListResponse {
+  @Field(() => [DatasetArtifactSummary])
+  datasets: DatasetArtifactSummary[];
+
+  @Field(() => Boolean)
+  has_next: boolean;
+
+  @Field(() => Boolean)
+  has_previous: boolean;
+
+  @Field(() => Int)
+  limit: number;
+
+  @Field(() => Int, { description: '1-indexed.' })
+  page: number;
+
+  @Field(() => Int)
+  total: number;
+
+  @Field(() => Int)
+  total_pages: number;
+}
+
+@ObjectType('DatasetVersionList', { description: 'Versions of a dataset, newest first, and the latest one.' })
+export class DatasetVersionList {
+  @Field(() => String)
+  name: string;
+
+  @Field(() => [String])
+  versions: string[];
+
+  @Field(() => DatasetArtifactSummary, { nullable: true })
+  latest: DatasetArtifactSummary | null;
+}
+
+@ObjectType('DatasetFacetsResponse')
+export class DatasetFacetsResponse {
+  @Field(() => [LabelFacetEntry])
+  tags: LabelFacetEntry[];
+
+  @Field(() => [LabelFacetEntry])
+  licenses: LabelFacetEntry[];
+
+  @Field(() => [LabelFacetEntry])
+  formats: LabelFacetEntry[];
+
+  @Field(() => [LabelFacetEntry])
+  size_categories: LabelFacetEntry[];
+
+  @Field(() => [LabelFacetEntry])
+  task_categories: LabelFacetEntry[];
+
+  @Field(() => Int)
+  total: number;
+
+  @Field(() => Int)
+  filtered_total: number;
+}
+
+// ------------------------------------------------------------ capabilities
+
+@ObjectType('CapabilityComponentDetail')
+export class CapabilityComponentDetail {
+  @Field(() => String)
+  name: string;
+
+  @Field(() => String, { description: 'Relative path in the bundle.' })
+  path: string;
+
+  @Field(() => String, { description: 'agent, tool, command, skill, mcp_server or worker.' })
+  type: string;
+
+  @Field(() => String, { nullable: true })
+  description: string | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true })
+  metadata: Record<string, unknown> | null;
+}
+
+@ObjectType('CapabilitySecretRequirement')
+export class CapabilitySecretRequirement {
+  @Field(() => String, { description: 'Environment-variable name.' })
+  name: string;
+
+  @Field(() => Boolean, { description: 'Default true.' })
+  required: boolean;
+}
+
+@ObjectType('CapabilityFileEntry')
+export class CapabilityFileEntry {
+  @Field(() => String)
+  path: string;
+
+  @Field(() => String)
+  sha256: string;
+
+  @Field(() => Int)
+  size_bytes: number;
+}
+
+@ObjectType('CapabilityArtifactSummary')
+export class CapabilityArtifactSummary {
+  @Field(() => String)
+  id: string;
+
+  @Field(() => String, { description: "Local name on the organization's own capabilities, `<owner>/<name>` for another organization's." })
+  name: string;
+
+  @Field(() => String)
+  version: string;
+
+  @Field(() => Date)
+  created_at: Date;
+
+  @Field(() => Date)
+  updated_at: Date;
+
+  @Field(() => String, { nullable: true })
+  description: string | null;
+
+  @Field(() => String, { nullable: true })
+  author_name: string | null;
+
+  @Field(() => String, { nullable: true })
+  license: string | null;
+
+  @Field(() => Boolean)
+  is_public: boolean;
+
+  @Field(() => [String])
+  keywords: string[];
+
+  @Field(() => JSONObjectScalar)
+  origin: Record<string, unknown>;
+
+  @Field(() => JSONObjectScalar, { description: 'Component type → count.' })
+  component_counts: Record<string, number>;
+
+  @Field(() => [CapabilityComponentDetail])
+  component_details: CapabilityComponentDetail[];
+
+  @Field(() => [CapabilitySecretRequirement])
+  secrets: CapabilitySecretRequirement[];
+
+  @Field(() => Int)
+  version_count: number;
+
+  @Field(() => [String], { description: 'Newest first.' })
+  versions: string[];
+
+  /** For GraphQL navigation only (not a field). */
+  organization_id?: string;
+  /** The local name, for GraphQL navigation only (not a field). */
+  local_name?: string;
+}
+
+@ObjectType('CapabilityArtifactDetail')
+export class CapabilityArtifactDetail extends CapabilityArtifactSummary {
+  @Field(() => String, { description: 'sha256 of the uploaded bundle (each path and content, in upload order).' })
+  artifact_sha256: string;
+
+  @Field(() => String, { description: '`sha256:<hex>` over the manifest and the sorted file list: independent of file order.' })
+  runtime_digest: string;
+
+  @Field(() => JSONObjectScalar)
+  manifest: Record<string, unknown>;
+
+  @Field(() => [CapabilityFileEntry])
+  file_manifest: CapabilityFileEntry[];
+}
+
+@ObjectType('CapabilityVersionList')
+export class CapabilityVersionList {
+  @Field(() => String)
+  name: string;
+
+  @Field(() => [String], { description: 'Newest first.' })
+  versions: string[];
+
+  @Field(() => CapabilityArtifactSummary, { nullable: true })
+  latest: CapabilityArtifactSummary | null;
+}
+
+@ObjectType('CapabilityArtifactListResponse')
+export class CapabilityArtifactListResponse {
+  @Field(() => [CapabilityArtifactSummary])
+  capabilities: CapabilityArtifactSummary[];
+
+  @Field(() => Boolean)
+  has_next: boolean;
+
+  @Field(() => Boolean)
+  has_previous: boolean;
+
+  @Field(() => Int)
+  limit: number;
+
+  @Field(() => Int)
+  page: number;
+
+  @Field(() => Int)
+  total: number;
+
+  @Field(() => Int)
+  total_pages: number;
+}
+
+@ObjectType('CapabilityFacetsResponse')
+export class CapabilityFacetsResponse {
+  @Field(() => [LabelFacetEntry])
+  keywords: LabelFacetEntry[];
+
+  @Field(() => [LabelFacetEntry])
+  authors: LabelFacetEntry[];
+
+  @Field(() => [LabelFacetEntry])
+  licenses: LabelFacetEntry[];
+
+  @Field(() => Int)
+  total: number;
+
+  @Field(() => Int)
+  filtered_total: number;
+}
+
+// ------------------------------------------------------------------- tasks
+
+@ObjectType('TrajectoryJudgeConfig', { description: 'Inline configuration of an outcome judge of kind trajectory.' })
+export class TrajectoryJudgeConfig {
+  @Field(() => TrajectoryJudgeKind)
+  kind: TrajectoryJudgeKind;
+
+  @Field(() => Int, { description: '1 to 500, default 50.' })
+  max_steps: number;
+
+  @Field(() => String)
+  model: string;
+
+  @Field(() => JSONObjectScalar)
+  model_params: Record<string, unknown>;
+
+  @Field(() => String, { nullable: true })
+  rubric: string | null;
+
+  @Field(() => String, { nullable: true })
+  system_prompt: string | null;
+
+  @Field(() => JSONObjectScalar)
+  task_context: Record<string, unknown>;
+}
+
+@ObjectType('VerificationConfig')
+export class VerificationConfig {
+  @Field(() => VerificationMethod, { nullable: true })
+  method: VerificationMethod | null;
+
+  @Field(() => String, { nullable: true })
+  hash: string | null;
+
+  @Field(() => String, { nullable: true })
+  path: string | null;
+
+  @Field(() => String, { nullable: true })
+  script: string | null;
+
+  @Field(() => String, { nullable: true })
+  value: string | null;
+
+  @Field(() => Int, { description: 'Seconds, default 30.' })
+  timeout: number;
+
+  @Field(() => VerificationWhere, { description: 'Default environment; applies to method script only.' })
+  where: VerificationWhere;
+
+  @Field(() => TrajectoryJudgeConfig, { nullable: true })
+  judge: TrajectoryJudgeConfig | null;
+}
+
+@ObjectType('TaskSummary')
+export class TaskSummary {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => String)
+  name: string;
+
+  @Field(() => String)
+  version: string;
+
+  @Field(() => String, { description: 'The owning organization key.' })
+  org_key: string;
+
+  @Field(() => UUIDScalar)
+  organization_id: string;
+
+  @Field(() => Date)
+  created_at: Date;
+
+  @Field(() => TokenCountScalar, { description: 'Archive bytes.' })
+  file_size: number;
+
+  @Field(() => Boolean)
+  is_public: boolean;
+
+  @Field(() => TaskTemplateStatus)
+  template_status: TaskTemplateStatus;
+
+  @Field(() => String, { description: '`docker` or `hosted` (default).' })
+  sandbox_provider: string;
+
+  @Field(() => String, { nullable: true })
+  description: string | null;
+
+  @Field(() => String, { nullable: true })
+  author: string | null;
+
+  @Field(() => String, { nullable: true })
+  difficulty: string | null;
+
+  @Field(() => String, { nullable: true })
+  license: string | null;
+
+  @Field(() => String, { nullable: true })
+  oci_digest: string | null;
+
+  @Field(() => String, { nullable: true })
+  source: string | null;
+
+  @Field(() => [String], { nullable: true })
+  tags: string[] | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Key → list of port numbers.' })
+  ports: Record<string, number[]> | null;
+
+  @Field(() => VerificationConfig, { nullable: true })
+  verification: VerificationConfig | null;
+
+  @Field(() => Int, { nullable: true })
+  version_count: number | null;
+}
+
+@ObjectType('TaskListResponse')
+export class TaskListResponse {
+  @Field(() => [TaskSummary])
+  tasks: TaskSummary[];
+
+  @Field(() => Boolean)
+  has_next: boolean;
+
+  @Field(() => Boolean)
+  has_previous: boolean;
+
+  @Field(() => Int)
+  limit: number;
+
+  @Field(() => Int)
+  page: number;
+
+  @Field(() => Int)
+  total: number;
+
+  @Field(() => Int)
+  total_pages: number;
+}
+
+@ObjectType('TaskVersionList')
+export class TaskVersionList {
+  @Field(() => String)
+  name: string;
+
+  @Field(() => [String], { description: 'Newest first.' })
+  versions: string[];
+
+  @Field(() => TaskSummary, { nullable: true })
+  latest: TaskSummary | null;
+}
+
+@ObjectType('TaskScopeCounts')
+export class TaskScopeCounts {
+  @Field(() => Int, { description: 'Task names (latest version) owned by the organization.' })
+  org: number;
+
+  @Field(() => Int, { description: 'Public task names (latest version) across organizations.' })
+  public: number;
+
+  @Field(() => Int, { nullable: true, description: 'Always null for tasks.' })
+  mine: number | null;
+}
+
+@ObjectType('TaskFacetsResponse')
+export class TaskFacetsResponse {
+  @Field(() => [String])
+  authors: string[];
+
+  @Field(() => [String])
+  difficulties: string[];
+
+  @Field(() => [String])
+  sources: string[];
+
+  @Field(() => [String])
+  tags: string[];
+
+  @Field(() => Int, { description: 'Tasks matching every filter.' })
+  filtered_total: number;
+
+  @Field(() => Int, { description: 'Tasks in scope, unfiltered.' })
+  total: number;
+
+  @Field(() => TaskScopeCounts)
+  scope_counts: TaskScopeCounts;
+}
+
+// --------------------------------------------------------------- task sets
+
+@ObjectType('TaskSetResponse')
+export class TaskSetResponse {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => String)
+  name: string;
+
+  @Field(() => String, { description: 'The owning organization key.' })
+  org_key: string;
+
+  @Field(() => String, { nullable: true })
+  description: string | null;
+
+  @Field(() => [String], { description: 'Task names: `name` (latest) or `name@version`.' })
+  members: string[];
+
+  @Field(() => Int)
+  member_count: number;
+
+  @Field(() => Boolean)
+  is_public: boolean;
+
+  @Field(() => String, { nullable: true })
+  source: string | null;
+
+  @Field(() => [String], { nullable: true })
+  tags: string[] | null;
+
+  @Field(() => Date)
+  created_at: Date;
+
+  @Field(() => Date)
+  updated_at: Date;
+
+  /** For GraphQL navigation only (not a field). */
+  organization_id?: string;
+}
+
+@ObjectType('TaskSetListResponse')
+export class TaskSetListResponse {
+  @Field(() => [TaskSetResponse])
+  task_sets: TaskSetResponse[];
+
+  @Field(() => Int)
+  total: number;
+
+  @Field(() => Int)
+  page: number;
+
+  @Field(() => Int)
+  limit: number;
+
+  @Field(() => Int)
+  total_pages: number;
+
+  @Field(() => Boolean)
+  has_next: boolean;
+
+  @Field(() => Boolean)
+  has_previous: boolean;
+}
+
+@ObjectType('TaskSetFacetsResponse')
+export class TaskSetFacetsResponse {
+  @Field(() => [LabelFacetEntry])
+  sources: LabelFacetEntry[];
+
+  @Field(() => [LabelFacetEntry])
+  tags: LabelFacetEntry[];
+
+  @Field(() => Int)
+  total: number;
+
+  @Field(() => Int)
+  filtered_total: number;
+}
+
+@ObjectType('TaskSetDeleteResponse')
+export class TaskSetDeleteResponse {
+  @Field(() => String)
+  name: string;
+
+  @Field(() => Boolean)
+  deleted: boolean;
+}
+
+// ----------------------------------------------------------------- shared
+
+@ObjectType('ArtifactDeleteResponse', { description: 'Reply of a version deletion.' })
+export class ArtifactDeleteResponse {
+  @Field(() => String)
+  name: string;
+
+  @Field(() => String)
+  version: string;
+
+  @Field(() => Boolean)
+  deleted: boolean;
+}
+
+@ObjectType('ArtifactReadmeResponse')
+export class ArtifactReadmeResponse {
+  @Field(() => String)
+  name: string;
+
+  @Field(() => String)
+  version: string;
+
+  @Field(() => String, { nullable: true, description: "A capability's published README.md, or a task's readme; null when none." })
+  content: string | null;
+}

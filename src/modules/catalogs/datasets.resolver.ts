@@ -1,0 +1,77 @@
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { AppContext } from '../../core/context';
+import { Rest } from '../../core/graphql-decorators';
+import { pageInfo } from '../../core/pagination';
+import { DatasetFilterArgs, DatasetListArgs, PublishDatasetRequest, VisibilityRequest } from './catalogs.inputs';
+import { ArtifactDeleteResponse, DatasetArtifactListResponse, DatasetArtifactSummary, DatasetFacetsResponse, DatasetVersionList } from './catalogs.types';
+import { datasetFacets, datasetVersions, deleteDataset, getDataset, listDatasets, publishDataset, setDatasetVisibility } from './datasets.service';
+
+const BASE = '/org/:org/datasets';
+const TAGS = { tags: ['catalogs'] };
+
+@Resolver(() => DatasetArtifactSummary)
+export class DatasetResolver {
+  @Query(() => DatasetArtifactListResponse, { description: 'List datasets: the latest version per name (spec 16).' })
+  @Rest('GET', BASE, TAGS)
+  async datasets(@Arg('org', () => String) org: string, @Args(() => DatasetListArgs) args: DatasetListArgs, @Ctx() ctx: AppContext): Promise<DatasetArtifactListResponse> {
+    const result = await listDatasets(ctx, org, args);
+    return { datasets: result.datasets, ...pageInfo(result.total, result.page, result.limit) };
+  }
+
+  @Query(() => DatasetFacetsResponse, { description: 'Dataset facets: each dimension with the other filters applied and its own excluded.' })
+  @Rest('GET', `${BASE}/facets`, TAGS)
+  dataset_facets(@Arg('org', () => String) org: string, @Args(() => DatasetFilterArgs) args: DatasetFilterArgs, @Ctx() ctx: AppContext): Promise<DatasetFacetsResponse> {
+    return datasetFacets(ctx, org, args);
+  }
+
+  @Query(() => DatasetArtifactSummary, { description: 'The latest version of a dataset (`name`, or `owner/name` for a public one).' })
+  @Rest('GET', `${BASE}/:name`, TAGS)
+  dataset(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<DatasetArtifactSummary> {
+    return getDataset(ctx, org, name, null);
+  }
+
+  @Query(() => DatasetVersionList, { description: 'Versions of a dataset, newest first, with the latest.' })
+  @Rest('GET', `${BASE}/:name/versions`, TAGS)
+  dataset_versions(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<DatasetVersionList> {
+    return datasetVersions(ctx, org, name);
+  }
+
+  @Query(() => DatasetArtifactSummary, { description: 'One version of a dataset.' })
+  @Rest('GET', `${BASE}/:name/:version`, TAGS)
+  dataset_version(
+    @Arg('org', () => String) org: string,
+    @Arg('name', () => String) name: string,
+    @Arg('version', () => String) version: string,
+    @Ctx() ctx: AppContext,
+  ): Promise<DatasetArtifactSummary> {
+    return getDataset(ctx, org, name, version);
+  }
+
+  @Mutation(() => DatasetArtifactSummary, { description: 'Publish a dataset version (writers).' })
+  @Rest('POST', BASE, { status: 201, ...TAGS })
+  publish_dataset(@Arg('org', () => String) org: string, @Arg('input', () => PublishDatasetRequest) input: PublishDatasetRequest, @Ctx() ctx: AppContext): Promise<DatasetArtifactSummary> {
+    return publishDataset(ctx, org, input);
+  }
+
+  @Mutation(() => DatasetArtifactSummary, { description: 'Make every version of a dataset public or private; replies with the latest.' })
+  @Rest('PATCH', `${BASE}/:name/visibility`, TAGS)
+  set_dataset_visibility(
+    @Arg('org', () => String) org: string,
+    @Arg('name', () => String) name: string,
+    @Arg('input', () => VisibilityRequest) input: VisibilityRequest,
+    @Ctx() ctx: AppContext,
+  ): Promise<DatasetArtifactSummary> {
+    return setDatasetVisibility(ctx, org, name, input.is_public);
+  }
+
+  @Mutation(() => ArtifactDeleteResponse, { description: 'Delete one version of a dataset.' })
+  @Rest('DELETE', `${BASE}/:name/:version`, TAGS)
+  delete_dataset_version(
+    @Arg('org', () => String) org: string,
+    @Arg('name', () => String) name: string,
+    @Arg('version', () => String) version: string,
+    @Ctx() ctx: AppContext,
+  ): Promise<ArtifactDeleteResponse> {
+    return deleteDataset(ctx, org, name, version);
+  }
+}

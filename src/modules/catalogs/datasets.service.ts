@@ -1,0 +1,165 @@
+import { QueryTypes } from 'sequelize';
+import { DatasetModel } from '../../../models';
+import type { AppContext } from '../../core/context';
+import { checkPageDepth } from '../../core/pagination';
+import { requireScope, resolveOrg } from '../../core/tenancy/tenant-scope';
+import { database } from '../../db/database';
+import type { DatasetFilterArgs, DatasetListArgs, PublishDatasetRequest } from './catalogs.inputs';
+import { anyOf, facetLists, facetSql, newWhere, orderSql, overlaps, searchIn, whereSql, type CatalogWhere, type FacetRow } from './catalogs.sql';
+import { toDataset, type DatasetRow } from './catalogs.mapper';
+import { DatasetSortBy, type DatasetArtifactSummary, type DatasetFacetsResponse, type DatasetVersionList } from './catalogs.types';
+import {
+  checkPathVersion,
+  deleteVersion,
+  findArtifactRow,
+  ownNameRef,
+  pageAndCount,
+  parseNameRef,
+  publishVersion,
+  setNameVisibility,
+  versionStrings,
+} from './versioned-artifacts';
+
+const WHAT = 'Dataset';
+
+export const DATASET_SELECT = `a.id, a.organization_id, o.key AS org_key, a.name, a.version, a.created_at, a.updated_at, a.format, a.is_public,
+  a.download_count, a.origin, a.pretty_name, a.summary, a.license, a.size_category, a.language, a.tags, a.task_categories,
+  a.column_count, a.row_count,
+  (SELECT count(*) FROM datasets v WHERE v.organization_id = a.organization_id AND v.name = a.name) AS version_count`;
+
+function datasetWhere(orgId: string, userId: string, args: DatasetFilterArgs): CatalogWhere {
+  const where = newWhere(orgId, args, true);
+  if (args.mine) {
+    where.scope.push('a.created_by = $user_id');
+    where.bind.user_id = userId;
+  }
+  if (args.name) {
+    const [owner, local] = args.name.includes('/') ? args.name.split('/', 2) : [null, args.name];
+    where.bind.f_name = local;
+    if (owner) where.bind.f_owner = owner;
+    where.filters.push({
+      name: 'name',
+      sql: owner ? 'a.name = $f_name AND a.organization_id = (SELECT x.id FROM organizations x WHERE x.key = $f_owner)' : 'a.name = $f_name',
+    });
+  }
+  searchIn(where, ['a.name', 'a.summary'], args.search);
+  overlaps(where, 'tags', 'a.tags', args.tags);
+  anyOf(where, 'license', 'a.license', args.license);
+  overlaps(where, 'task_categories', 'a.task_categories', args.task_categories);
+  anyOf(where, 'format', 'a.format', args.format);
+  anyOf(where, 'size_category', 'a.size_category', args.size_category);
+  return where;
+}
+
+const SORTS: Record<DatasetSortBy, [string, boolean]> = {
+  [DatasetSortBy.name]: ['a.name', false],
+  [DatasetSortBy.created_at]: ['a.created_at', false],
+  [DatasetSortBy.updated_at]: ['a.updated_at', false],
+  [DatasetSortBy.row_count]: ['a.row_count', true],
+  [DatasetSortBy.file_size_bytes]: ['a.file_size_bytes', true],
+};
+
+export async function listDatasets(ctx: AppContext, orgKey: string, args: DatasetListArgs) {
+  const page = args.page ?? 1;
+  const limit = args.limit ?? 50;
+  checkPageDepth(page, limit);
+  const scope = await resolveOrg(ctx, orgKey);
+  const where = datasetWhere(scope.org.id, scope.viewer.user.id, args);
+  const [column, nullable] = SORTS[args.sort_by ?? DatasetSortBy.created_at];
+  const condition = whereSql(where);
+  const { rows, total } = await pageAndCount<DatasetRow>(
+    `SELECT ${DATASET_SELECT} FROM datasets a JOIN organizations o ON o.id = a.organization_id
+      WHERE ${condition} ORDER BY ${orderSql(column, args.sort_dir, nullable)} LIMIT $limit OFFSET $offset`,
+    `SELECT count(*) AS total FROM datasets a WHERE ${condition}`,
+    where.bind,
+    page,
+    limit,
+  );
+  return { datasets: rows.map(toDataset), total, page, limit };
+}
+
+export async function datasetFacets(ctx: AppContext, orgKey: string, args: DatasetFilterArgs): Promise<DatasetFacetsResponse> {
+  const scope = await resolveOrg(ctx, orgKey);
+  const where = datasetWhere(scope.org.id, scope.viewer.user.id, args);
+  const sql = facetSql('datasets', ['id', 'organization_id', 'name', 'summary', 'tags', 'license', 'format', 'size_category', 'task_categories'], where, [
+    { name: 'tags', value: 'a.tags', array: true, filter: 'tags' },
+    { name: 'licenses', value: 'a.license', filter: 'license' },
+    { name: 'formats', value: 'a.format', filter: 'format' },
+    { name: 'size_categories', value: 'a.size_category', filter: 'size_category' },
+    { name: 'task_categories', value: 'a.task_categories', array: true, filter: 'task_categories' },
+  ]);
+  const { lists, numbers } = facetLists(await database().query<FacetRow>(sql, { bind: where.bind, type: QueryTypes.SELECT }));
+  return {
+    tags: lists.get('tags') ?? [],
+    licenses: lists.get('licenses') ?? [],
+    formats: lists.get('formats') ?? [],
+    size_categories: lists.get('size_categories') ?? [],
+    task_categories: lists.get('task_categories') ?? [],
+    total: numbers.get('total') ?? 0,
+    filtered_total: numbers.get('filtered_total') ?? 0,
+  };
+}
+
+export async function getDataset(ctx: AppContext, orgKey: string, name: string, version: string | null): Promise<DatasetArtifactSummary> {
+  const scope = await resolveOrg(ctx, orgKey);
+  const ref = parseNameRef(scope, name, WHAT);
+  if (version !== null) checkPathVersion(version, WHAT);
+  return toDataset(await findArtifactRow<DatasetRow>('datasets', DATASET_SELECT, scope, ref, version, WHAT));
+}
+
+export async function datasetVersions(ctx: AppContext, orgKey: string, name: string): Promise<DatasetVersionList> {
+  const scope = await resolveOrg(ctx, orgKey);
+  const ref = parseNameRef(scope, name, WHAT);
+  const latest = toDataset(await findArtifactRow<DatasetRow>('datasets', DATASET_SELECT, scope, ref, null, WHAT));
+  return { name: latest.name, versions: await versionStrings('datasets', scope, ref), latest };
+}
+
+export async function publishDataset(ctx: AppContext, orgKey: string, input: PublishDatasetRequest): Promise<DatasetArtifactSummary> {
+  const scope = await resolveOrg(ctx, orgKey);
+  requireScope(scope, 'catalog:publish');
+  await publishVersion('datasets', WHAT, scope, input.name, input.version, input.is_public, async (values, transaction) => {
+    await DatasetModel.create(
+      {
+        organization_id: scope.org.id,
+        name: input.name,
+        version: input.version,
+        version_key: values.version_key,
+        is_public: values.is_public,
+        format: input.format ?? 'parquet',
+        pretty_name: input.pretty_name ?? null,
+        summary: input.summary ?? null,
+        license: input.license ?? null,
+        size_category: input.size_category ?? null,
+        language: input.language ?? null,
+        tags: input.tags ?? null,
+        task_categories: input.task_categories ?? null,
+        column_count: input.column_count ?? null,
+        row_count: input.row_count ?? null,
+        file_size_bytes: input.file_size_bytes ?? null,
+        origin: input.origin ?? {},
+        created_by: scope.viewer.user.id,
+      },
+      { transaction },
+    );
+  });
+  return toDataset(await findArtifactRow<DatasetRow>('datasets', DATASET_SELECT, scope, { owner: scope.org.key, name: input.name, own: true }, input.version, WHAT));
+}
+
+export async function setDatasetVisibility(ctx: AppContext, orgKey: string, name: string, isPublic: boolean): Promise<DatasetArtifactSummary> {
+  const scope = await resolveOrg(ctx, orgKey);
+  const ref = ownNameRef(scope, name, WHAT);
+  await findArtifactRow('datasets', 'a.id', scope, ref, null, WHAT);
+  requireScope(scope, 'catalog:publish');
+  await setNameVisibility('datasets', WHAT, scope, ref.name, isPublic);
+  return toDataset(await findArtifactRow<DatasetRow>('datasets', DATASET_SELECT, scope, ref, null, WHAT));
+}
+
+export async function deleteDataset(ctx: AppContext, orgKey: string, name: string, version: string) {
+  const scope = await resolveOrg(ctx, orgKey);
+  const ref = ownNameRef(scope, name, WHAT);
+  checkPathVersion(version, WHAT);
+  await findArtifactRow('datasets', 'a.id', scope, ref, version, WHAT);
+  requireScope(scope, 'catalog:publish');
+  const deleted = await deleteVersion('datasets', WHAT, scope, ref.name, version);
+  return { ...deleted, name: `${scope.org.key}/${ref.name}` };
+}

@@ -1,0 +1,37 @@
+import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { AppContext } from '../../core/context';
+import { MAX_LIST_PAGE } from '../../core/pagination';
+import { OrganizationResponse } from '../organizations/organizations.types';
+import { toCapability, toDataset, toTask, toTaskSet } from './catalogs.mapper';
+import { CapabilityArtifactSummary, DatasetArtifactSummary, TaskSetResponse, TaskSummary } from './catalogs.types';
+
+const limitArg = { defaultValue: 20, description: `At most ${MAX_LIST_PAGE}.` };
+const take = <T>(rows: T[], limit: number) => rows.slice(0, Math.min(Math.max(1, limit), MAX_LIST_PAGE));
+
+/** organization → its catalogs, newest first, the latest version per name: GraphQL navigation only, batched. */
+@Resolver(() => OrganizationResponse)
+export class OrganizationCatalogsResolver {
+  @FieldResolver(() => [DatasetArtifactSummary], { description: "The organization's datasets (GraphQL only)." })
+  @Extensions({ graphqlOnly: true })
+  async datasets(@Root() org: OrganizationResponse, @Arg('limit', () => Int, limitArg) limit: number, @Ctx() ctx: AppContext): Promise<DatasetArtifactSummary[]> {
+    return take(await ctx.loaders.organizationDatasets.load(org.id), limit).map(toDataset);
+  }
+
+  @FieldResolver(() => [CapabilityArtifactSummary], { description: "The organization's capabilities (GraphQL only)." })
+  @Extensions({ graphqlOnly: true })
+  async capabilities(@Root() org: OrganizationResponse, @Arg('limit', () => Int, limitArg) limit: number, @Ctx() ctx: AppContext): Promise<CapabilityArtifactSummary[]> {
+    return take(await ctx.loaders.organizationCapabilities.load(org.id), limit).map((row) => toCapability(row, org.id));
+  }
+
+  @FieldResolver(() => [TaskSummary], { description: "The organization's tasks (GraphQL only)." })
+  @Extensions({ graphqlOnly: true })
+  async tasks(@Root() org: OrganizationResponse, @Arg('limit', () => Int, limitArg) limit: number, @Ctx() ctx: AppContext): Promise<TaskSummary[]> {
+    return take(await ctx.loaders.organizationTasks.load(org.id), limit).map(toTask);
+  }
+
+  @FieldResolver(() => [TaskSetResponse], { description: "The organization's task sets (GraphQL only)." })
+  @Extensions({ graphqlOnly: true })
+  async task_sets(@Root() org: OrganizationResponse, @Arg('limit', () => Int, limitArg) limit: number, @Ctx() ctx: AppContext): Promise<TaskSetResponse[]> {
+    return take(await ctx.loaders.organizationTaskSets.load(org.id), limit).map(toTaskSet);
+  }
+}

@@ -1,0 +1,81 @@
+import { Arg, Args, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { AppContext } from '../../core/context';
+import { Rest } from '../../core/graphql-decorators';
+import { pageInfo } from '../../core/pagination';
+import { TaskSetFilterArgs, TaskSetListArgs, TaskSetRequest, VisibilityRequest } from './catalogs.inputs';
+import { toTask } from './catalogs.mapper';
+import { TaskSetDeleteResponse, TaskSetFacetsResponse, TaskSetListResponse, TaskSetResponse, TaskSummary } from './catalogs.types';
+import { createTaskSet, deleteTaskSet, getTaskSet, listTaskSets, parseMember, replaceTaskSet, setTaskSetVisibility, taskSetFacets } from './task-sets.service';
+
+const BASE = '/org/:org/task-sets';
+const TAGS = { tags: ['catalogs'] };
+
+@Resolver(() => TaskSetResponse)
+export class TaskSetResolver {
+  @Query(() => TaskSetListResponse, { description: 'List task sets of the organization (and public ones with include_public).' })
+  @Rest('GET', BASE, TAGS)
+  async task_sets(@Arg('org', () => String) org: string, @Args(() => TaskSetListArgs) args: TaskSetListArgs, @Ctx() ctx: AppContext): Promise<TaskSetListResponse> {
+    const result = await listTaskSets(ctx, org, args);
+    return { task_sets: result.task_sets, ...pageInfo(result.total, result.page, result.limit) };
+  }
+
+  @Query(() => TaskSetFacetsResponse, { description: 'Task-set facets: each dimension with the other filters applied and its own excluded.' })
+  @Rest('GET', `${BASE}/facets`, TAGS)
+  task_set_facets(@Arg('org', () => String) org: string, @Args(() => TaskSetFilterArgs) args: TaskSetFilterArgs, @Ctx() ctx: AppContext): Promise<TaskSetFacetsResponse> {
+    return taskSetFacets(ctx, org, args);
+  }
+
+  @Query(() => TaskSetResponse, { description: 'One task set: `name`, or `owner/name` for another organization\'s public set.' })
+  @Rest('GET', `${BASE}/:name`, TAGS)
+  task_set(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<TaskSetResponse> {
+    return getTaskSet(ctx, org, name);
+  }
+
+  @Mutation(() => TaskSetResponse, { description: 'Create a task set (writers).' })
+  @Rest('POST', BASE, { status: 201, ...TAGS })
+  create_task_set(@Arg('org', () => String) org: string, @Arg('input', () => TaskSetRequest) input: TaskSetRequest, @Ctx() ctx: AppContext): Promise<TaskSetResponse> {
+    return createTaskSet(ctx, org, input);
+  }
+
+  @Mutation(() => TaskSetResponse, { description: 'Replace a task set whole (a new name renames it).' })
+  @Rest('PUT', `${BASE}/:task_set`, TAGS)
+  replace_task_set(
+    @Arg('org', () => String) org: string,
+    // Not `name`: the body's `name` (which renames the set) would collide with the path parameter.
+    @Arg('task_set', () => String, { description: 'The current name.' }) name: string,
+    @Arg('input', () => TaskSetRequest) input: TaskSetRequest,
+    @Ctx() ctx: AppContext,
+  ): Promise<TaskSetResponse> {
+    return replaceTaskSet(ctx, org, name, input);
+  }
+
+  @Mutation(() => TaskSetResponse, { description: 'Make a task set public or private.' })
+  @Rest('PATCH', `${BASE}/:name/visibility`, TAGS)
+  set_task_set_visibility(
+    @Arg('org', () => String) org: string,
+    @Arg('name', () => String) name: string,
+    @Arg('input', () => VisibilityRequest) input: VisibilityRequest,
+    @Ctx() ctx: AppContext,
+  ): Promise<TaskSetResponse> {
+    return setTaskSetVisibility(ctx, org, name, input.is_public);
+  }
+
+  @Mutation(() => TaskSetDeleteResponse, { description: 'Delete a task set.' })
+  @Rest('DELETE', `${BASE}/:name`, TAGS)
+  delete_task_set(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<TaskSetDeleteResponse> {
+    return deleteTaskSet(ctx, org, name);
+  }
+
+  @FieldResolver(() => [TaskSummary], {
+    description: "Member tasks resolved to their pinned or latest version (the set's organization first, then public tasks); unresolvable members are left out (GraphQL only).",
+  })
+  @Extensions({ graphqlOnly: true })
+  async tasks(@Root() set: TaskSetResponse, @Ctx() ctx: AppContext): Promise<TaskSummary[]> {
+    const keys = set.members.flatMap((member) => {
+      const ref = parseMember(member);
+      return ref ? [`${set.organization_id} ${ref.owner ?? ''} ${ref.name} ${ref.version ?? ''}`] : [];
+    });
+    const rows = await ctx.loaders.memberTask.loadMany(keys);
+    return rows.flatMap((row) => (row && !(row instanceof Error) ? [toTask(row)] : []));
+  }
+}

@@ -1,0 +1,247 @@
+import { QueryTypes } from 'sequelize';
+import { TaskModel } from '../../../models';
+import type { AppContext } from '../../core/context';
+import { ValidationError, type ValidationItem } from '../../core/errors';
+import { checkPageDepth } from '../../core/pagination';
+import { requireScope, resolveOrg } from '../../core/tenancy/tenant-scope';
+import { database } from '../../db/database';
+import type { PublishTaskRequest, TaskFilterArgs, TaskListArgs, VerificationInput } from './catalogs.inputs';
+import { anyOf, facetLists, facetSql, newWhere, orderSql, overlaps, searchIn, whereSql, type CatalogWhere, type FacetRow } from './catalogs.sql';
+import { toTask, type TaskRow } from './catalogs.mapper';
+import {
+  TaskSortBy,
+  TaskTemplateStatus,
+  VerificationMethod,
+  VerificationWhere,
+  type ArtifactReadmeResponse,
+  type TaskFacetsResponse,
+  type TaskSummary,
+  type TaskVersionList,
+} from './catalogs.types';
+import {
+  checkPathVersion,
+  deleteVersion,
+  findArtifactRow,
+  ownNameRef,
+  pageAndCount,
+  parseNameRef,
+  publishVersion,
+  setNameVisibility,
+  versionStrings,
+} from './versioned-artifacts';
+
+const WHAT = 'Task';
+
+export const TASK_COLUMNS = `a.id, a.organization_id, o.key AS org_key, a.name, a.version, a.created_at, a.file_size, a.is_public,
+  a.template_status, a.sandbox_provider, a.description, a.author, a.difficulty, a.license, a.oci_digest, a.source, a.tags,
+  a.ports, a.verification`;
+export const TASK_SELECT = `${TASK_COLUMNS},
+  (SELECT count(*) FROM tasks v WHERE v.organization_id = a.organization_id AND v.name = a.name) AS version_count`;
+
+function taskWhere(orgId: string, args: TaskFilterArgs): CatalogWhere {
+  const where = newWhere(orgId, args, true);
+  searchIn(where, ['a.name'], args.search);
+  anyOf(where, 'difficulty', 'a.difficulty', args.difficulty);
+  anyOf(where, 'author', 'a.author', args.author);
+  anyOf(where, 'source', 'a.source', args.source);
+  overlaps(where, 'tags', 'a.tags', args.tags);
+  return where;
+}
+
+const SORTS: Record<TaskSortBy, [string, boolean]> = {
+  [TaskSortBy.name]: ['a.name', false],
+  [TaskSortBy.difficulty]: ['a.difficulty', true],
+  [TaskSortBy.source]: ['a.source', true],
+  [TaskSortBy.author]: ['a.author', true],
+  [TaskSortBy.created_at]: ['a.created_at', false],
+  [TaskSortBy.file_size]: ['a.file_size', false],
+};
+
+/** Spec 19: one entry per name (its latest version) the caller can access. */
+export async function listTasks(ctx: AppContext, orgKey: string, args: TaskListArgs) {
+  const page = args.page ?? 1;
+  const limit = args.limit ?? 50;
+  checkPageDepth(page, limit);
+  const scope = await resolveOrg(ctx, orgKey);
+  const where = taskWhere(scope.org.id, args);
+  const [column, nullable] = SORTS[args.sort_by ?? TaskSortBy.created_at];
+  const condition = whereSql(where);
+  const { rows, total } = await pageAndCount<TaskRow>(
+    `SELECT ${TASK_SELECT} FROM tasks a JOIN organizations o ON o.id = a.organization_id
+      WHERE ${condition} ORDER BY ${orderSql(column, args.sort_dir, nullable)} LIMIT $limit OFFSET $offset`,
+    `SELECT count(*) AS total FROM tasks a WHERE ${condition}`,
+    where.bind,
+    page,
+    limit,
+  );
+  return { tasks: rows.map(toTask), total, page, limit };
+}
+
+/** The task facets statement (spec 20), exported so the benchmark times the same SQL. */
+export function taskFacetQuery(orgId: string, args: TaskFilterArgs): { sql: string; bind: Record<string, unknown> } {
+  const where = taskWhere(orgId, args);
+  const sql = facetSql('tasks', ['id', 'name', 'author', 'difficulty', 'source', 'tags'], where, [
+    { name: 'authors', value: 'a.author', filter: 'author' },
+    { name: 'difficulties', value: 'a.difficulty', filter: 'difficulty' },
+    { name: 'sources', value: 'a.source', filter: 'source' },
+    { name: 'tags', value: 'a.tags', array: true, filter: 'tags' },
+  ], [
+    `SELECT 'scope_org', NULL, count(*) FROM tasks s WHERE s.organization_id = $org_id AND s.is_latest`,
+    `SELECT 'scope_public', NULL, count(*) FROM tasks s WHERE s.is_public AND s.is_latest`,
+  ]);
+  return { sql, bind: where.bind };
+}
+
+/** Spec 20: each dimension with the other filters applied and its own excluded; one statement. */
+export async function taskFacets(ctx: AppContext, orgKey: string, args: TaskFilterArgs): Promise<TaskFacetsResponse> {
+  const scope = await resolveOrg(ctx, orgKey);
+  const query = taskFacetQuery(scope.org.id, args);
+  const { lists, numbers } = facetLists(await database().query<FacetRow>(query.sql, { bind: query.bind, type: QueryTypes.SELECT }));
+  const values = (dim: string) => (lists.get(dim) ?? []).map((entry) => entry.value);
+  return {
+    authors: values('authors'),
+    difficulties: values('difficulties'),
+    sources: values('sources'),
+    tags: values('tags'),
+    filtered_total: numbers.get('filtered_total') ?? 0,
+    total: numbers.get('total') ?? 0,
+    scope_counts: { org: numbers.get('scope_org') ?? 0, public: numbers.get('scope_public') ?? 0, mine: null },
+  };
+}
+
+export async function getTask(ctx: AppContext, orgKey: string, name: string, version: string | null): Promise<TaskSummary> {
+  const scope = await resolveOrg(ctx, orgKey);
+  const ref = parseNameRef(scope, name, WHAT);
+  if (version !== null) checkPathVersion(version, WHAT);
+  return toTask(await findArtifactRow<TaskRow>('tasks', TASK_SELECT, scope, ref, version, WHAT));
+}
+
+export async function taskVersions(ctx: AppContext, orgKey: string, name: string): Promise<TaskVersionList> {
+  const scope = await resolveOrg(ctx, orgKey);
+  const ref = parseNameRef(scope, name, WHAT);
+  const latest = toTask(await findArtifactRow<TaskRow>('tasks', TASK_SELECT, scope, ref, null, WHAT));
+  return { name: latest.name, versions: await versionStrings('tasks', scope, ref), latest };
+}
+
+export async function taskReadme(ctx: AppContext, orgKey: string, name: string, version: string | null): Promise<ArtifactReadmeResponse> {
+  const scope = await resolveOrg(ctx, orgKey);
+  const ref = parseNameRef(scope, name, WHAT);
+  if (version !== null) checkPathVersion(version, WHAT);
+  const row = await findArtifactRow<{ name: string; version: string; readme: string | null }>('tasks', 'a.name, a.version, a.readme', scope, ref, version, WHAT);
+  return { name: row.name, version: row.version, content: row.readme };
+}
+
+const FLAG_METHODS = [VerificationMethod.flag, VerificationMethod.flag_and_judge];
+const SCRIPT_METHODS = [VerificationMethod.script, VerificationMethod.script_and_judge];
+const JUDGE_METHODS = [VerificationMethod.outcome_judge, VerificationMethod.script_and_judge, VerificationMethod.flag_and_judge];
+
+/**
+ * The stored verification: aliases folded (`flag_hash` → hash,
+ * `submission_path` → path), defaults filled, and what each method needs
+ * checked (a flag needs a hash or value, a script a script or path, a judge
+ * method a judge).
+ */
+export function normalizeVerification(input: VerificationInput, errors: ValidationItem[]): Record<string, unknown> {
+  const loc = ['input', 'verification'];
+  if (input.hash && input.flag_hash && input.hash !== input.flag_hash) {
+    errors.push({ loc: [...loc, 'flag_hash'], msg: 'flag_hash is an alias of hash; they differ', type: 'value_error' });
+  }
+  if (input.path && input.submission_path && input.path !== input.submission_path) {
+    errors.push({ loc: [...loc, 'submission_path'], msg: 'submission_path is an alias of path; they differ', type: 'value_error' });
+  }
+  const hash = input.hash ?? input.flag_hash ?? null;
+  const path = input.path ?? input.submission_path ?? null;
+  const method = input.method ?? null;
+  if (method && FLAG_METHODS.includes(method) && !hash && !input.value) {
+    errors.push({ loc: [...loc, 'hash'], msg: `method ${method} needs a hash (flag_hash) or a value`, type: 'missing' });
+  }
+  if (method && SCRIPT_METHODS.includes(method) && !input.script && !path) {
+    errors.push({ loc: [...loc, 'script'], msg: `method ${method} needs a script or a path`, type: 'missing' });
+  }
+  if (method && JUDGE_METHODS.includes(method) && !input.judge) {
+    errors.push({ loc: [...loc, 'judge'], msg: `method ${method} needs a judge`, type: 'missing' });
+  }
+  const judge = input.judge;
+  return {
+    method,
+    hash,
+    path,
+    script: input.script ?? null,
+    value: input.value ?? null,
+    timeout: input.timeout ?? 30,
+    where: input.where ?? VerificationWhere.environment,
+    judge: judge
+      ? {
+          kind: judge.kind ?? 'trajectory',
+          max_steps: judge.max_steps ?? 50,
+          model: judge.model,
+          model_params: judge.model_params ?? {},
+          rubric: judge.rubric ?? null,
+          system_prompt: judge.system_prompt ?? null,
+          task_context: judge.task_context ?? {},
+        }
+      : null,
+  };
+}
+
+function checkPorts(ports: Record<string, unknown>, errors: ValidationItem[]): Record<string, number[]> {
+  for (const [key, value] of Object.entries(ports)) {
+    const valid = Array.isArray(value) && value.length <= 100 && value.every((port) => Number.isInteger(port) && port >= 1 && port <= 65535);
+    if (!valid) errors.push({ loc: ['input', 'ports', key], msg: 'Input should be a list of port numbers (1 to 65535)', type: 'list_type' });
+  }
+  return ports as Record<string, number[]>;
+}
+
+export async function publishTask(ctx: AppContext, orgKey: string, input: PublishTaskRequest): Promise<TaskSummary> {
+  const errors: ValidationItem[] = [];
+  const verification = input.verification ? normalizeVerification(input.verification, errors) : null;
+  const ports = input.ports ? checkPorts(input.ports, errors) : null;
+  if (errors.length) throw new ValidationError(errors); // 422 before the tenant lookup
+  const scope = await resolveOrg(ctx, orgKey);
+  requireScope(scope, 'catalog:publish');
+  await publishVersion('tasks', WHAT, scope, input.name, input.version, input.is_public, async (values, transaction) => {
+    await TaskModel.create(
+      {
+        organization_id: scope.org.id,
+        name: input.name,
+        version: input.version,
+        version_key: values.version_key,
+        is_public: values.is_public,
+        description: input.description ?? null,
+        author: input.author ?? null,
+        difficulty: input.difficulty ?? null,
+        license: input.license ?? null,
+        oci_digest: input.oci_digest ?? null,
+        source: input.source ?? null,
+        tags: input.tags ?? null,
+        ports,
+        verification,
+        file_size: input.file_size ?? 0,
+        template_status: input.template_status ?? TaskTemplateStatus.pending,
+        sandbox_provider: input.sandbox_provider ?? 'hosted',
+        readme: input.readme ?? null,
+        created_by: scope.viewer.user.id,
+      },
+      { transaction },
+    );
+  });
+  return toTask(await findArtifactRow<TaskRow>('tasks', TASK_SELECT, scope, { owner: scope.org.key, name: input.name, own: true }, input.version, WHAT));
+}
+
+export async function setTaskVisibility(ctx: AppContext, orgKey: string, name: string, isPublic: boolean): Promise<TaskSummary> {
+  const scope = await resolveOrg(ctx, orgKey);
+  const ref = ownNameRef(scope, name, WHAT);
+  await findArtifactRow('tasks', 'a.id', scope, ref, null, WHAT);
+  requireScope(scope, 'catalog:publish');
+  await setNameVisibility('tasks', WHAT, scope, ref.name, isPublic);
+  return toTask(await findArtifactRow<TaskRow>('tasks', TASK_SELECT, scope, ref, null, WHAT));
+}
+
+export async function deleteTask(ctx: AppContext, orgKey: string, name: string, version: string) {
+  const scope = await resolveOrg(ctx, orgKey);
+  const ref = ownNameRef(scope, name, WHAT);
+  checkPathVersion(version, WHAT);
+  await findArtifactRow('tasks', 'a.id', scope, ref, version, WHAT);
+  requireScope(scope, 'catalog:publish');
+  return deleteVersion('tasks', WHAT, scope, ref.name, version);
+}

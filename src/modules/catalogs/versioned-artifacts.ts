@@ -1,0 +1,194 @@
+import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
+import { AlreadyExistsError, NotFoundError } from '../../core/errors';
+import type { OrgScope } from '../../core/tenancy/tenant-scope';
+import { database } from '../../db/database';
+import type { ArtifactTable } from './catalogs.sql';
+import { isCatalogVersion, versionKey } from './semver-key';
+
+/**
+ * The versioned catalogs (datasets, capabilities, tasks) share one life
+ * cycle: publish a version, read the latest or one version, list versions,
+ * change the name's visibility, delete a version. The latest version of a
+ * name is chosen by PostgreSQL (`version_key`, maintained `is_latest`).
+ */
+
+/** A name on an organization route: `name` (the organization's own) or `owner/name` (`owner%2Fname` in a path). */
+export interface NameRef {
+  owner: string;
+  name: string;
+  own: boolean;
+}
+
+export function parseNameRef(scope: OrgScope, raw: string, what: string): NameRef {
+  const parts = raw.split('/');
+  if (parts.length > 2 || parts.some((part) => !part) || raw.includes('\0')) throw new NotFoundError(what);
+  const [owner, name] = parts.length === 2 ? parts : [scope.org.key, parts[0]];
+  return { owner, name, own: owner === scope.org.key };
+}
+
+/** Writes address the organization's own names only: another owner's name is not found here. */
+export function ownNameRef(scope: OrgScope, raw: string, what: string): NameRef {
+  const ref = parseNameRef(scope, raw, what);
+  if (!ref.own) throw new NotFoundError(what);
+  return ref;
+}
+
+/** A version in a path: anything that is not a catalog version cannot exist. */
+export function checkPathVersion(version: string, what: string): void {
+  if (!isCatalogVersion(version)) throw new NotFoundError(what);
+}
+
+/**
+ * The rows of `ref` the caller may read: the organization's own, or another
+ * organization's public ones. `a` is the artifact, `o` its organization.
+ */
+export function refConditions(ref: NameRef, version: string | null): { sql: string; bind: Record<string, unknown> } {
+  return {
+    sql: `o.key = $ref_owner AND a.name = $ref_name AND (a.organization_id = $org_id OR a.is_public)
+          AND ${version === null ? 'a.is_latest' : 'a.version = $ref_version'}`,
+    bind: { ref_owner: ref.owner, ref_name: ref.name, ...(version === null ? {} : { ref_version: version }) },
+  };
+}
+
+/** One version (or the latest) with the columns `select` names; 404 when the caller may not read it. */
+export async function findArtifactRow<T extends object>(
+  table: ArtifactTable,
+  select: string,
+  scope: OrgScope,
+  ref: NameRef,
+  version: string | null,
+  what: string,
+  transaction?: Transaction,
+): Promise<T> {
+  const condition = refConditions(ref, version);
+  const [row] = await database().query<T>(
+    `SELECT ${select} FROM ${table} a JOIN organizations o ON o.id = a.organization_id WHERE ${condition.sql} LIMIT 1`,
+    { bind: { org_id: scope.org.id, ...condition.bind }, type: QueryTypes.SELECT, transaction },
+  );
+  if (!row) throw new NotFoundError(what);
+  return row;
+}
+
+/** Every version of a readable name, newest first (the strings only). */
+export async function versionStrings(table: ArtifactTable, scope: OrgScope, ref: NameRef): Promise<string[]> {
+  const rows = await database().query<{ version: string }>(
+    `SELECT a.version FROM ${table} a JOIN organizations o ON o.id = a.organization_id
+      WHERE o.key = $ref_owner AND a.name = $ref_name AND (a.organization_id = $org_id OR a.is_public)
+      ORDER BY a.version_key DESC`,
+    { bind: { org_id: scope.org.id, ref_owner: ref.owner, ref_name: ref.name }, type: QueryTypes.SELECT },
+  );
+  return rows.map((row) => row.version);
+}
+
+/** Serialises writes to one name (is_latest and visibility stay consistent under concurrency). */
+async function lockName(table: ArtifactTable, orgId: string, name: string, transaction: Transaction): Promise<void> {
+  await database().query(`SELECT pg_advisory_xact_lock(hashtext($key))`, {
+    bind: { key: `${table}:${orgId}:${name}` },
+    type: QueryTypes.SELECT,
+    transaction,
+  });
+}
+
+/** Marks the highest version of the name as the latest, every other one not. */
+async function refreshLatest(table: ArtifactTable, orgId: string, name: string, transaction: Transaction): Promise<void> {
+  await database().query(
+    `UPDATE ${table} a SET is_latest = (a.id = top.id)
+       FROM (SELECT t.id FROM ${table} t WHERE t.organization_id = $org_id AND t.name = $name ORDER BY t.version_key DESC LIMIT 1) top
+      WHERE a.organization_id = $org_id AND a.name = $name AND a.is_latest IS DISTINCT FROM (a.id = top.id)`,
+    { bind: { org_id: orgId, name }, transaction },
+  );
+}
+
+/**
+ * Publishes one version in one transaction: `insert` writes the row (and
+ * anything beside it) with the given sortable key and visibility; the unique
+ * (organization, name, version) constraint turns a second publish of the same
+ * version into 409, also when two arrive at once. Visibility belongs to the
+ * name: an explicit `is_public` applies to every version, otherwise the new
+ * version takes the name's current visibility (private for a new name).
+ */
+export async function publishVersion(
+  table: ArtifactTable,
+  what: string,
+  scope: OrgScope,
+  name: string,
+  version: string,
+  isPublic: boolean | null | undefined,
+  insert: (values: { version_key: string; is_public: boolean }, transaction: Transaction) => Promise<void>,
+): Promise<void> {
+  const orgId = scope.org.id;
+  try {
+    await database().transaction(async (transaction) => {
+      await lockName(table, orgId, name, transaction);
+      const [current] = await database().query<{ is_public: boolean }>(
+        `SELECT a.is_public FROM ${table} a WHERE a.organization_id = $org_id AND a.name = $name LIMIT 1`,
+        { bind: { org_id: orgId, name }, type: QueryTypes.SELECT, transaction },
+      );
+      const visibility = isPublic ?? current?.is_public ?? false;
+      await insert({ version_key: versionKey(version), is_public: visibility }, transaction);
+      if (current && current.is_public !== visibility) {
+        await database().query(`UPDATE ${table} SET is_public = $is_public, updated_at = now() WHERE organization_id = $org_id AND name = $name`, {
+          bind: { org_id: orgId, name, is_public: visibility },
+          transaction,
+        });
+      }
+      await refreshLatest(table, orgId, name, transaction);
+    });
+  } catch (error) {
+    if (error instanceof UniqueConstraintError) throw new AlreadyExistsError(`${what} '${name}' version ${version} already exists`);
+    throw error;
+  }
+}
+
+/** Sets the visibility of every version of one of the organization's names; 404 when it has none. */
+export async function setNameVisibility(table: ArtifactTable, what: string, scope: OrgScope, name: string, isPublic: boolean): Promise<void> {
+  await database().transaction(async (transaction) => {
+    await lockName(table, scope.org.id, name, transaction);
+    const [, affected] = (await database().query(
+      `UPDATE ${table} SET is_public = $is_public, updated_at = now() WHERE organization_id = $org_id AND name = $name`,
+      { bind: { org_id: scope.org.id, name, is_public: isPublic }, type: QueryTypes.UPDATE, transaction },
+    )) as unknown as [unknown, number];
+    if (!affected) throw new NotFoundError(what);
+  });
+}
+
+/**
+ * Deletes one version of one of the organization's names and moves `latest`
+ * to the next highest. `beforeDelete` may refuse (409) inside the transaction.
+ */
+export async function deleteVersion(
+  table: ArtifactTable,
+  what: string,
+  scope: OrgScope,
+  name: string,
+  version: string,
+  beforeDelete?: (id: string, transaction: Transaction) => Promise<void>,
+): Promise<{ name: string; version: string; deleted: true }> {
+  return database().transaction(async (transaction) => {
+    await lockName(table, scope.org.id, name, transaction);
+    const [row] = await database().query<{ id: string }>(
+      `SELECT a.id FROM ${table} a WHERE a.organization_id = $org_id AND a.name = $name AND a.version = $version`,
+      { bind: { org_id: scope.org.id, name, version }, type: QueryTypes.SELECT, transaction },
+    );
+    if (!row) throw new NotFoundError(what);
+    await beforeDelete?.(row.id, transaction);
+    await database().query(`DELETE FROM ${table} WHERE id = $id`, { bind: { id: row.id }, transaction });
+    await refreshLatest(table, scope.org.id, name, transaction);
+    return { name, version, deleted: true as const };
+  });
+}
+
+/** Page and count of a list, run side by side. */
+export async function pageAndCount<T extends object>(
+  pageSql: string,
+  countSql: string,
+  bind: Record<string, unknown>,
+  page: number,
+  limit: number,
+): Promise<{ rows: T[]; total: number }> {
+  const [counted, rows] = await Promise.all([
+    database().query<{ total: string }>(countSql, { bind, type: QueryTypes.SELECT }),
+    database().query<T>(pageSql, { bind: { ...bind, limit, offset: (page - 1) * limit }, type: QueryTypes.SELECT }),
+  ]);
+  return { rows, total: Number(counted[0]?.total ?? 0) };
+}
