@@ -15,6 +15,7 @@ const BENCHES: Record<string, () => Promise<{ main: (args: string[]) => Promise<
   limits: () => import('./limits.bench'),
   requests: () => import('./requests.bench'),
   'facet-counts': () => import('./facet-counts.bench'),
+  catalogs: () => import('./catalogs.bench'),
 };
 
 async function run(): Promise<void> {
