@@ -39,14 +39,21 @@ const SESSION_SQL = `
     ) t ON TRUE
    WHERE s.workspace_id = $1 AND s.id = $2 AND (s.user_id = $3 OR s.visibility = 'workspace')`;
 
+// A REST list reply carries each session's usage, as the single read does.
 const PAGE_SQL = (where: string) => `
   SELECT s.*, p.key AS project_key, p.name AS project_name,
          CASE WHEN g.id IS NULL THEN NULL ELSE json_build_object('id', g.id, 'kind', g.kind, 'status', g.status) END AS "group",
-         json_build_object('id', u.id, 'email', u.email, 'username', u.username, 'full_name', u.full_name) AS created_by
+         json_build_object('id', u.id, 'email', u.email, 'username', u.username, 'full_name', u.full_name) AS created_by,
+         coalesce(t.usage, '{}'::json) AS usage
     FROM (SELECT * FROM sessions s WHERE ${where} ORDER BY s.updated_at DESC, s.id DESC LIMIT $limit) s
     LEFT JOIN projects p ON p.id = s.project_id
     LEFT JOIN session_groups g ON g.id = s.group_id
     JOIN users u ON u.id = s.user_id
+    LEFT JOIN LATERAL (
+      SELECT json_build_object('total_message_count', count(*), 'total_input_tokens', coalesce(sum(m.input_tokens), 0),
+                               'total_output_tokens', coalesce(sum(m.output_tokens), 0), 'total_cost_usd', sum(m.cost_usd)) AS usage
+        FROM session_messages m WHERE m.session_id = s.id
+    ) t ON TRUE
    ORDER BY s.updated_at DESC, s.id DESC`;
 
 const DASHBOARD_SQL = (withCounts: boolean) => `
