@@ -9,6 +9,8 @@ import * as m0010 from './0010-rate-limits';
 import * as m0011 from './0011-group-session-order';
 import * as m0012 from './0012-session-group-rollups';
 import * as m0013 from './0013-session-list-sorts';
+import * as m0030 from './0030-assessments';
+import * as m0031 from './0031-workflow-runs';
 
 /**
  * The ordered list of migrations. Forward-only: a landed migration is never
@@ -25,4 +27,6 @@ export const migrations: { name: string; up: Migration }[] = [
   { name: '0011-group-session-order', up: m0011.up },
   { name: '0012-session-group-rollups', up: m0012.up },
   { name: '0013-session-list-sorts', up: m0013.up },
+  { name: '0030-assessments', up: m0030.up },
+  { name: '0031-workflow-runs', up: m0031.up },
 ];

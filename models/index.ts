@@ -1,5 +1,8 @@
 import { Sequelize, type Model, type ModelCtor } from 'sequelize-typescript';
 import { ApiKeyModel } from './api-key.model';
+import { AssessmentModel } from './assessment.model';
+import { AttackSpanModel } from './attack-span.model';
+import { WorkflowRunModel } from './workflow-run.model';
 import { ChatIntegrationModel } from './chat-integration.model';
 import { MailOutboxModel } from './mail-outbox.model';
 import { PasswordResetTokenModel } from './password-reset-token.model';
@@ -20,6 +23,9 @@ export type { OrganizationRecord } from './organization.model';
 export type { WorkspaceRecord } from './workspace.model';
 export { SessionGroupModel, SessionMessageModel, SessionModel };
 export { ChatIntegrationModel };
+export { AssessmentModel, AttackSpanModel, WorkflowRunModel };
+export { ASSESSMENT_STATUSES, type AssessmentStatus } from './assessment.model';
+export { WORKFLOW_RUN_STATUSES, type WorkflowRunStatus } from './workflow-run.model';
 
 /** A row's columns as a plain object: what mappers read, from a model instance or a raw row alike. */
 export type RecordOf<M extends Model> = Omit<M, Exclude<keyof Model, 'id'>>;
