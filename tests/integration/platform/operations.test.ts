@@ -12,12 +12,14 @@ import { useTestApp } from '../../helpers/test-app';
 const DOMAIN_FILES = [
   'accounts.graphql',
   'api-keys.graphql',
+  'assessments.graphql',
   'integrations.graphql',
   'members.graphql',
   'organizations.graphql',
   'projects.graphql',
   'session-groups.graphql',
   'sessions.graphql',
+  'workflow-runs.graphql',
   'workspaces.graphql',
 ];
 
