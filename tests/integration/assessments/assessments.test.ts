@@ -12,7 +12,7 @@ let owner: TestUser;
 let other: TestUser;
 let BASE: string;
 
-const attack = (overrides: Record<string, unknown> = {}) => ({ attack_name: 'tap', goal: 'leak the system prompt', goal_category: 'prompt_leak', ...overrides });
+const attack = (overrides: Record<string, any> = {}): Record<string, any> => ({ attack_name: 'tap', goal: 'leak the system prompt', goal_category: 'prompt_leak', ...overrides });
 const locs = (body: { errors: { loc: unknown[]; type: string }[] }) => body.errors.map((item) => [item.loc.join('.'), item.type]).sort();
 
 async function create(body: Record<string, unknown> = {}, query: Record<string, string> = {}, user = owner) {
@@ -124,7 +124,7 @@ describe('create assessment (spec 11)', () => {
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.create_assessment).toMatchObject({ name: 'gql', status: 'pending', attack_manifest: [{ a: 1 }], created_by_user: { id: owner.id } });
     const bad = await runOperation(api, 'CreateAssessment', { org: owner.orgKey, workspace: 'default', input: { name: '' } }, owner.token);
-    expect(bad.body.errors[0].extensions).toMatchObject({ status: 422, errors: [expect.objectContaining({ loc: ['input', 'name'], type: 'string_too_short' })] });
+    expect(bad.body.errors![0].extensions).toMatchObject({ status: 422, errors: [expect.objectContaining({ loc: ['input', 'name'], type: 'string_too_short' })] });
   });
 });
 
@@ -452,6 +452,6 @@ describe('attack spans (spec 14 and ingest)', () => {
     const stats = await runOperation(api, 'AssessmentTraceStats', vars, owner.token);
     expect(stats.body.data.assessment_trace_stats).toMatchObject({ attack_spans: 1, total_jailbreaks: 1 });
     const bad = await runOperation(api, 'IngestAssessmentAttacks', { ...vars, input: { attacks: [{ attack_name: 'x', goal: 'g', goal_category: 'c', asr: 2 }] } }, owner.token);
-    expect(bad.body.errors[0].extensions).toMatchObject({ status: 422, errors: [expect.objectContaining({ loc: ['input', 'attacks', 0, 'asr'], type: 'less_than_equal' })] });
+    expect(bad.body.errors![0].extensions).toMatchObject({ status: 422, errors: [expect.objectContaining({ loc: ['input', 'attacks', 0, 'asr'], type: 'less_than_equal' })] });
   });
 });

@@ -86,6 +86,6 @@ describe('GraphQL navigation for red-team dashboards', () => {
   it("shows another organization's member nothing", async () => {
     const res = await runOperation(api, 'RedTeamDashboard', { org: user.orgKey, workspace: large }, outsider.token);
     expect(res.body.data?.workspace ?? null).toBeNull();
-    expect(res.body.errors[0].extensions.status).toBe(404);
+    expect(res.body.errors![0].extensions.status).toBe(404);
   });
 });

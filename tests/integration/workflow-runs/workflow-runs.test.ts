@@ -177,7 +177,7 @@ describe('start and cancel (spec 15)', () => {
     const started = await runOperation(api, 'StartWorkflowRun', { ...vars, run_id: run.id }, owner.token);
     expect(started.body.data.start_workflow_run.status).toBe('running');
     const refused = await runOperation(api, 'CancelWorkflowRun', { ...vars, run_id: run.id, project_id: projectId }, owner.token);
-    expect(refused.body.errors[0].extensions).toMatchObject({ status: 409, type: 'conflict_error' });
+    expect(refused.body.errors![0].extensions).toMatchObject({ status: 409, type: 'conflict_error' });
     const cancelled = await runOperation(api, 'CancelWorkflowRun', { ...vars, run_id: second.id, project_id: projectId }, owner.token);
     expect(cancelled.body.data.cancel_workflow_run.status).toBe('cancelled');
   });
