@@ -2,6 +2,9 @@ import { Sequelize, type Model, type ModelCtor } from 'sequelize-typescript';
 import { ApiKeyModel } from './api-key.model';
 import { CapabilityFileModel } from './capability-file.model';
 import { CapabilityModel } from './capability.model';
+import { AssessmentModel } from './assessment.model';
+import { AttackSpanModel } from './attack-span.model';
+import { WorkflowRunModel } from './workflow-run.model';
 import { ChatIntegrationModel } from './chat-integration.model';
 import { DatasetModel } from './dataset.model';
 import { MailOutboxModel } from './mail-outbox.model';
@@ -26,6 +29,9 @@ export type { WorkspaceRecord } from './workspace.model';
 export { SessionGroupModel, SessionMessageModel, SessionModel };
 export { ChatIntegrationModel };
 export { CapabilityFileModel, CapabilityModel, DatasetModel, TaskModel, TaskSetModel };
+export { AssessmentModel, AttackSpanModel, WorkflowRunModel };
+export { ASSESSMENT_STATUSES, type AssessmentStatus } from './assessment.model';
+export { WORKFLOW_RUN_STATUSES, type WorkflowRunStatus } from './workflow-run.model';
 
 /** A row's columns as a plain object: what mappers read, from a model instance or a raw row alike. */
 export type RecordOf<M extends Model> = Omit<M, Exclude<keyof Model, 'id'>>;

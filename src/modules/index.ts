@@ -2,6 +2,7 @@ import { buildPlatform, type AppModule } from '../core/module';
 import { accountsModule } from './accounts/accounts.module';
 import { apiKeysModule } from './api-keys/api-keys.module';
 import { catalogsModule } from './catalogs/catalogs.module';
+import { assessmentsModule } from './assessments/assessments.module';
 import { integrationsModule } from './integrations/integrations.module';
 import { mailModule } from './mail/mail.module';
 import { membersModule } from './members/members.module';
@@ -9,6 +10,7 @@ import { organizationsModule } from './organizations/organizations.module';
 import { projectsModule } from './projects/projects.module';
 import { sessionGroupsModule } from './session-groups/session-groups.module';
 import { sessionsModule } from './sessions/sessions.module';
+import { workflowRunsModule } from './workflow-runs/workflow-runs.module';
 import { workspacesModule } from './workspaces/workspaces.module';
 
 /**
@@ -29,6 +31,8 @@ export const MODULES: readonly AppModule[] = [
   sessionsModule,
   sessionGroupsModule,
   catalogsModule,
+  assessmentsModule,
+  workflowRunsModule,
 ];
 
 export const platform = buildPlatform(MODULES);

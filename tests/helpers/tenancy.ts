@@ -25,6 +25,9 @@ export interface Target {
   /** A session with workspace visibility, and a session group, in `ws`. */
   sessionId: string;
   groupId: string;
+  /** A red-team assessment and a pending workflow run (in the default project) of `ws`. */
+  assessmentId: string;
+  runId: string;
   unique: () => string;
 }
 

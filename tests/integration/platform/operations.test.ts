@@ -12,6 +12,7 @@ import { useTestApp } from '../../helpers/test-app';
 const DOMAIN_FILES = [
   'accounts.graphql',
   'api-keys.graphql',
+  'assessments.graphql',
   'catalogs.graphql',
   'integrations.graphql',
   'members.graphql',
@@ -19,6 +20,7 @@ const DOMAIN_FILES = [
   'projects.graphql',
   'session-groups.graphql',
   'sessions.graphql',
+  'workflow-runs.graphql',
   'workspaces.graphql',
 ];
 

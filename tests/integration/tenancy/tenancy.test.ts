@@ -21,9 +21,9 @@ const ROWS: EndpointRow[] = ROW_FILES.flatMap(({ rows }) => rows);
 
 const WRITES = ROWS.filter((row) => row.method !== 'GET');
 /** Rows whose path names a resource below the organization (workspace, project, member, session, group). */
-const ID_ROWS = ROWS.filter((row) => /:(workspace|project_key|user_id|session_id|group_id)\b/.test(row.route));
+const ID_ROWS = ROWS.filter((row) => /:(workspace|project_key|user_id|session_id|group_id|assessment_id|run_id)\b/.test(row.route));
 /** Rows that name a resource below the workspace: tried in the outsider's own, existing workspace. */
-const DEEP_ID = /:(project_key|user_id|session_id|group_id)\b/;
+const DEEP_ID = /:(project_key|user_id|session_id|group_id|assessment_id|run_id)\b/;
 const label = (row: EndpointRow) => `${row.method} ${row.route}`;
 
 const api = useTestApp();
@@ -57,6 +57,14 @@ beforeAll(async () => {
     body: { kind: 'worker_run', project_id: defaultProject.body.id },
   });
   expect(group.status).toBe(201);
+  const assessment = await rest(api, 'POST', `${WS}/airt/assessments`, { token: owner.token, body: { name: 'Tenancy assessment' } });
+  expect(assessment.status).toBe(201);
+  const run = await rest(api, 'POST', `${WS}/workflows/runs`, {
+    token: owner.token,
+    query: { project_id: defaultProject.body.id },
+    body: { definition_id: crypto.randomUUID(), title: 'Tenancy run' },
+  });
+  expect(run.status).toBe(201);
   first = {
     org: org.orgKey,
     ws: wsKey,
@@ -66,6 +74,8 @@ beforeAll(async () => {
     memberEmail: candidate.email,
     sessionId: session.body.id,
     groupId: group.body.id,
+    assessmentId: assessment.body.id,
+    runId: run.body.id,
     unique,
   };
   const sendAsOwner = (method: string, path: string, body: unknown) => rest(api, method, path, { token: owner.token, body });

@@ -1,0 +1,330 @@
+import { ArrayMaxSize, ArrayMinSize, IsIn, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
+import { ArgsType, Field, Float, Int } from 'type-graphql';
+import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
+import { ApiInput } from '../../core/validation/api-input';
+import { AssessmentStatusEnum } from './assessments.types';
+
+/** Attack spans per ingest request. */
+export const MAX_ATTACKS_PER_INGEST = 1000;
+const MAX_TEXT = 100_000;
+const MAX_NAME = 255;
+const MAX_TRIALS = 1_000_000;
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+
+/** `attack_manifest`: an array of objects, or one object (taken as a one-element array). */
+function IsObjectOrObjectList(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isObjectOrObjectList',
+      validator: {
+        validate: (value) => value == null || isPlainObject(value) || (Array.isArray(value) && value.every(isPlainObject)),
+        defaultMessage: () => 'Input should be an object or a list of objects',
+      },
+    },
+    { context: { type: 'list_type' }, ...options },
+  );
+}
+
+/** An object whose values are all finite numbers. */
+function IsNumberMap(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isNumberMap',
+      validator: {
+        validate: (value) => value == null || (isPlainObject(value) && Object.values(value).every((item) => typeof item === 'number' && Number.isFinite(item))),
+        defaultMessage: () => 'Every value should be a number',
+      },
+    },
+    { context: { type: 'float_parsing' }, ...options },
+  );
+}
+
+/** A URL that points at bytes elsewhere: `data:` URLs would inline them. */
+function IsReferenceUrl(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isReferenceUrl',
+      validator: {
+        validate: (value) => value == null || (typeof value === 'string' && !/^\s*data:/i.test(value)),
+        defaultMessage: () => 'A media source references bytes and never inlines them: data: URLs are not accepted',
+      },
+    },
+    options,
+  );
+}
+
+export const MEDIA_REFS = ['artifact', 'url', 'file_id'] as const;
+
+/** Where a part's bytes live. Strict: an inline payload (`data`, `base64`, …) is refused (422 extra_forbidden). */
+@ApiInput('MediaSourceInput', { strict: true, description: 'References bytes (artifact, url or file id); never inlines them.' })
+export class MediaSourceInput {
+  @Field(() => String, { nullable: true, description: 'artifact (default), url or file_id.' })
+  @IsIn([...MEDIA_REFS], { message: "Input should be 'artifact', 'url' or 'file_id'" })
+  ref?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  artifact_oid?: string | null;
+
+  @Field(() => Int, { nullable: true })
+  @Min(0)
+  byte_size?: number | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  detail?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  file_id?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  filename?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  media_type?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(4096)
+  @IsReferenceUrl()
+  url?: string | null;
+}
+
+@ApiInput('MessagePartInput', { strict: true, description: 'One ordered part of a multimodal message.' })
+export class MessagePartInput {
+  @Field(() => String)
+  @MinLength(1)
+  @MaxLength(MAX_NAME)
+  kind: string;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_TEXT)
+  text?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_TEXT)
+  caption?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  transform?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  variant?: string | null;
+
+  @Field(() => MediaSourceInput, { nullable: true })
+  @ValidateNested()
+  source?: MediaSourceInput | null;
+}
+
+/** One attack record (AttackSpanResponse-shaped); absent fields take the spec defaults. */
+@ApiInput('AttackSpanInput')
+export class AttackSpanInput {
+  @Field(() => String)
+  @MinLength(1)
+  @MaxLength(MAX_NAME)
+  attack_name: string;
+
+  @Field(() => String)
+  @MaxLength(MAX_TEXT)
+  goal: string;
+
+  @Field(() => String)
+  @MaxLength(MAX_NAME)
+  goal_category: string;
+
+  @Field(() => Float, { nullable: true, description: '0 to 1, default 0.' })
+  @Min(0)
+  @Max(1)
+  asr?: number | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  attacker_model?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  target_model?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  evaluator_model?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_TEXT)
+  best_candidate?: string | null;
+
+  @Field(() => [MessagePartInput], { nullable: true })
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  best_candidate_parts?: MessagePartInput[] | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_TEXT)
+  best_response?: string | null;
+
+  @Field(() => [MessagePartInput], { nullable: true })
+  @ArrayMaxSize(100)
+  @ValidateNested({ each: true })
+  best_response_parts?: MessagePartInput[] | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Modality → score (numbers).' })
+  @IsNumberMap()
+  best_modality_scores?: Record<string, number> | null;
+
+  @Field(() => Float, { nullable: true })
+  best_score?: number | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  category?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  sub_category?: string | null;
+
+  @Field(() => Float, { nullable: true })
+  @Min(0)
+  execution_time_s?: number | null;
+
+  @Field(() => Int, { nullable: true })
+  @Min(0)
+  @Max(MAX_TRIALS)
+  finished_trials?: number | null;
+
+  @Field(() => Int, { nullable: true })
+  @Min(0)
+  @Max(MAX_TRIALS)
+  total_trials?: number | null;
+
+  @Field(() => Boolean, { nullable: true })
+  is_jailbreak?: boolean | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  span_id?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  trace_id?: string | null;
+
+  @Field(() => [String], { nullable: true })
+  @ArrayMaxSize(100)
+  @MaxLength(MAX_NAME, { each: true })
+  transforms?: string[] | null;
+}
+
+@ApiInput('AttackSpanIngestRequest')
+export class AttackSpanIngestRequest {
+  @Field(() => [AttackSpanInput], { description: `At most ${MAX_ATTACKS_PER_INGEST} records per request.` })
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_ATTACKS_PER_INGEST)
+  @ValidateNested({ each: true })
+  attacks: AttackSpanInput[];
+}
+
+@ApiInput('SandboxSummaryInput')
+export class SandboxSummaryInput {
+  @Field(() => String)
+  @MaxLength(MAX_NAME)
+  provider: string;
+
+  @Field(() => String)
+  @MaxLength(MAX_NAME)
+  provider_sandbox_id: string;
+
+  @Field(() => String)
+  @MaxLength(MAX_NAME)
+  state: string;
+
+  @Field(() => Float, { nullable: true })
+  @Min(0)
+  total_runtime_seconds?: number | null;
+}
+
+/** Body of create assessment (spec 11); the project comes from the query string. */
+@ApiInput('AssessmentCreateRequest')
+export class AssessmentCreateRequest {
+  @Field(() => String)
+  @MinLength(1)
+  @MaxLength(255)
+  name: string;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(10_000)
+  description?: string | null;
+
+  @Field(() => JSONScalar, { nullable: true, description: 'An array of objects; one object is taken as a one-element array.' })
+  @IsObjectOrObjectList()
+  attack_manifest?: unknown;
+
+  @Field(() => JSONObjectScalar, { nullable: true })
+  attacker_config?: Record<string, unknown> | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true })
+  target_config?: Record<string, unknown> | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  attacker_model?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  judge_model?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  target_model?: string | null;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  runtime_id?: string | null;
+
+  @Field(() => UUIDScalar, { nullable: true, description: 'A session of the workspace visible to the caller.' })
+  session_id?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_NAME)
+  workflow_run_id?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(MAX_TEXT)
+  workflow_script?: string | null;
+}
+
+@ApiInput('AssessmentUpdateRequest')
+export class AssessmentUpdateRequest {
+  @Field(() => AssessmentStatusEnum, { nullable: true, description: 'completed/failed set completed_at; a finished assessment cannot move back (409).' })
+  status?: AssessmentStatusEnum | null;
+
+  @Field(() => String, { nullable: true })
+  @MinLength(1)
+  @MaxLength(255)
+  name?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'null clears it.' })
+  @MaxLength(10_000)
+  description?: string | null;
+
+  @Field(() => SandboxSummaryInput, { nullable: true, description: 'Replaces the sandbox summary; null clears it.' })
+  @ValidateNested()
+  sandbox_detail?: SandboxSummaryInput | null;
+}
+
+@ArgsType()
+export class AssessmentListArgs {
+  @Field(() => UUIDScalar, { nullable: true })
+  project_id?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Default 1, min 1.' })
+  @Min(1)
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, description: '1 to 100, default 50.' })
+  @Min(1)
+  @Max(100)
+  page_size?: number | null;
+}

@@ -1,0 +1,80 @@
+import DataLoader from 'dataloader';
+import { QueryTypes } from 'sequelize';
+import type { AssessmentModel, AttackSpanModel, RecordOf, SessionModel } from '../../../models';
+import { tenantFilter } from '../../core/tenancy/tenant-sql';
+import type { Viewer } from '../../core/viewer';
+import { database } from '../../db/database';
+
+export interface ChildrenKey {
+  parent_id: string;
+  limit: number;
+}
+
+const childKey = (key: ChildrenKey) => `${key.parent_id}:${key.limit}`;
+
+/**
+ * Loaders of the dashboard navigation, bound to the viewer's tenant when
+ * made: one statement per batch (and per distinct limit), never one per parent.
+ */
+export function createAssessmentLoaders(viewer: Viewer | null) {
+  const tenant = viewer ? tenantFilter(viewer) : null;
+
+  /** The newest `limit` rows per parent in one statement (unnest + LATERAL). */
+  function children<T extends Record<string, unknown>>(sql: (limit: string) => string, parentColumn: string) {
+    return new DataLoader<ChildrenKey, T[], string>(
+      async (keys) => {
+        const out = new Map<string, T[]>(keys.map((key) => [childKey(key), []]));
+        if (!tenant) return keys.map(() => []);
+        const byLimit = new Map<number, ChildrenKey[]>();
+        for (const key of keys) byLimit.set(key.limit, [...(byLimit.get(key.limit) ?? []), key]);
+        await Promise.all(
+          [...byLimit.entries()].map(async ([limit, group]) => {
+            const rows = await database().query<T>(sql('$limit'), {
+              bind: { ...tenant.bind, ids: group.map((key) => key.parent_id), limit },
+              type: QueryTypes.SELECT,
+            });
+            for (const row of rows) out.get(`${row[parentColumn] as string}:${limit}`)?.push(row);
+          }),
+        );
+        return keys.map((key) => out.get(childKey(key)) ?? []);
+      },
+      { cacheKeyFn: childKey },
+    );
+  }
+
+  return {
+    /** project → its assessments, newest first. */
+    assessmentsByProject: children<RecordOf<AssessmentModel>>(
+      (limit) => `SELECT a.* FROM unnest($ids::uuid[]) AS k(id)
+          CROSS JOIN LATERAL (SELECT * FROM airt_assessments x WHERE x.project_id = k.id ORDER BY x.created_at DESC, x.id DESC LIMIT ${limit}) a
+         WHERE ${tenant?.where('a') ?? 'FALSE'}
+         ORDER BY a.created_at DESC, a.id DESC`,
+      'project_id',
+    ),
+
+    /** assessment → its attack spans in ingest order. */
+    attacksByAssessment: children<RecordOf<AttackSpanModel>>(
+      (limit) => `SELECT s.* FROM unnest($ids::uuid[]) AS k(id)
+          CROSS JOIN LATERAL (SELECT * FROM airt_attack_spans x WHERE x.assessment_id = k.id ORDER BY x.seq LIMIT ${limit}) s
+         WHERE ${tenant?.where('s') ?? 'FALSE'}
+         ORDER BY s.assessment_id, s.seq`,
+      'assessment_id',
+    ),
+
+    /** An assessment's session, when the caller can see it (owner, or shared with the workspace). */
+    assessmentSessionById: new DataLoader<string, RecordOf<SessionModel> | null>(async (ids) => {
+      if (!tenant) return ids.map(() => null);
+      const rows = await database().query<RecordOf<SessionModel>>(
+        `SELECT s.* FROM sessions s
+          WHERE s.id = ANY($ids::uuid[]) AND ${tenant.where('s')} AND (s.user_id = $tenant_user OR s.visibility = 'workspace')`,
+        { bind: { ...tenant.bind, ids: [...ids] }, type: QueryTypes.SELECT },
+      );
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.map((id) => byId.get(id) ?? null);
+    }),
+  };
+}
+
+declare module '../../core/context' {
+  interface Loaders extends ReturnType<typeof createAssessmentLoaders> {}
+}

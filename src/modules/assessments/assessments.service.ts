@@ -1,0 +1,286 @@
+import { Op, QueryTypes, type Transaction } from 'sequelize';
+import { AssessmentModel, SessionModel, type AssessmentStatus, type RecordOf } from '../../../models';
+import type { AppContext } from '../../core/context';
+import { ConflictError, NotFoundError } from '../../core/errors';
+import { checkPageDepth } from '../../core/pagination';
+import { requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
+import { database } from '../../db/database';
+import { resolveProject } from '../projects/projects.service';
+import type { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, AttackSpanIngestRequest, AttackSpanInput } from './assessments.inputs';
+import { INSERT_SPANS_SQL, RECOMPUTE_SQL, TRACE_STATS_SQL } from './assessments.sql';
+
+/**
+ * Red-team assessments (spec 11–14, decisions §8 and §13). Every service
+ * starts with the tenant (resolveWorkspace), then the resource (404), then
+ * the role (requireScope, 403), then the state rules (409).
+ */
+export const ASSESSMENT_WRITE = 'airt:write' as const;
+
+const FINISHED = new Set<AssessmentStatus>(['completed', 'failed']);
+
+/** The assessment of the workspace, locked when a transaction is given. */
+async function findAssessment(scope: WorkspaceScope, id: string, transaction?: Transaction): Promise<AssessmentModel> {
+  const assessment = await AssessmentModel.findOne({
+    where: { id, workspace_id: scope.workspace.id },
+    transaction,
+    lock: transaction ? transaction.LOCK.UPDATE : undefined,
+  });
+  if (!assessment) throw new NotFoundError('Assessment');
+  return assessment;
+}
+
+/** A session of the workspace that the caller can see (404 otherwise, never disclosing others). */
+async function requireVisibleSession(scope: WorkspaceScope, sessionId: string): Promise<void> {
+  const session = await SessionModel.findOne({
+    attributes: ['id'],
+    where: { id: sessionId, workspace_id: scope.workspace.id, [Op.or]: [{ user_id: scope.viewer.user.id }, { visibility: 'workspace' }] },
+  });
+  if (!session) throw new NotFoundError('Session');
+}
+
+/** One object is taken as a one-element array. */
+function manifestList(value: unknown): Record<string, unknown>[] | null {
+  if (value === null || value === undefined) return null;
+  return (Array.isArray(value) ? value : [value]) as Record<string, unknown>[];
+}
+
+export async function createAssessment(
+  ctx: AppContext,
+  org: string,
+  ws: string,
+  projectId: string | null | undefined,
+  input: AssessmentCreateRequest,
+): Promise<AssessmentModel> {
+  const scope = await resolveWorkspace(ctx, org, ws);
+  const project = await resolveProject(scope, projectId);
+  if (input.session_id) await requireVisibleSession(scope, input.session_id);
+  requireScope(scope, ASSESSMENT_WRITE);
+  const assessment = await AssessmentModel.create({
+    organization_id: scope.org.id,
+    workspace_id: scope.workspace.id,
+    project_id: project.id,
+    user_id: scope.viewer.user.id,
+    session_id: input.session_id ?? null,
+    name: input.name,
+    description: input.description ?? null,
+    status: 'pending',
+    runtime_id: input.runtime_id ?? null,
+    attack_manifest: manifestList(input.attack_manifest),
+    attacker_config: input.attacker_config ?? null,
+    target_config: input.target_config ?? null,
+    attacker_model: input.attacker_model ?? null,
+    judge_model: input.judge_model ?? null,
+    target_model: input.target_model ?? null,
+    workflow_run_id: input.workflow_run_id ?? null,
+    workflow_script: input.workflow_script ?? null,
+  });
+  ctx.loaders.projectResourceCounts.clear(project.id);
+  return assessment;
+}
+
+export async function listAssessments(
+  ctx: AppContext,
+  org: string,
+  ws: string,
+  args: AssessmentListArgs,
+): Promise<{ items: AssessmentModel[]; total: number; page: number; page_size: number }> {
+  const scope = await resolveWorkspace(ctx, org, ws);
+  const page = args.page ?? 1;
+  const pageSize = args.page_size ?? 50;
+  checkPageDepth(page, pageSize);
+  const where = { workspace_id: scope.workspace.id, ...(args.project_id ? { project_id: args.project_id } : {}) };
+  const { rows, count } = await AssessmentModel.findAndCountAll({
+    where,
+    order: [['created_at', 'DESC'], ['id', 'DESC']],
+    limit: pageSize,
+    offset: (page - 1) * pageSize,
+  });
+  return { items: rows, total: count, page, page_size: pageSize };
+}
+
+export async function getAssessment(ctx: AppContext, org: string, ws: string, id: string): Promise<AssessmentModel> {
+  return findAssessment(await resolveWorkspace(ctx, org, ws), id);
+}
+
+/**
+ * Status moves: pending → running | completed | failed, running → completed |
+ * failed; the same status again changes nothing. Anything else (back from a
+ * finished status, or running → pending) is 409.
+ */
+function checkStatusMove(from: AssessmentStatus, to: AssessmentStatus): void {
+  if (from === to) return;
+  if (FINISHED.has(from)) throw new ConflictError(`The assessment is ${from}; a finished assessment cannot move to ${to}`);
+  if (to === 'pending') throw new ConflictError('A running assessment cannot go back to pending');
+}
+
+export async function updateAssessment(ctx: AppContext, org: string, ws: string, id: string, input: AssessmentUpdateRequest): Promise<AssessmentModel> {
+  const scope = await resolveWorkspace(ctx, org, ws);
+  await findAssessment(scope, id);
+  requireScope(scope, ASSESSMENT_WRITE);
+  return database().transaction(async (transaction) => {
+    const assessment = await findAssessment(scope, id, transaction);
+    const now = new Date();
+    if (input.status) {
+      const to = input.status as AssessmentStatus;
+      checkStatusMove(assessment.status, to);
+      if (to !== assessment.status) {
+        assessment.status = to;
+        if (to === 'running') assessment.started_at ??= now;
+        if (FINISHED.has(to)) {
+          assessment.started_at ??= now;
+          assessment.completed_at = now;
+        }
+      }
+    }
+    if (input.name) assessment.name = input.name;
+    if (input.description !== undefined) assessment.description = input.description;
+    if (input.sandbox_detail !== undefined) {
+      assessment.sandbox_detail = input.sandbox_detail
+        ? {
+            provider: input.sandbox_detail.provider,
+            provider_sandbox_id: input.sandbox_detail.provider_sandbox_id,
+            state: input.sandbox_detail.state,
+            total_runtime_seconds: input.sandbox_detail.total_runtime_seconds ?? null,
+          }
+        : null;
+    }
+    assessment.changed('updated_at', true);
+    return assessment.save({ transaction });
+  });
+}
+
+export async function deleteAssessment(ctx: AppContext, org: string, ws: string, id: string): Promise<{ id: string; deleted: true }> {
+  const scope = await resolveWorkspace(ctx, org, ws);
+  const assessment = await findAssessment(scope, id);
+  requireScope(scope, ASSESSMENT_WRITE);
+  // The spans go with it (ON DELETE CASCADE).
+  await AssessmentModel.destroy({ where: { id: assessment.id, workspace_id: scope.workspace.id } });
+  ctx.loaders.projectResourceCounts.clear(assessment.project_id);
+  return { id: assessment.id, deleted: true };
+}
+
+/** A record with the spec defaults applied, in the column order of the ingest statement. */
+function normalise(attack: AttackSpanInput): Record<string, unknown> {
+  return {
+    attack_name: attack.attack_name,
+    goal: attack.goal,
+    goal_category: attack.goal_category,
+    asr: attack.asr ?? 0,
+    attacker_model: attack.attacker_model ?? '',
+    target_model: attack.target_model ?? '',
+    evaluator_model: attack.evaluator_model ?? '',
+    best_candidate: attack.best_candidate ?? '',
+    best_candidate_parts: attack.best_candidate_parts ?? null,
+    best_response: attack.best_response ?? '',
+    best_response_parts: attack.best_response_parts ?? null,
+    best_modality_scores: attack.best_modality_scores ?? null,
+    best_score: attack.best_score ?? 0,
+    category: attack.category ?? '',
+    sub_category: attack.sub_category ?? '',
+    execution_time_s: attack.execution_time_s ?? 0,
+    finished_trials: attack.finished_trials ?? 0,
+    total_trials: attack.total_trials ?? 0,
+    is_jailbreak: attack.is_jailbreak ?? false,
+    span_id: attack.span_id ?? '',
+    trace_id: attack.trace_id ?? '',
+    transforms: attack.transforms ?? [],
+  };
+}
+
+/**
+ * Ingests a batch of attack spans in one transaction and a fixed number of
+ * statements whatever the batch size: lock the assessment row, one INSERT …
+ * SELECT over the batch as jsonb, one UPDATE … FROM aggregate recomputing
+ * overall_asr, risk_score and analytics_snapshot from every span. The row
+ * lock serialises concurrent ingests into one assessment; a failure rolls
+ * the whole batch back.
+ */
+export async function ingestAttacks(
+  ctx: AppContext,
+  org: string,
+  ws: string,
+  id: string,
+  input: AttackSpanIngestRequest,
+): Promise<{ ingested: number; assessment: RecordOf<AssessmentModel> }> {
+  const scope = await resolveWorkspace(ctx, org, ws);
+  return database().transaction(async (transaction) => {
+    const assessment = await findAssessment(scope, id, transaction);
+    requireScope(scope, ASSESSMENT_WRITE);
+    if (FINISHED.has(assessment.status)) throw new ConflictError(`The assessment is ${assessment.status} and accepts no more attack spans`);
+    const base = assessment.attack_seq;
+    await database().query(INSERT_SPANS_SQL, {
+      bind: {
+        assessment_id: assessment.id,
+        base_seq: base,
+        organization_id: assessment.organization_id,
+        workspace_id: assessment.workspace_id,
+        attacks: JSON.stringify(input.attacks.map(normalise)),
+      },
+      type: QueryTypes.INSERT,
+      transaction,
+    });
+    const [row] = await database().query<RecordOf<AssessmentModel>>(RECOMPUTE_SQL, {
+      bind: { assessment_id: assessment.id, last_seq: base + input.attacks.length },
+      type: QueryTypes.SELECT,
+      transaction,
+    });
+    return { ingested: input.attacks.length, assessment: row };
+  });
+}
+
+export async function listAttacks(
+  ctx: AppContext,
+  org: string,
+  ws: string,
+  id: string,
+  window: { limit: number; offset: number },
+) {
+  const scope = await resolveWorkspace(ctx, org, ws);
+  const assessment = await findAssessment(scope, id);
+  return database().query<Record<string, unknown>>(
+    `SELECT * FROM airt_attack_spans WHERE assessment_id = $assessment_id ORDER BY seq LIMIT $limit OFFSET $offset`,
+    { bind: { assessment_id: assessment.id, limit: window.limit, offset: window.offset }, type: QueryTypes.SELECT },
+  );
+}
+
+export async function assessmentAnalytics(ctx: AppContext, org: string, ws: string, id: string) {
+  const assessment = await getAssessment(ctx, org, ws, id);
+  return {
+    risk_score: assessment.risk_score === null ? null : Number(assessment.risk_score),
+    overall_asr: assessment.overall_asr === null ? null : Number(assessment.overall_asr),
+    total_attacks: assessment.total_attacks,
+    total_trials: Number(assessment.total_trials),
+    analytics_snapshot: assessment.analytics_snapshot,
+  };
+}
+
+interface TraceStatsRow {
+  attack_spans: number;
+  trial_spans: string | number;
+  transform_spans: number;
+  total_jailbreaks: number;
+  max_score: number | null;
+  avg_score: number | null;
+  total_duration_s: number;
+  avg_trial_time_ms: number | null;
+  attack_names: string[];
+}
+
+export async function assessmentTraceStats(ctx: AppContext, org: string, ws: string, id: string) {
+  const scope = await resolveWorkspace(ctx, org, ws);
+  const assessment = await findAssessment(scope, id);
+  const [row] = await database().query<TraceStatsRow>(TRACE_STATS_SQL, { bind: { assessment_id: assessment.id }, type: QueryTypes.SELECT });
+  const trials = Number(row.trial_spans);
+  return {
+    total_spans: row.attack_spans + trials + row.transform_spans,
+    attack_spans: row.attack_spans,
+    trial_spans: trials,
+    transform_spans: row.transform_spans,
+    total_jailbreaks: row.total_jailbreaks,
+    max_score: row.max_score === null ? null : Number(row.max_score),
+    avg_score: row.avg_score === null ? null : Number(row.avg_score),
+    total_duration_s: Number(row.total_duration_s),
+    avg_trial_time_ms: row.avg_trial_time_ms === null ? null : Number(row.avg_trial_time_ms),
+    attack_names: row.attack_names,
+  };
+}

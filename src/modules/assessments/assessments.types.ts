@@ -1,0 +1,317 @@
+import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
+import { UserIdentityResponse } from '../accounts/accounts.types';
+
+export enum AssessmentStatusEnum {
+  pending = 'pending',
+  running = 'running',
+  completed = 'completed',
+  failed = 'failed',
+}
+registerEnumType(AssessmentStatusEnum, { name: 'AssessmentStatus', description: 'pending → running (first ingest) → completed | failed.' });
+
+@ObjectType('SandboxSummary', { description: 'The sandbox an assessment ran in.' })
+export class SandboxSummary {
+  @Field(() => String)
+  provider: string;
+
+  @Field(() => String)
+  provider_sandbox_id: string;
+
+  @Field(() => String)
+  state: string;
+
+  @Field(() => Float, { nullable: true })
+  total_runtime_seconds: number | null;
+}
+
+@ObjectType('AssessmentResponse', { description: 'A red-team assessment (spec AssessmentResponse).' })
+export class AssessmentResponse {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => String)
+  name: string;
+
+  @Field(() => String, { nullable: true })
+  description: string | null;
+
+  @Field(() => AssessmentStatusEnum)
+  status: AssessmentStatusEnum;
+
+  @Field(() => UUIDScalar)
+  organization_id: string;
+
+  @Field(() => UUIDScalar)
+  workspace_id: string;
+
+  @Field(() => UUIDScalar)
+  project_id: string;
+
+  @Field(() => UUIDScalar, { description: 'The creating user.' })
+  user_id: string;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  session_id: string | null;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  runtime_id: string | null;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  sandbox_id: string | null;
+
+  @Field(() => [JSONObjectScalar], { nullable: true })
+  attack_manifest: Record<string, unknown>[] | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true })
+  attacker_config: Record<string, unknown> | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true })
+  target_config: Record<string, unknown> | null;
+
+  @Field(() => String, { nullable: true })
+  attacker_model: string | null;
+
+  @Field(() => String, { nullable: true })
+  judge_model: string | null;
+
+  @Field(() => String, { nullable: true })
+  target_model: string | null;
+
+  @Field(() => Float, { nullable: true, description: 'Mean asr over the ingested attacks; null before the first ingest.' })
+  overall_asr: number | null;
+
+  @Field(() => Float, { nullable: true, description: '0–10: 10 × (0.7 × overall_asr + 0.3 × jailbreak share); null before the first ingest.' })
+  risk_score: number | null;
+
+  @Field(() => JSONObjectScalar, {
+    nullable: true,
+    description: 'Per category and per goal category: attacks, mean_asr, jailbreaks, best_score (plus totals); null before the first ingest.',
+  })
+  analytics_snapshot: Record<string, unknown> | null;
+
+  @Field(() => String, { nullable: true })
+  workflow_run_id: string | null;
+
+  @Field(() => String, { nullable: true })
+  workflow_script: string | null;
+
+  @Field(() => Date)
+  created_at: Date;
+
+  @Field(() => Date)
+  updated_at: Date;
+
+  @Field(() => Date, { nullable: true, description: 'Set by the first ingest (or a move to running).' })
+  started_at: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'Set when the status becomes completed or failed.' })
+  completed_at: Date | null;
+
+  @Field(() => SandboxSummary, { nullable: true })
+  sandbox_detail: SandboxSummary | null;
+
+  /** Resolved by a field resolver (userById loader). */
+  created_by_user?: UserIdentityResponse | null;
+}
+
+@ObjectType('AssessmentListResponse')
+export class AssessmentListResponse {
+  @Field(() => [AssessmentResponse])
+  items: AssessmentResponse[];
+
+  @Field(() => Int)
+  page: number;
+
+  @Field(() => Int)
+  page_size: number;
+
+  @Field(() => Int)
+  total: number;
+}
+
+@ObjectType('MediaSource', { description: 'Where the bytes of a message part live (referenced, never inlined).' })
+export class MediaSource {
+  @Field(() => String, { description: 'artifact, url or file_id (default artifact).' })
+  ref: string;
+
+  @Field(() => String, { nullable: true })
+  artifact_oid: string | null;
+
+  @Field(() => Int, { nullable: true })
+  byte_size: number | null;
+
+  @Field(() => String, { nullable: true })
+  detail: string | null;
+
+  @Field(() => String, { nullable: true })
+  file_id: string | null;
+
+  @Field(() => String, { nullable: true })
+  filename: string | null;
+
+  @Field(() => String, { nullable: true })
+  media_type: string | null;
+
+  @Field(() => String, { nullable: true })
+  url: string | null;
+}
+
+@ObjectType('MessagePart', { description: 'One ordered part of a multimodal message.' })
+export class MessagePart {
+  @Field(() => String)
+  kind: string;
+
+  @Field(() => String, { nullable: true })
+  text: string | null;
+
+  @Field(() => String, { nullable: true })
+  caption: string | null;
+
+  @Field(() => String, { nullable: true })
+  transform: string | null;
+
+  @Field(() => String, { nullable: true })
+  variant: string | null;
+
+  @Field(() => MediaSource, { nullable: true })
+  source: MediaSource | null;
+}
+
+@ObjectType('AttackSpanResponse', { description: 'Per-attack data from traces, every default filled.' })
+export class AttackSpanResponse {
+  @Field(() => String)
+  attack_name: string;
+
+  @Field(() => String)
+  goal: string;
+
+  @Field(() => String)
+  goal_category: string;
+
+  @Field(() => Float)
+  asr: number;
+
+  @Field(() => String)
+  attacker_model: string;
+
+  @Field(() => String)
+  target_model: string;
+
+  @Field(() => String)
+  evaluator_model: string;
+
+  @Field(() => String)
+  best_candidate: string;
+
+  @Field(() => [MessagePart], { nullable: true })
+  best_candidate_parts: MessagePart[] | null;
+
+  @Field(() => String)
+  best_response: string;
+
+  @Field(() => [MessagePart], { nullable: true })
+  best_response_parts: MessagePart[] | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Modality → score.' })
+  best_modality_scores: Record<string, number> | null;
+
+  @Field(() => Float)
+  best_score: number;
+
+  @Field(() => String)
+  category: string;
+
+  @Field(() => String)
+  sub_category: string;
+
+  @Field(() => Float)
+  execution_time_s: number;
+
+  @Field(() => Int)
+  finished_trials: number;
+
+  @Field(() => Int)
+  total_trials: number;
+
+  @Field(() => Boolean)
+  is_jailbreak: boolean;
+
+  @Field(() => String)
+  span_id: string;
+
+  @Field(() => String)
+  trace_id: string;
+
+  @Field(() => [String])
+  transforms: string[];
+}
+
+@ObjectType('AttackIngestResponse', { description: 'Reply of an attack-span ingest: how many were stored and the recomputed assessment.' })
+export class AttackIngestResponse {
+  @Field(() => Int)
+  ingested: number;
+
+  @Field(() => AssessmentResponse)
+  assessment: AssessmentResponse;
+}
+
+@ObjectType('AssessmentAnalyticsResponse')
+export class AssessmentAnalyticsResponse {
+  @Field(() => Float, { nullable: true })
+  risk_score: number | null;
+
+  @Field(() => Float, { nullable: true })
+  overall_asr: number | null;
+
+  @Field(() => Int)
+  total_attacks: number;
+
+  @Field(() => Float, { description: 'Sum of total_trials over the attacks.' })
+  total_trials: number;
+
+  @Field(() => JSONObjectScalar, { nullable: true })
+  analytics_snapshot: Record<string, unknown> | null;
+}
+
+@ObjectType('AssessmentTraceStats', { description: 'Statistics over the ingested attack spans, computed in SQL.' })
+export class AssessmentTraceStats {
+  @Field(() => Int, { description: 'attack_spans + trial_spans + transform_spans.' })
+  total_spans: number;
+
+  @Field(() => Int)
+  attack_spans: number;
+
+  @Field(() => Int, { description: 'Sum of finished_trials.' })
+  trial_spans: number;
+
+  @Field(() => Int, { description: 'Distinct transforms used.' })
+  transform_spans: number;
+
+  @Field(() => Int)
+  total_jailbreaks: number;
+
+  @Field(() => Float, { nullable: true })
+  max_score: number | null;
+
+  @Field(() => Float, { nullable: true })
+  avg_score: number | null;
+
+  @Field(() => Float)
+  total_duration_s: number;
+
+  @Field(() => Float, { nullable: true, description: 'Total execution time / finished trials, in ms; null without finished trials.' })
+  avg_trial_time_ms: number | null;
+
+  @Field(() => [String], { description: 'Distinct attack names, sorted.' })
+  attack_names: string[];
+}
+
+@ObjectType('AssessmentDeletedResponse')
+export class AssessmentDeletedResponse {
+  @Field(() => UUIDScalar)
+  id: string;
+
+  @Field(() => Boolean)
+  deleted: boolean;
+}

@@ -1,0 +1,47 @@
+import { Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArgsType, Field, Int } from 'type-graphql';
+import { UUIDScalar } from '../../core/scalars';
+import { ApiInput } from '../../core/validation/api-input';
+import { WorkflowRunStatusEnum } from './workflow-runs.types';
+
+export const DEFAULT_HOST_KIND = 'worker';
+
+/** Body of create run; the project comes from the query string (required). */
+@ApiInput('WorkflowRunCreateRequest')
+export class WorkflowRunCreateRequest {
+  @Field(() => UUIDScalar, { description: 'The workflow definition to run.' })
+  definition_id: string;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(255)
+  title?: string | null;
+
+  @Field(() => String, { nullable: true, description: `Where the run executes (default '${DEFAULT_HOST_KIND}').` })
+  @MinLength(1)
+  @MaxLength(100)
+  host_kind?: string | null;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  runtime_id?: string | null;
+
+  @Field(() => UUIDScalar, { nullable: true, description: 'A session group of kind workflow_run of the workspace.' })
+  session_group_id?: string | null;
+}
+
+@ArgsType()
+export class WorkflowRunListArgs {
+  @Field(() => UUIDScalar, { nullable: true, description: 'Only runs of this project.' })
+  project_id?: string | null;
+
+  @Field(() => [WorkflowRunStatusEnum], { nullable: true, description: 'Repeatable; OR.' })
+  status?: WorkflowRunStatusEnum[] | null;
+
+  @Field(() => Int, { nullable: true, description: 'Default 1.' })
+  @Min(1)
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, description: '1 to 100, default 20.' })
+  @Min(1)
+  @Max(100)
+  limit?: number | null;
+}
