@@ -32,7 +32,7 @@ export async function captureStatements(run: () => Promise<void>): Promise<Captu
     if (/^\s*SET /i.test(text)) return original.apply(this, args);
     if (inFlight === 0) wave += 1;
     const name = typeof config === 'object' && config !== null ? (config as { name?: string }).name : undefined;
-    captured.push({ text, values: bound ?? [], wave, name });
+    captured.push({ text, values: Array.isArray(bound) ? bound : [], wave, name });
     inFlight += 1;
     const result = original.apply(this, args);
     if (result && typeof (result as Promise<unknown>).then === 'function') {

@@ -16,6 +16,7 @@ const BENCHES: Record<string, () => Promise<{ main: (args: string[]) => Promise<
   requests: () => import('./requests.bench'),
   'facet-counts': () => import('./facet-counts.bench'),
   catalogs: () => import('./catalogs.bench'),
+  assessments: () => import('./assessments.bench'),
 };
 
 async function run(): Promise<void> {

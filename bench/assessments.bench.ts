@@ -1,0 +1,170 @@
+import crypto from 'node:crypto';
+import { QueryTypes } from 'sequelize';
+import { database } from '../src/db/database';
+import { signAccessToken } from '../src/modules/accounts/jwt';
+import { captureStatements, replayer, replayPool } from './capture';
+import { log, startService, withBenchDatabase } from './harness';
+import { load, percentile, timeIt, type LoadResult } from './load';
+
+/**
+ * Red-team assessments:
+ *
+ * 1. Ingest: 100,000 attack spans (BENCH_SPANS) into one assessment in
+ *    batches of 500 by 4 concurrent writers over HTTP; spans per second,
+ *    p50/p99 per batch, and at the end `overall_asr` against the mean
+ *    recomputed from scratch (must be equal: nothing lost under concurrency).
+ * 2. Reads of a 10,000-span assessment: its attack list and its analytics
+ *    over loopback HTTP at 2 and 20 connections, beside exactly the statements
+ *    the service sent for that request replayed directly (bench/capture.ts).
+ *    Target: HTTP p50 at most 1.5× the direct SQL p50 at 2 connections.
+ *
+ * Options: BENCH_DATABASE_URL, BENCH_SPANS, BENCH_REQUESTS (default 200),
+ * BENCH_SECONDS (default 15).
+ */
+const SPANS = Number(process.env.BENCH_SPANS ?? 100_000);
+const BATCH = 500;
+const WRITERS = 4;
+const READ_SPANS = 10_000;
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+
+const CATEGORIES = ['jailbreak', 'prompt_injection', 'data_exfiltration', 'harmful_content'];
+const GOALS = ['prompt_leak', 'pii', 'malware', 'self_harm', 'fraud'];
+
+function batch(offset: number): { attacks: Record<string, unknown>[] } {
+  return {
+    attacks: Array.from({ length: BATCH }, (_, index) => {
+      const n = offset + index;
+      const asr = ((n * 7919) % 1000) / 1000;
+      return {
+        attack_name: ['tap', 'pair', 'crescendo', 'gcg'][n % 4],
+        goal: `goal ${n % 50}`,
+        goal_category: GOALS[n % GOALS.length],
+        category: CATEGORIES[n % CATEGORIES.length],
+        asr,
+        is_jailbreak: asr > 0.8,
+        best_score: asr * 10,
+        finished_trials: 1 + (n % 5),
+        total_trials: 5,
+        execution_time_s: 0.5 + (n % 10) / 10,
+        transforms: n % 3 === 0 ? ['base64'] : [],
+      };
+    }),
+  };
+}
+
+async function fixture(): Promise<{ token: string; base: string; stop: () => Promise<void>; path: string }> {
+  const db = database();
+  const suffix = crypto.randomBytes(3).toString('hex');
+  const [user] = await db.query<{ id: string }>(
+    `INSERT INTO users (email, username, full_name, password_hash) VALUES ($email, $username, 'AIRT bench', 'not-a-hash') RETURNING id`,
+    { type: QueryTypes.SELECT, bind: { email: `airt-${suffix}@example.test`, username: `airt-${suffix}` } },
+  );
+  const [org] = await db.query<{ id: string }>(`INSERT INTO organizations (key, name) VALUES ($key, 'AIRT bench') RETURNING id`, {
+    type: QueryTypes.SELECT,
+    bind: { key: `airt-${suffix}` },
+  });
+  await db.query(`INSERT INTO memberships (organization_id, user_id, role) VALUES ($org, $user, 'owner')`, { bind: { org: org.id, user: user.id } });
+  const [ws] = await db.query<{ id: string }>(`INSERT INTO workspaces (organization_id, key, name, is_default) VALUES ($org, 'default', 'Default', true) RETURNING id`, {
+    type: QueryTypes.SELECT,
+    bind: { org: org.id },
+  });
+  await db.query(`INSERT INTO projects (organization_id, workspace_id, key, name, is_default) VALUES ($org, $ws, 'default', 'Default', true)`, {
+    bind: { org: org.id, ws: ws.id },
+  });
+  const service = await startService();
+  return {
+    token: signAccessToken({ id: user.id, token_version: 0 }),
+    base: service.base,
+    stop: service.stop,
+    path: `/api/v1/org/airt-${suffix}/ws/default/airt/assessments`,
+  };
+}
+
+async function post(url: string, token: string, body: unknown): Promise<{ status: number; body: any }> {
+  const response = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: await response.json() };
+}
+
+export async function main(): Promise<void> {
+  await withBenchDatabase('assessments', 20, async (url) => {
+    const { token, base, stop, path } = await fixture();
+    const pool = replayPool(url);
+    try {
+      // 1. Ingest.
+      const created = await post(`${base}${path}`, token, { name: 'ingest bench', attack_manifest: [{ attack: 'tap' }] });
+      if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
+      const ingestUrl = `${base}${path}/${created.body.id}/traces/attacks`;
+      const latencies: number[] = [];
+      let next = 0;
+      let failures = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: WRITERS }, async () => {
+          while (next < SPANS) {
+            const offset = next;
+            next += BATCH;
+            const t0 = performance.now();
+            const res = await post(ingestUrl, token, batch(offset));
+            latencies.push(performance.now() - t0);
+            if (res.status !== 201) failures += 1;
+            if ((offset / BATCH) % 40 === 39) log(`  ${(offset + BATCH).toLocaleString('en-US')} spans`);
+          }
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      latencies.sort((a, b) => a - b);
+      const [check] = await database().query<{ overall_asr: number; recomputed: number; spans: string }>(
+        `SELECT a.overall_asr, (SELECT avg(s.asr) FROM airt_attack_spans s WHERE s.assessment_id = a.id) AS recomputed,
+                (SELECT count(*) FROM airt_attack_spans s WHERE s.assessment_id = a.id) AS spans
+           FROM airt_assessments a WHERE a.id = $id`,
+        { type: QueryTypes.SELECT, bind: { id: created.body.id } },
+      );
+      const exact = Math.abs(Number(check.overall_asr) - Number(check.recomputed)) < 1e-9 && Number(check.spans) === SPANS;
+      log(
+        `ingest: ${SPANS.toLocaleString('en-US')} spans in ${seconds.toFixed(1)} s = ${(SPANS / seconds).toFixed(0)} spans/s; per batch of ${BATCH} ` +
+          `p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; ${failures} failed batches; ` +
+          `stored ${check.spans}, overall_asr ${Number(check.overall_asr).toFixed(6)} vs recomputed ${Number(check.recomputed).toFixed(6)}: ${exact ? 'equal' : 'DIFFERENT'}`,
+      );
+
+      // 2. Reads of a 10,000-span assessment.
+      const read = await post(`${base}${path}`, token, { name: 'read bench', attack_manifest: [] });
+      for (let offset = 0; offset < READ_SPANS; offset += BATCH) await post(`${base}${path}/${read.body.id}/traces/attacks`, token, batch(offset));
+      const scenarios = [
+        { name: `attack list (${READ_SPANS.toLocaleString('en-US')} spans)`, url: `${base}${path}/${read.body.id}/traces/attacks` },
+        { name: 'analytics', url: `${base}${path}/${read.body.id}/analytics` },
+        { name: 'trace stats', url: `${base}${path}/${read.body.id}/traces` },
+      ];
+      const rows: { name: string; statements: number; sqlP50: number; connections: number; result: LoadResult }[] = [];
+      for (const scenario of scenarios) {
+        let status = 0;
+        const statements = await captureStatements(async () => {
+          const response = await fetch(scenario.url, { headers: { authorization: `Bearer ${token}` } });
+          status = response.status;
+          await response.arrayBuffer();
+        });
+        if (status !== 200) throw new Error(`${scenario.name}: HTTP ${status}`);
+        const sqlP50 = percentile(await timeIt(replayer(pool, statements), 20), 50);
+        await load(scenario.url, { token, connections: 2, count: 10, seconds: 5 });
+        for (const connections of [2, 20]) {
+          const result = await load(scenario.url, { token, connections, count: REQUESTS, seconds: SECONDS });
+          rows.push({ name: scenario.name, statements: statements.length, sqlP50, connections, result });
+          log(`${scenario.name} @${connections}: HTTP p50 ${result.p50_ms.toFixed(2)} ms, p99 ${result.p99_ms.toFixed(2)} ms, ${result.req_per_s.toFixed(1)} req/s; direct SQL p50 ${sqlP50.toFixed(2)} ms`);
+        }
+      }
+      console.log(`\nIngest: ${(SPANS / seconds).toFixed(0)} spans/s with ${WRITERS} writers; batch p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; overall_asr ${exact ? 'equals' : 'DIFFERS FROM'} the recomputed mean\n`);
+      console.log('| read | statements | direct SQL p50 (ms) | connections | HTTP p50 (ms) | HTTP p99 (ms) | req/s | HTTP p50 / SQL p50 | target (≤ 1.5× at 2) |');
+      console.log('|---|---|---|---|---|---|---|---|---|');
+      for (const row of rows) {
+        const ratio = row.result.p50_ms / row.sqlP50;
+        console.log(
+          `| ${row.name} | ${row.statements} | ${row.sqlP50.toFixed(2)} | ${row.connections} | ${row.result.p50_ms.toFixed(2)} | ${row.result.p99_ms.toFixed(2)} | ` +
+            `${row.result.req_per_s.toFixed(1)} | ${ratio.toFixed(2)} | ${row.connections === 2 ? (ratio <= 1.5 ? 'met' : 'MISSED') : '–'} |`,
+        );
+      }
+    } finally {
+      await pool.end();
+      await stop();
+    }
+  });
+}
