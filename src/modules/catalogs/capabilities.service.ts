@@ -93,9 +93,9 @@ export async function capabilityFacets(ctx: AppContext, orgKey: string, args: Ca
 }
 
 export async function getCapability(ctx: AppContext, orgKey: string, name: string, version: string | null): Promise<CapabilityArtifactDetail> {
+  if (version !== null) checkPathVersion(version);
   const scope = await resolveOrg(ctx, orgKey);
   const ref = parseNameRef(scope, name, WHAT);
-  if (version !== null) checkPathVersion(version, WHAT);
   return toCapabilityDetail(await findArtifactRow<CapabilityRow>('capabilities', DETAIL_SELECT, scope, ref, version, WHAT), scope.org.id);
 }
 
@@ -108,9 +108,9 @@ export async function capabilityVersions(ctx: AppContext, orgKey: string, name: 
 }
 
 export async function capabilityReadme(ctx: AppContext, orgKey: string, name: string, version: string | null): Promise<ArtifactReadmeResponse> {
+  if (version !== null) checkPathVersion(version);
   const scope = await resolveOrg(ctx, orgKey);
   const ref: NameRef = parseNameRef(scope, name, WHAT);
-  if (version !== null) checkPathVersion(version, WHAT);
   const row = await findArtifactRow<{ name: string; organization_id: string; org_key: string; version: string; content: Buffer | null }>(
     'capabilities',
     `a.name, a.organization_id, o.key AS org_key, a.version,
@@ -176,9 +176,9 @@ export async function setCapabilityVisibility(ctx: AppContext, orgKey: string, n
 }
 
 export async function deleteCapability(ctx: AppContext, orgKey: string, name: string, version: string) {
+  checkPathVersion(version);
   const scope = await resolveOrg(ctx, orgKey);
   const ref = ownNameRef(scope, name, WHAT);
-  checkPathVersion(version, WHAT);
   await findArtifactRow('capabilities', 'a.id', scope, ref, version, WHAT);
   requireScope(scope, 'catalog:publish');
   return deleteVersion('capabilities', WHAT, scope, ref.name, version);

@@ -117,7 +117,7 @@ export function facetSql(table: CatalogTable, columns: string[], where: CatalogW
       const from = dim.array ? `base a CROSS JOIN LATERAL unnest(${dim.value}) v(value)` : `base a CROSS JOIN LATERAL (SELECT ${dim.value}) v(value)`;
       const filter = conditions(dim.filter);
       return `(SELECT '${dim.name}', v.value, count(*) FROM ${from} ${filter ? `${filter} AND` : 'WHERE'} v.value IS NOT NULL
-                GROUP BY v.value ORDER BY count(*) DESC, v.value LIMIT ${FACET_MAX_VALUES})`;
+                GROUP BY v.value ORDER BY count(*) DESC, v.value COLLATE "C" LIMIT ${FACET_MAX_VALUES})`;
     }),
     ...extra,
   ];
@@ -125,7 +125,12 @@ export function facetSql(table: CatalogTable, columns: string[], where: CatalogW
     ${parts.join('\n    UNION ALL ')}`;
 }
 
-/** Facet rows shaped as `[{value, count}]` per dimension (SQL already sorted them by count, then value). */
+/**
+ * Facet rows shaped as `[{value, count}]` per dimension, by count then value.
+ * The SQL picks each dimension's top values in the same order (values
+ * compared byte-wise, COLLATE "C", as this sort compares code units), so the
+ * cap and the order agree.
+ */
 export function facetLists(rows: FacetRow[]): { lists: Map<string, { value: string; count: number }[]>; numbers: Map<string, number> } {
   const lists = new Map<string, { value: string; count: number }[]>();
   const numbers = new Map<string, number>();

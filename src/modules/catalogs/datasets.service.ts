@@ -34,7 +34,9 @@ function datasetWhere(orgId: string, userId: string, args: DatasetFilterArgs): C
     where.bind.user_id = userId;
   }
   if (args.name) {
-    const [owner, local] = args.name.includes('/') ? args.name.split('/', 2) : [null, args.name];
+    // `name` or `owner/name`; more segments name nothing (the local part then never matches).
+    const parts = args.name.split('/');
+    const [owner, local] = parts.length === 1 ? [null, parts[0]] : parts.length === 2 ? parts : [parts[0], '\u0000'];
     where.bind.f_name = local;
     if (owner) where.bind.f_owner = owner;
     where.filters.push({
@@ -101,9 +103,9 @@ export async function datasetFacets(ctx: AppContext, orgKey: string, args: Datas
 }
 
 export async function getDataset(ctx: AppContext, orgKey: string, name: string, version: string | null): Promise<DatasetArtifactSummary> {
+  if (version !== null) checkPathVersion(version);
   const scope = await resolveOrg(ctx, orgKey);
   const ref = parseNameRef(scope, name, WHAT);
-  if (version !== null) checkPathVersion(version, WHAT);
   return toDataset(await findArtifactRow<DatasetRow>('datasets', DATASET_SELECT, scope, ref, version, WHAT));
 }
 
@@ -155,9 +157,9 @@ export async function setDatasetVisibility(ctx: AppContext, orgKey: string, name
 }
 
 export async function deleteDataset(ctx: AppContext, orgKey: string, name: string, version: string) {
+  checkPathVersion(version);
   const scope = await resolveOrg(ctx, orgKey);
   const ref = ownNameRef(scope, name, WHAT);
-  checkPathVersion(version, WHAT);
   await findArtifactRow('datasets', 'a.id', scope, ref, version, WHAT);
   requireScope(scope, 'catalog:publish');
   const deleted = await deleteVersion('datasets', WHAT, scope, ref.name, version);

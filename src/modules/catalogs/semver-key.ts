@@ -6,7 +6,9 @@ import semver from 'semver';
  * versions look different).
  */
 export function isCatalogVersion(value: unknown): value is string {
-  return typeof value === 'string' && value.length <= 128 && semver.valid(value) === value;
+  if (typeof value !== 'string' || value.length > 128 || semver.valid(value) !== value) return false;
+  // semver keeps numeric prerelease parts beyond 2^53 as strings; they could not be ordered as numbers.
+  return semver.prerelease(value)?.every((part) => typeof part === 'number' || !/^\d+$/.test(part)) ?? true;
 }
 
 const NUMBER_WIDTH = 20; // semver numbers are at most Number.MAX_SAFE_INTEGER (16 digits)

@@ -110,9 +110,9 @@ export async function taskFacets(ctx: AppContext, orgKey: string, args: TaskFilt
 }
 
 export async function getTask(ctx: AppContext, orgKey: string, name: string, version: string | null): Promise<TaskSummary> {
+  if (version !== null) checkPathVersion(version);
   const scope = await resolveOrg(ctx, orgKey);
   const ref = parseNameRef(scope, name, WHAT);
-  if (version !== null) checkPathVersion(version, WHAT);
   return toTask(await findArtifactRow<TaskRow>('tasks', TASK_SELECT, scope, ref, version, WHAT));
 }
 
@@ -124,9 +124,9 @@ export async function taskVersions(ctx: AppContext, orgKey: string, name: string
 }
 
 export async function taskReadme(ctx: AppContext, orgKey: string, name: string, version: string | null): Promise<ArtifactReadmeResponse> {
+  if (version !== null) checkPathVersion(version);
   const scope = await resolveOrg(ctx, orgKey);
   const ref = parseNameRef(scope, name, WHAT);
-  if (version !== null) checkPathVersion(version, WHAT);
   const row = await findArtifactRow<{ name: string; version: string; readme: string | null }>('tasks', 'a.name, a.version, a.readme', scope, ref, version, WHAT);
   return { name: row.name, version: row.version, content: row.readme };
 }
@@ -238,9 +238,9 @@ export async function setTaskVisibility(ctx: AppContext, orgKey: string, name: s
 }
 
 export async function deleteTask(ctx: AppContext, orgKey: string, name: string, version: string) {
+  checkPathVersion(version);
   const scope = await resolveOrg(ctx, orgKey);
   const ref = ownNameRef(scope, name, WHAT);
-  checkPathVersion(version, WHAT);
   await findArtifactRow('tasks', 'a.id', scope, ref, version, WHAT);
   requireScope(scope, 'catalog:publish');
   return deleteVersion('tasks', WHAT, scope, ref.name, version);

@@ -1,5 +1,5 @@
 import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
-import { AlreadyExistsError, NotFoundError } from '../../core/errors';
+import { AlreadyExistsError, NotFoundError, validationFailure } from '../../core/errors';
 import type { OrgScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import type { ArtifactTable } from './catalogs.sql';
@@ -33,9 +33,9 @@ export function ownNameRef(scope: OrgScope, raw: string, what: string): NameRef 
   return ref;
 }
 
-/** A version in a path: anything that is not a catalog version cannot exist. */
-export function checkPathVersion(version: string, what: string): void {
-  if (!isCatalogVersion(version)) throw new NotFoundError(what);
+/** A version argument must be a catalog version: anything else is 422 at `version` (`["path", "version"]` over REST), before any lookup. */
+export function checkPathVersion(version: string): void {
+  if (!isCatalogVersion(version)) throw validationFailure(['version'], 'Version must be a semantic version (e.g. 1.2.3 or 1.2.3-rc.1)');
 }
 
 /**
@@ -135,7 +135,11 @@ export async function publishVersion(
       await refreshLatest(table, orgId, name, transaction);
     });
   } catch (error) {
-    if (error instanceof UniqueConstraintError) throw new AlreadyExistsError(`${what} '${name}' version ${version} already exists`);
+    // Only the (organization, name, version) constraint means "already published"; any other unique violation is not this.
+    const constraint = (error as { original?: { constraint?: string } }).original?.constraint;
+    if (error instanceof UniqueConstraintError && constraint?.endsWith('_version_unique')) {
+      throw new AlreadyExistsError(`${what} '${name}' version ${version} already exists`);
+    }
     throw error;
   }
 }

@@ -1,4 +1,6 @@
 import semver from 'semver';
+import { QueryTypes } from 'sequelize';
+import { database } from '../../../src/db/database';
 import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
 import { catalogName, publishTask } from '../../factories/catalogs';
 import { rest } from '../../helpers/http';
@@ -96,11 +98,31 @@ describe('publishing and versions', () => {
     expect(res.body.type).toBe('forbidden_error');
   });
 
-  it('answers 404 for a version path that is not semver or does not exist', async () => {
+  it('answers 422 at the path for a version that is not semver, and 404 for one that does not exist', async () => {
     const name = catalogName('t');
     await publishTask(api, owner, { name });
-    expect((await rest(api, 'GET', `/org/${org}/tasks/${name}/not-a-version`, { token: owner.token })).status).toBe(404);
+    for (const bad of ['not-a-version', 'v1.0.0', '1.0.0-99999999999999999999']) {
+      const res = await rest(api, 'GET', `/org/${org}/tasks/${name}/${bad}`, { token: owner.token });
+      expect(res.status).toBe(422);
+      expect(res.body.errors.map((item: { loc: unknown[] }) => item.loc)).toEqual([['path', 'version']]);
+    }
+    const deleting = await rest(api, 'DELETE', `/org/${org}/datasets/${name}/1.0`, { token: owner.token });
+    expect(deleting.status).toBe(422);
     expect((await rest(api, 'GET', `/org/${org}/tasks/${name}/9.9.9`, { token: owner.token })).status).toBe(404);
+  });
+
+  it('keeps exactly one latest version, the highest, when versions of one name are published at once', async () => {
+    const name = catalogName('t');
+    const versions = ['1.9.0', '1.10.0', '2.0.0-rc.1', '0.1.0', '1.0.0'];
+    const results = await Promise.all(versions.map((version) => rest(api, 'POST', `/org/${org}/tasks`, { token: owner.token, body: { name, version } })));
+    expect(results.map((res) => res.status)).toEqual(versions.map(() => 201));
+    const [row] = await database().query<{ latest: string[] }>(
+      `SELECT array_agg(version) FILTER (WHERE is_latest) AS latest FROM tasks t JOIN organizations o ON o.id = t.organization_id WHERE o.key = $org AND t.name = $name`,
+      { bind: { org, name }, type: QueryTypes.SELECT },
+    );
+    expect(row.latest).toEqual(['2.0.0-rc.1']);
+    const list = await rest(api, 'GET', `/org/${org}/tasks/${name}/versions`, { token: owner.token });
+    expect(list.body.versions).toEqual(['2.0.0-rc.1', '1.10.0', '1.9.0', '1.0.0', '0.1.0']);
   });
 
   it('publishes through GraphQL as well', async () => {
