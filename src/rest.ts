@@ -15,6 +15,7 @@ import type { AppContext } from './core/context';
 import { requireViewer } from './core/context';
 import { AppError, reportError, toAppError, toEnvelope, ValidationError } from './core/errors';
 import type { RestRoute } from './core/graphql-decorators';
+import { argsRuleErrors } from './core/rest/arg-rules';
 import { readRestVariables, toRestLoc } from './core/rest/read-variables';
 
 export const REST_BASE = '/api/v1';
@@ -120,7 +121,15 @@ export function createRestRouter(schema: GraphQLSchema) {
       if (!field.extensions?.public) requireViewer(ctx);
       if (ctx.rest!.bodyError) return fail(new ValidationError([ctx.rest!.bodyError], 'Request body is not valid JSON'));
       const { variables, errors } = readRestVariables(schema, operation, pathValues, ctx.rest!);
-      if (errors.length) return fail(new ValidationError(errors));
+      if (errors.length) {
+        // The rules of the arguments that did parse, so one reply lists every problem (bodies already merge both).
+        const pathKeys = Object.keys(pathValues);
+        const reported = new Set(errors.map((item) => item.loc.slice(0, 2).join('\u0000')));
+        const rules = argsRuleErrors(operation.operation === 'mutation' ? 'mutation' : 'query', rootField, variables)
+          .map((item) => ({ ...item, loc: toRestLoc(item.loc, pathKeys) }))
+          .filter((item) => item.loc[0] !== 'body' && !reported.has(item.loc.slice(0, 2).join('\u0000')));
+        return fail(new ValidationError([...errors, ...rules]));
+      }
       const result = await execute({ ...args, schema, variableValues: variables });
       for (const error of result.errors ?? []) reportError(ctx.logger, error, { operation: ctx.operation });
       return { ...result, errors: result.errors?.map((error) => restError(error, Object.keys(pathValues))) };

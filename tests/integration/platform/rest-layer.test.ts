@@ -19,6 +19,13 @@ describe('REST layer', () => {
     expect(res.body.errors[0].loc[0]).toBe('body');
   });
 
+  it('reports a type error and a rule error of different query parameters in one reply', async () => {
+    const res = await rest(api, 'GET', `/org/${user.orgKey}/ws/default/sessions`, { token: user.token, query: { sort_by: 'bogus', limit: '101', page: '0' } });
+    expect(res.status).toBe(422);
+    const locs = res.body.errors.map((item: { loc: string[]; type: string }) => `${item.loc.join('.')}:${item.type}`).sort();
+    expect(locs).toEqual(['query.limit:less_than_equal', 'query.page:greater_than_equal', 'query.sort_by:enum']);
+  });
+
   it('answers an unknown route with a 404 envelope', async () => {
     const res = await rest(api, 'GET', '/no/such/route', { token: user.token });
     expect(res.status).toBe(404);
