@@ -102,29 +102,32 @@ function checkScalar(type: GraphQLScalarType, value: unknown, loc: (string | num
     return undefined;
   }
   // PostgreSQL text and jsonb cannot hold NUL characters: refuse them here, not with a 500 later.
-  const nulAt = findNul(value, loc);
-  if (nulAt) {
-    errors.push({ loc: nulAt, msg: 'Input should not contain NUL (\\u0000) characters', type: 'string_type' });
+  const problem = findNul(value, loc, 0);
+  if (problem) {
+    errors.push(problem);
     return undefined;
   }
   return value;
 }
 
-function findNul(value: unknown, loc: (string | number)[]): (string | number)[] | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? loc : null;
+/** JSON values nest at most this deep (deeper input is refused before anything recurses over it). */
+export const MAX_JSON_DEPTH = 64;
+
+function findNul(value: unknown, loc: (string | number)[], depth: number): ValidationItem | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? { loc, msg: 'Input should not contain NUL (\\u0000) characters', type: 'string_type' } : null;
+  if (value === null || typeof value !== 'object') return null;
+  if (depth >= MAX_JSON_DEPTH) return { loc, msg: `JSON nested more than ${MAX_JSON_DEPTH} levels deep`, type: 'value_error' };
   if (Array.isArray(value)) {
     for (const [index, item] of value.entries()) {
-      const found = findNul(item, [...loc, index]);
+      const found = findNul(item, [...loc, index], depth + 1);
       if (found) return found;
     }
     return null;
   }
-  if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) return [...loc, key];
-      const found = findNul(item, [...loc, key]);
-      if (found) return found;
-    }
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\u0000')) return { loc: [...loc, key], msg: 'Input should not contain NUL (\\u0000) characters', type: 'string_type' };
+    const found = findNul(item, [...loc, key], depth + 1);
+    if (found) return found;
   }
   return null;
 }

@@ -176,7 +176,10 @@ export class AttackSpanInput {
   @IsNumberMap()
   best_modality_scores?: Record<string, number> | null;
 
-  @Field(() => Float, { nullable: true })
+  // Bounded so sums and averages over 100,000s of spans stay finite in PostgreSQL.
+  @Field(() => Float, { nullable: true, description: '-1e9 to 1e9.' })
+  @Min(-1e9)
+  @Max(1e9)
   best_score?: number | null;
 
   @Field(() => String, { nullable: true })
@@ -187,8 +190,9 @@ export class AttackSpanInput {
   @MaxLength(MAX_NAME)
   sub_category?: string | null;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: '0 to 1e9 seconds.' })
   @Min(0)
+  @Max(1e9)
   execution_time_s?: number | null;
 
   @Field(() => Int, { nullable: true })

@@ -203,9 +203,11 @@ export async function ingestAttacks(
   input: AttackSpanIngestRequest,
 ): Promise<{ ingested: number; assessment: RecordOf<AssessmentModel> }> {
   const scope = await resolveWorkspace(ctx, org, ws);
+  // 404 and 403 before the row lock: a reader does not queue behind running ingests to be refused.
+  await findAssessment(scope, id);
+  requireScope(scope, ASSESSMENT_WRITE);
   return database().transaction(async (transaction) => {
     const assessment = await findAssessment(scope, id, transaction);
-    requireScope(scope, ASSESSMENT_WRITE);
     if (FINISHED.has(assessment.status)) throw new ConflictError(`The assessment is ${assessment.status} and accepts no more attack spans`);
     const base = assessment.attack_seq;
     await database().query(INSERT_SPANS_SQL, {

@@ -276,13 +276,14 @@ export class AssessmentAnalyticsResponse {
 
 @ObjectType('AssessmentTraceStats', { description: 'Statistics over the ingested attack spans, computed in SQL.' })
 export class AssessmentTraceStats {
-  @Field(() => Int, { description: 'attack_spans + trial_spans + transform_spans.' })
+  // Float: sums of finished_trials (up to 1,000,000 a record) pass 2^31 after a few ingests; the value is always a whole number.
+  @Field(() => Float, { description: 'attack_spans + trial_spans + transform_spans (a whole number).' })
   total_spans: number;
 
   @Field(() => Int)
   attack_spans: number;
 
-  @Field(() => Int, { description: 'Sum of finished_trials.' })
+  @Field(() => Float, { description: 'Sum of finished_trials (a whole number).' })
   trial_spans: number;
 
   @Field(() => Int, { description: 'Distinct transforms used.' })

@@ -455,3 +455,33 @@ describe('attack spans (spec 14 and ingest)', () => {
     expect(bad.body.errors![0].extensions).toMatchObject({ status: 422, errors: [expect.objectContaining({ loc: ['input', 'attacks', 0, 'asr'], type: 'less_than_equal' })] });
   });
 });
+
+describe('inputs at the edges', () => {
+  it('refuses JSON nested deeper than 64 levels with 422, not a crash', async () => {
+    const deep = `${'['.repeat(5000)}{}${']'.repeat(5000)}`;
+    const res = await rest(api, 'POST', BASE, { token: owner.token, rawBody: `{"name": "deep", "attack_manifest": [{"nested": ${deep}}]}` });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0]).toMatchObject({ type: 'value_error', loc: expect.arrayContaining(['body', 'attack_manifest']) });
+  });
+
+  it('bounds best_score and execution_time_s so the aggregates stay finite', async () => {
+    const { id } = await create();
+    const res = await ingest(id, [attack({ best_score: 1e300, execution_time_s: 1e300 })]);
+    expect(res.status).toBe(422);
+    expect(locs(res.body)).toEqual([
+      ['body.attacks.0.best_score', 'less_than_equal'],
+      ['body.attacks.0.execution_time_s', 'less_than_equal'],
+    ]);
+  });
+
+  it('reports trace stats whose trial sums pass 2^31', async () => {
+    const { id } = await create();
+    for (let batch = 0; batch < 3; batch += 1) {
+      const res = await ingest(id, Array.from({ length: 1000 }, () => attack({ finished_trials: 1_000_000, total_trials: 1_000_000 })));
+      expect(res.status).toBe(201);
+    }
+    const stats = await rest(api, 'GET', `${BASE}/${id}/traces`, { token: owner.token });
+    expect(stats.status).toBe(200);
+    expect(stats.body).toMatchObject({ attack_spans: 3000, trial_spans: 3_000_000_000, total_spans: 3_000_003_000 + stats.body.transform_spans });
+  });
+});
