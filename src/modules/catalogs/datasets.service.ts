@@ -17,7 +17,7 @@ import {
   parseNameRef,
   publishVersion,
   setNameVisibility,
-  versionStrings,
+  versionListColumn,
 } from './versioned-artifacts';
 
 const WHAT = 'Dataset';
@@ -112,8 +112,9 @@ export async function getDataset(ctx: AppContext, orgKey: string, name: string, 
 export async function datasetVersions(ctx: AppContext, orgKey: string, name: string): Promise<DatasetVersionList> {
   const scope = await resolveOrg(ctx, orgKey);
   const ref = parseNameRef(scope, name, WHAT);
-  const latest = toDataset(await findArtifactRow<DatasetRow>('datasets', DATASET_SELECT, scope, ref, null, WHAT));
-  return { name: latest.name, versions: await versionStrings('datasets', scope, ref), latest };
+  const row = await findArtifactRow<DatasetRow & { version_list: string[] }>('datasets', `${DATASET_SELECT}, ${versionListColumn('datasets')}`, scope, ref, null, WHAT);
+  const latest = toDataset(row);
+  return { name: latest.name, versions: row.version_list, latest };
 }
 
 export async function publishDataset(ctx: AppContext, orgKey: string, input: PublishDatasetRequest): Promise<DatasetArtifactSummary> {

@@ -27,7 +27,7 @@ import {
   parseNameRef,
   publishVersion,
   setNameVisibility,
-  versionStrings,
+  versionListColumn,
 } from './versioned-artifacts';
 
 const WHAT = 'Task';
@@ -119,8 +119,9 @@ export async function getTask(ctx: AppContext, orgKey: string, name: string, ver
 export async function taskVersions(ctx: AppContext, orgKey: string, name: string): Promise<TaskVersionList> {
   const scope = await resolveOrg(ctx, orgKey);
   const ref = parseNameRef(scope, name, WHAT);
-  const latest = toTask(await findArtifactRow<TaskRow>('tasks', TASK_SELECT, scope, ref, null, WHAT));
-  return { name: latest.name, versions: await versionStrings('tasks', scope, ref), latest };
+  const row = await findArtifactRow<TaskRow & { version_list: string[] }>('tasks', `${TASK_SELECT}, ${versionListColumn('tasks')}`, scope, ref, null, WHAT);
+  const latest = toTask(row);
+  return { name: latest.name, versions: row.version_list, latest };
 }
 
 export async function taskReadme(ctx: AppContext, orgKey: string, name: string, version: string | null): Promise<ArtifactReadmeResponse> {

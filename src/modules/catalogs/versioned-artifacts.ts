@@ -70,14 +70,15 @@ export async function findArtifactRow<T extends object>(
 }
 
 /** Every version of a readable name, newest first (the strings only). */
-export async function versionStrings(table: ArtifactTable, scope: OrgScope, ref: NameRef): Promise<string[]> {
-  const rows = await database().query<{ version: string }>(
-    `SELECT a.version FROM ${table} a JOIN organizations o ON o.id = a.organization_id
-      WHERE o.key = $ref_owner AND a.name = $ref_name AND (a.organization_id = $org_id OR a.is_public)
-      ORDER BY a.version_key DESC`,
-    { bind: { org_id: scope.org.id, ref_owner: ref.owner, ref_name: ref.name }, type: QueryTypes.SELECT },
-  );
-  return rows.map((row) => row.version);
+/**
+ * The select-list column of every version string of the row's name, newest
+ * first, read in the same statement (one snapshot) as the latest row, so
+ * `versions[0]` is always `latest` even while a version is being published.
+ * Every version of a name shares its visibility, so the row being readable
+ * makes its versions readable.
+ */
+export function versionListColumn(table: ArtifactTable): string {
+  return `ARRAY(SELECT v.version FROM ${table} v WHERE v.organization_id = a.organization_id AND v.name = a.name ORDER BY v.version_key DESC) AS version_list`;
 }
 
 /** Serialises writes to one name (is_latest and visibility stay consistent under concurrency). */
