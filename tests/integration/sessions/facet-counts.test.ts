@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import { QueryTypes } from 'sequelize';
-import { database } from '../../../src/db/database';
-import { onStatement } from '../../../src/db/database';
+import { database, onStatement } from '../../../src/db/database';
 import { countFacets, toFacets } from '../../../src/modules/sessions/session-facets.service';
 import { usesFacetCounts } from '../../../src/modules/sessions/facet-counts';
 import { addMember, createUser, type TestUser } from '../../factories/accounts';
