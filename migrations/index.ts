@@ -11,6 +11,7 @@ import * as m0012 from './0012-session-group-rollups';
 import * as m0013 from './0013-session-list-sorts';
 import * as m0014 from './0014-session-facet-counts';
 import * as m0020 from './0020-catalogs';
+import * as m0040 from './0040-evaluations';
 
 /**
  * The ordered list of migrations. Forward-only: a landed migration is never
@@ -29,4 +30,5 @@ export const migrations: { name: string; up: Migration }[] = [
   { name: '0013-session-list-sorts', up: m0013.up },
   { name: '0014-session-facet-counts', up: m0014.up },
   { name: '0020-catalogs', up: m0020.up },
+  { name: '0040-evaluations', up: m0040.up },
 ];

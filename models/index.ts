@@ -4,6 +4,8 @@ import { CapabilityFileModel } from './capability-file.model';
 import { CapabilityModel } from './capability.model';
 import { ChatIntegrationModel } from './chat-integration.model';
 import { DatasetModel } from './dataset.model';
+import { EvaluationItemModel } from './evaluation-item.model';
+import { EvaluationModel } from './evaluation.model';
 import { MailOutboxModel } from './mail-outbox.model';
 import { PasswordResetTokenModel } from './password-reset-token.model';
 import { MembershipModel } from './membership.model';
@@ -26,6 +28,7 @@ export type { WorkspaceRecord } from './workspace.model';
 export { SessionGroupModel, SessionMessageModel, SessionModel };
 export { ChatIntegrationModel };
 export { CapabilityFileModel, CapabilityModel, DatasetModel, TaskModel, TaskSetModel };
+export { EvaluationItemModel, EvaluationModel };
 
 /** A row's columns as a plain object: what mappers read, from a model instance or a raw row alike. */
 export type RecordOf<M extends Model> = Omit<M, Exclude<keyof Model, 'id'>>;

@@ -2,6 +2,7 @@ import { buildPlatform, type AppModule } from '../core/module';
 import { accountsModule } from './accounts/accounts.module';
 import { apiKeysModule } from './api-keys/api-keys.module';
 import { catalogsModule } from './catalogs/catalogs.module';
+import { evaluationsModule } from './evaluations/evaluations.module';
 import { integrationsModule } from './integrations/integrations.module';
 import { mailModule } from './mail/mail.module';
 import { membersModule } from './members/members.module';
@@ -29,6 +30,7 @@ export const MODULES: readonly AppModule[] = [
   sessionsModule,
   sessionGroupsModule,
   catalogsModule,
+  evaluationsModule,
 ];
 
 export const platform = buildPlatform(MODULES);
