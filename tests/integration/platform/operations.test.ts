@@ -13,6 +13,7 @@ const DOMAIN_FILES = [
   'accounts.graphql',
   'api-keys.graphql',
   'catalogs.graphql',
+  'evaluations.graphql',
   'integrations.graphql',
   'members.graphql',
   'organizations.graphql',
