@@ -8,7 +8,7 @@ import type { Migration } from './types';
  *   row's lock (every write to a job locks the job row first, then items), so
  *   they always equal a recount and concurrent workers never deadlock.
  * - `evaluation_items.task_id` references the task version an item runs:
- *   ON DELETE RESTRICT keeps a referenced task version from being deleted
+ *   the foreign key (NO ACTION: a foreign_key_violation) keeps a referenced task version from being deleted
  *   (decisions 13: 409), whoever deletes it.
  * - `organization_id`/`workspace_id` are copied onto items so loaders can
  *   apply the tenant filter without a join.
@@ -74,7 +74,7 @@ export const up: Migration = async ({ context: sql }) => {
       organization_id uuid NOT NULL,
       workspace_id uuid NOT NULL,
       position integer NOT NULL,
-      task_id uuid REFERENCES tasks(id) ON DELETE RESTRICT,
+      task_id uuid REFERENCES tasks(id),
       task_name text NOT NULL,
       task_version text,
       dataset_row jsonb,

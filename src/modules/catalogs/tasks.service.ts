@@ -246,7 +246,7 @@ export async function deleteTask(ctx: AppContext, orgKey: string, name: string, 
   try {
     return await deleteVersion('tasks', WHAT, scope, ref.name, version);
   } catch (error) {
-    // evaluation_items.task_id references the version ON DELETE RESTRICT (migration 0040, decisions 13).
+    // evaluation_items.task_id references the version (foreign key of migration 0040, decisions 13).
     if (error instanceof ForeignKeyConstraintError) throw new ConflictError(`Task '${ref.name}' version ${version} is referenced by an evaluation item and cannot be deleted`);
     throw error;
   }
