@@ -283,7 +283,7 @@ describe('items and their state machine', () => {
     const res = await runOperation(api, 'TransitionEvaluationItem', { org, workspace: 'default', id: job.id, item_id: item.id, input: { to: 'claiming' } }, owner.token);
     expect(res.body.data.transition_evaluation_item).toMatchObject({ status: 'claiming' });
     const again = await runOperation(api, 'TransitionEvaluationItem', { org, workspace: 'default', id: job.id, item_id: item.id, input: { to: 'claiming' } }, owner.token);
-    expect(again.body.errors[0].extensions).toMatchObject({ type: 'conflict_error' });
+    expect(again.body.errors![0].extensions).toMatchObject({ type: 'conflict_error' });
     const one = await runOperation(api, 'EvaluationItem', { org, workspace: 'default', id: job.id, item_id: item.id }, reader.token);
     expect(one.body.data.evaluation_item.status).toBe('claiming');
     const listed = await runOperation(api, 'EvaluationItems', { org, workspace: 'default', id: job.id, status: 'claiming' }, reader.token);
@@ -344,7 +344,7 @@ describe('cancel and retry', () => {
     const done = (await rest(api, 'GET', one(job.id), { token: owner.token })).body;
     expect(done).toMatchObject({ job_status: 'completed', analytics: { iterations: 2, pass_rate: 1 / 3 } });
     const gql = await runOperation(api, 'RetryFailedEvaluationItems', { org, workspace: 'default', id: job.id }, owner.token);
-    expect(gql.body.errors[0].extensions).toMatchObject({ type: 'conflict_error' });
+    expect(gql.body.errors![0].extensions).toMatchObject({ type: 'conflict_error' });
   });
 });
 
