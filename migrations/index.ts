@@ -13,6 +13,7 @@ import * as m0014 from './0014-session-facet-counts';
 import * as m0020 from './0020-catalogs';
 import * as m0030 from './0030-assessments';
 import * as m0031 from './0031-workflow-runs';
+import * as m0040 from './0040-evaluations';
 
 /**
  * The ordered list of migrations. Forward-only: a landed migration is never
@@ -33,4 +34,5 @@ export const migrations: { name: string; up: Migration }[] = [
   { name: '0020-catalogs', up: m0020.up },
   { name: '0030-assessments', up: m0030.up },
   { name: '0031-workflow-runs', up: m0031.up },
+  { name: '0040-evaluations', up: m0040.up },
 ];

@@ -3,6 +3,7 @@ import { accountsModule } from './accounts/accounts.module';
 import { apiKeysModule } from './api-keys/api-keys.module';
 import { catalogsModule } from './catalogs/catalogs.module';
 import { assessmentsModule } from './assessments/assessments.module';
+import { evaluationsModule } from './evaluations/evaluations.module';
 import { integrationsModule } from './integrations/integrations.module';
 import { mailModule } from './mail/mail.module';
 import { membersModule } from './members/members.module';
@@ -33,6 +34,7 @@ export const MODULES: readonly AppModule[] = [
   catalogsModule,
   assessmentsModule,
   workflowRunsModule,
+  evaluationsModule,
 ];
 
 export const platform = buildPlatform(MODULES);

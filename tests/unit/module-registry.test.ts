@@ -28,7 +28,7 @@ describe('the module registry', () => {
   it('collects the error types, project counts and authenticators of the modules', () => {
     expect(platform.errorTypes.get('member_limit_exceeded_error')).toBe('members');
     expect(platform.errorTypes.get('validation_error')).toBe('core');
-    expect(platform.projectCounts.map((source) => source.field)).toEqual(['sessions', 'airt_assessments']);
+    expect(platform.projectCounts.map((source) => source.field)).toEqual(['sessions', 'airt_assessments', 'evaluations']);
     expect(platform.authenticators.map((authenticator) => authenticator.name)).toEqual(['access token', 'API key']);
   });
 

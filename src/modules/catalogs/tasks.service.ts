@@ -1,7 +1,7 @@
-import { QueryTypes } from 'sequelize';
+import { ForeignKeyConstraintError, QueryTypes } from 'sequelize';
 import { TaskModel } from '../../../models';
 import type { AppContext } from '../../core/context';
-import { ValidationError, type ValidationItem } from '../../core/errors';
+import { ConflictError, ValidationError, type ValidationItem } from '../../core/errors';
 import { checkPageDepth } from '../../core/pagination';
 import { requireScope, resolveOrg } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
@@ -244,5 +244,11 @@ export async function deleteTask(ctx: AppContext, orgKey: string, name: string, 
   const ref = ownNameRef(scope, name, WHAT);
   await findArtifactRow('tasks', 'a.id', scope, ref, version, WHAT);
   requireScope(scope, 'catalog:publish');
-  return deleteVersion('tasks', WHAT, scope, ref.name, version);
+  try {
+    return await deleteVersion('tasks', WHAT, scope, ref.name, version);
+  } catch (error) {
+    // evaluation_items.task_id references the version (foreign key of migration 0040, decisions 13).
+    if (error instanceof ForeignKeyConstraintError) throw new ConflictError(`Task '${ref.name}' version ${version} is referenced by an evaluation item and cannot be deleted`);
+    throw error;
+  }
 }

@@ -1,10 +1,12 @@
-import type { WhereOptions } from 'sequelize';
+import { QueryTypes, type WhereOptions } from 'sequelize';
 import { SessionGroupModel } from '../../../models';
 import { resolveProject } from '../projects/projects.service';
 import type { AppContext } from '../../core/context';
 import { requireScope, resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { NotFoundError } from '../../core/errors';
 import { checkPageDepth } from '../../core/pagination';
+import type { WorkspaceScope } from '../../core/tenancy/scope';
+import { database } from '../../db/database';
 import type { SessionGroupCreateRequest, SessionGroupListArgs, SessionGroupUpdateRequest } from './session-groups.inputs';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -28,6 +30,7 @@ function applyStatus(group: SessionGroupModel, status: string, now: Date): void 
 export async function createSessionGroup(ctx: AppContext, org: string, ws: string, input: SessionGroupCreateRequest): Promise<SessionGroupModel> {
   const access = await resolveWorkspace(ctx, org, ws);
   const project = await resolveProject(access, input.project_id);
+  await checkEvaluationLinks(access, input.evaluation_id, input.evaluation_item_id);
   requireScope(access, 'resources:write');
   const group = SessionGroupModel.build({
     organization_id: access.org.id,
@@ -47,6 +50,23 @@ export async function createSessionGroup(ctx: AppContext, org: string, ws: strin
   });
   if (input.status) applyStatus(group, input.status, new Date());
   return group.save();
+}
+
+/**
+ * A group may point at an evaluation and an item of it: both must be of this
+ * workspace (404 otherwise, also for another tenant's ids), and the item must
+ * belong to the evaluation when both are given. One statement.
+ */
+async function checkEvaluationLinks(scope: WorkspaceScope, evaluationId?: string | null, itemId?: string | null): Promise<void> {
+  if (!evaluationId && !itemId) return;
+  const [row] = await database().query<{ evaluation: boolean; item: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM evaluations e WHERE e.id = $evaluation_id AND e.workspace_id = $ws) AS evaluation,
+            EXISTS (SELECT 1 FROM evaluation_items i WHERE i.id = $item_id AND i.workspace_id = $ws
+                      AND ($evaluation_id::uuid IS NULL OR i.evaluation_id = $evaluation_id)) AS item`,
+    { bind: { ws: scope.workspace.id, evaluation_id: evaluationId ?? null, item_id: itemId ?? null }, type: QueryTypes.SELECT },
+  );
+  if (evaluationId && !row.evaluation) throw new NotFoundError('Evaluation');
+  if (itemId && !row.item) throw new NotFoundError('Evaluation item');
 }
 
 async function findGroup(ctx: AppContext, org: string, ws: string, groupId: string) {

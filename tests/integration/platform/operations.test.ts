@@ -14,6 +14,7 @@ const DOMAIN_FILES = [
   'api-keys.graphql',
   'assessments.graphql',
   'catalogs.graphql',
+  'evaluations.graphql',
   'integrations.graphql',
   'members.graphql',
   'organizations.graphql',

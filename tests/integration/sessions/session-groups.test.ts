@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { createOrgWithRoles, createUser } from '../../factories/accounts';
+import { createEvaluation } from '../../factories/evaluations';
 import { appendMessages, createGroup, createWorkspace, defaultProject, createProject, saveSession, sessionsPath } from '../../factories/sessions';
 import { rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
@@ -24,7 +25,8 @@ beforeAll(async () => {
 
 describe('create session group (POST WS/sessions/groups)', () => {
   it('creates a group with 201, every field present, started_at set by running', async () => {
-    const evaluationId = crypto.randomUUID();
+    // evaluation_id must name an evaluation of the workspace (tests/integration/evaluations/links.test.ts).
+    const evaluationId = (await createEvaluation(api, roles.owner, { dataset: [{}] }, roles.orgKey)).id;
     const res = await rest(api, 'POST', path, {
       token: roles.contributor.token,
       body: { kind: 'evaluation_item', project_id: projectId, status: 'running', title: 'Item 1', worker: 'w', capability: 'cap', capability_version: '1.0.0', evaluation_id: evaluationId, metadata: { a: 1 } },

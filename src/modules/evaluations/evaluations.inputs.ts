@@ -1,0 +1,135 @@
+import { ArrayMaxSize, Max, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
+import { ArgsType, Field, Int } from 'type-graphql';
+import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
+import { ApiInput } from '../../core/validation/api-input';
+import { EvaluationCleanupPolicy, EvaluationItemStatus, EvaluationJobStatus, EvaluationKind } from './evaluations.types';
+
+export const MAX_TASK_NAMES = 10_000;
+/** Dataset rows per evaluation (the body limit of 1 MiB bounds them first). */
+export const MAX_DATASET_ROWS = 10_000;
+
+const isStringMap = (value: unknown) =>
+  value === null || value === undefined || (typeof value === 'object' && !Array.isArray(value) && Object.values(value as object).every((item) => typeof item === 'string'));
+
+/** Body of create evaluation (spec 5). */
+@ApiInput('CreateEvaluationRequest')
+export class CreateEvaluationRequest {
+  @Field(() => String)
+  @MinLength(1)
+  @MaxLength(255)
+  model: string;
+
+  @Field(() => String)
+  @MinLength(1)
+  @MaxLength(255)
+  name: string;
+
+  @Field(() => EvaluationKind, { nullable: true, description: 'Default security_task_benchmark.' })
+  kind?: EvaluationKind | null;
+
+  @Field(() => EvaluationCleanupPolicy, { nullable: true, description: 'Default always.' })
+  cleanup_policy?: EvaluationCleanupPolicy | null;
+
+  @Field(() => Int, { nullable: true, description: '1 to 100, default 1.' })
+  @Min(1)
+  @Max(100)
+  concurrency?: number | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(255)
+  agent_type?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(255)
+  capability?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(255)
+  sandbox_provider?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(255)
+  engine?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @MaxLength(255)
+  judge_model?: string | null;
+
+  @Field(() => [JSONObjectScalar], { nullable: true, description: `One item per row, at most ${MAX_DATASET_ROWS}.` })
+  @ArrayMaxSize(MAX_DATASET_ROWS)
+  dataset?: Record<string, unknown>[] | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Key → model name.' })
+  @ValidateBy({ name: 'isStringMap', validator: { validate: isStringMap, defaultMessage: () => 'every value must be a string' } })
+  model_overrides?: Record<string, string> | null;
+
+  @Field(() => UUIDScalar, { nullable: true, description: "A project of the workspace; default: the workspace's default project." })
+  project_id?: string | null;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  runtime_id?: string | null;
+
+  @Field(() => [String], { nullable: true })
+  @ArrayMaxSize(1000)
+  secret_ids?: string[] | null;
+
+  @Field(() => JSONObjectScalar, { nullable: true })
+  task_config?: Record<string, unknown> | null;
+
+  @Field(() => [String], { nullable: true, description: `name or name@version, optionally owner/ in front; at most ${MAX_TASK_NAMES}.` })
+  @ArrayMaxSize(MAX_TASK_NAMES)
+  task_names?: string[] | null;
+
+  @Field(() => String, { nullable: true, description: "A task set of the organization, or owner/name for another organization's public set." })
+  @MaxLength(512)
+  task_set?: string | null;
+
+  @Field(() => Int, { nullable: true, description: "At least 1, at most the organization's effective sandbox runtime ceiling." })
+  @Min(1)
+  task_timeout_sec?: number | null;
+}
+
+@ApiInput('EvaluationItemTransitionRequest')
+export class EvaluationItemTransitionRequest {
+  @Field(() => EvaluationItemStatus)
+  to: EvaluationItemStatus;
+
+  @Field(() => String, { nullable: true, description: 'Why the item failed or errored (kept until a retry).' })
+  @MaxLength(10_000)
+  error?: string | null;
+}
+
+@ArgsType()
+export class EvaluationListArgs {
+  @Field(() => Int, { nullable: true, defaultValue: 1 })
+  @Min(1)
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, defaultValue: 50, description: '1 to 100, default 50.' })
+  @Min(1)
+  @Max(100)
+  page_size?: number | null;
+
+  @Field(() => UUIDScalar, { nullable: true })
+  project_id?: string | null;
+
+  @Field(() => EvaluationJobStatus, { nullable: true })
+  status?: EvaluationJobStatus | null;
+}
+
+export const MAX_ITEMS_PAGE = 1000;
+
+@ArgsType()
+export class EvaluationItemListArgs {
+  @Field(() => Int, { nullable: true, defaultValue: 1, description: 'A page shorter than limit is the last.' })
+  @Min(1)
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, defaultValue: MAX_ITEMS_PAGE, description: `Items per page, 1 to ${MAX_ITEMS_PAGE} (default ${MAX_ITEMS_PAGE}).` })
+  @Min(1)
+  @Max(MAX_ITEMS_PAGE)
+  limit?: number | null;
+
+  @Field(() => EvaluationItemStatus, { nullable: true })
+  status?: EvaluationItemStatus | null;
+}

@@ -1,0 +1,72 @@
+import DataLoader from 'dataloader';
+import { QueryTypes } from 'sequelize';
+import type { RecordOf, SessionGroupModel } from '../../../models';
+import { tenantFilter } from '../../core/tenancy/tenant-sql';
+import type { Viewer } from '../../core/viewer';
+import { database } from '../../db/database';
+import type { TaskRow, TaskSetRow } from '../catalogs/catalogs.mapper';
+import { TASK_SET_SELECT } from '../catalogs/task-sets.service';
+import { TASK_SELECT } from '../catalogs/tasks.service';
+import type { EvaluationItemRow, EvaluationRow } from './evaluations.mapper';
+
+export interface ChildrenKey {
+  parent_id: string;
+  limit: number;
+}
+
+/**
+ * GraphQL navigation for dashboards, one statement per batch whatever the
+ * number of parents, bound to the viewer's tenant when created:
+ * project → evaluations (newest first), evaluation → items (in order),
+ * evaluation → task set, item → task, item → session groups.
+ */
+export function createEvaluationLoaders(viewer: Viewer | null) {
+  const tenant = viewer ? tenantFilter(viewer) : null;
+
+  /** The first `limit` children of each parent (the batch's keys share one limit per statement). */
+  function children<T extends Record<string, unknown>>(table: string, column: string, order: string) {
+    return new DataLoader<ChildrenKey, T[], string>(
+      async (keys) => {
+        if (!tenant) return keys.map(() => []);
+        const limit = Math.max(...keys.map((key) => key.limit));
+        const rows = await database().query<T>(
+          `SELECT c.* FROM unnest($ids::uuid[]) AS k(id)
+             CROSS JOIN LATERAL (SELECT * FROM ${table} x WHERE x.${column} = k.id AND ${tenant.where('x')} ORDER BY ${order} LIMIT $limit) c`,
+          { bind: { ...tenant.bind, ids: keys.map((key) => key.parent_id), limit }, type: QueryTypes.SELECT },
+        );
+        const byParent = new Map<string, T[]>();
+        for (const row of rows) byParent.set(row[column] as string, [...(byParent.get(row[column] as string) ?? []), row]);
+        return keys.map((key) => (byParent.get(key.parent_id) ?? []).slice(0, key.limit));
+      },
+      { cacheKeyFn: (key) => `${key.parent_id}:${key.limit}` },
+    );
+  }
+
+  function byId<T extends { id: string }>(sql: (where: string) => string) {
+    return new DataLoader<string, T | null>(async (ids) => {
+      if (!tenant) return ids.map(() => null);
+      const rows = await database().query<T>(sql(`(a.is_public OR ${tenant.where('a', { workspace: false })})`), {
+        bind: { ...tenant.bind, ids: [...ids] },
+        type: QueryTypes.SELECT,
+      });
+      const found = new Map(rows.map((row) => [row.id, row]));
+      return ids.map((id) => found.get(id) ?? null);
+    });
+  }
+
+  return {
+    projectEvaluations: children<EvaluationRow & Record<string, unknown>>('evaluations', 'project_id', 'x.created_at DESC, x.id DESC'),
+    evaluationItemRows: children<EvaluationItemRow & Record<string, unknown>>('evaluation_items', 'evaluation_id', 'x.position'),
+    itemSessionGroups: children<RecordOf<SessionGroupModel> & Record<string, unknown>>('session_groups', 'evaluation_item_id', 'x.created_at DESC, x.id DESC'),
+    evaluationTask: byId<TaskRow>(
+      (visible) => `SELECT ${TASK_SELECT} FROM tasks a JOIN organizations o ON o.id = a.organization_id WHERE a.id = ANY($ids::uuid[]) AND ${visible}`,
+    ),
+    evaluationTaskSet: byId<TaskSetRow>(
+      (visible) => `SELECT ${TASK_SET_SELECT} FROM task_sets a JOIN organizations o ON o.id = a.organization_id WHERE a.id = ANY($ids::uuid[]) AND ${visible}`,
+    ),
+  };
+}
+
+declare module '../../core/context' {
+  interface Loaders extends ReturnType<typeof createEvaluationLoaders> {}
+}

@@ -1,0 +1,131 @@
+import type { EvaluationControlPlaneSummary, EvaluationItemResponse, EvaluationItemStatus, EvaluationJobResponse, EvaluationSkippedMember, EvaluationSummaryResponse, TaskSetReference } from './evaluations.types';
+
+/** The twelve item states, in state-machine order; each is also a counter column of the job row. */
+export const ITEM_STATES = [
+  'queued', 'claiming', 'provisioning', 'agent_running', 'agent_finished', 'verifying',
+  'passed', 'failed', 'errored', 'infra_error', 'timed_out', 'cancelled',
+] as const;
+export type ItemState = (typeof ITEM_STATES)[number];
+
+export const TERMINAL_STATES: readonly ItemState[] = ['passed', 'failed', 'errored', 'infra_error', 'timed_out', 'cancelled'];
+export const IN_FLIGHT_STATES: readonly ItemState[] = ['claiming', 'provisioning', 'agent_running', 'agent_finished', 'verifying'];
+
+/** A row of `evaluations` as selected with `e.*`. */
+export interface EvaluationRow extends Record<ItemState, number> {
+  id: string;
+  organization_id: string;
+  workspace_id: string;
+  project_id: string;
+  name: string;
+  kind: string;
+  model: string | null;
+  agent_type: string | null;
+  capability: string | null;
+  engine: string | null;
+  sandbox_provider: string | null;
+  run_id: string | null;
+  error_summary: string | null;
+  cleanup_policy: string;
+  job_status: string;
+  runtime_id: string | null;
+  created_by: string | null;
+  created_by_email: string | null;
+  queued_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+  cancel_requested_at: Date | null;
+  dataset_ref: Record<string, unknown> | null;
+  config_json: Record<string, unknown> | null;
+  summary_json: Record<string, unknown> | null;
+  dataset_size: number;
+  requested_concurrency: number;
+  effective_concurrency: number;
+  task_timeout_sec: number | null;
+  analytics: (Omit<EvaluationSummaryResponse, 'timestamp'> & { timestamp: string }) | null;
+  skipped_members: EvaluationSkippedMember[];
+  task_set_ref: TaskSetReference | null;
+  task_set_id: string | null;
+  retry_rounds: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface EvaluationItemRow {
+  id: string;
+  evaluation_id: string;
+  organization_id: string;
+  workspace_id: string;
+  position: number;
+  task_id: string | null;
+  task_name: string;
+  task_version: string | null;
+  status: string;
+  attempt: number;
+  error: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+}
+
+export function itemCounts(row: Record<ItemState, number>): EvaluationControlPlaneSummary {
+  return Object.fromEntries(ITEM_STATES.map((state) => [state, Number(row[state])])) as unknown as EvaluationControlPlaneSummary;
+}
+
+export function toEvaluation(row: EvaluationRow): EvaluationJobResponse {
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    model: row.model,
+    agent_type: row.agent_type,
+    capability: row.capability,
+    engine: row.engine,
+    sandbox_provider: row.sandbox_provider,
+    run_id: row.run_id,
+    error_summary: row.error_summary,
+    cleanup_policy: row.cleanup_policy,
+    job_status: row.job_status,
+    organization_id: row.organization_id,
+    workspace_id: row.workspace_id,
+    project_id: row.project_id,
+    runtime_id: row.runtime_id,
+    created_by: row.created_by,
+    created_by_email: row.created_by_email,
+    queued_at: row.queued_at,
+    started_at: row.started_at,
+    completed_at: row.completed_at,
+    cancel_requested_at: row.cancel_requested_at,
+    dataset_ref: row.dataset_ref,
+    config_json: row.config_json,
+    summary_json: row.summary_json,
+    dataset_size: row.dataset_size,
+    requested_concurrency: row.requested_concurrency,
+    effective_concurrency: row.effective_concurrency,
+    task_timeout_sec: row.task_timeout_sec,
+    item_counts: itemCounts(row),
+    analytics: toAnalytics(row),
+    skipped_members: row.skipped_members ?? [],
+    task_set_ref: row.task_set_ref,
+    task_set_id: row.task_set_id,
+  };
+}
+
+export function toAnalytics(row: Pick<EvaluationRow, 'analytics'>): EvaluationSummaryResponse | null {
+  return row.analytics ? { ...row.analytics, timestamp: new Date(row.analytics.timestamp) } : null;
+}
+
+export function toEvaluationItem(row: EvaluationItemRow): EvaluationItemResponse {
+  return {
+    id: row.id,
+    evaluation_id: row.evaluation_id,
+    task_name: row.task_name,
+    task_version: row.task_version,
+    status: row.status as EvaluationItemStatus,
+    attempt: row.attempt,
+    created_at: row.created_at,
+    started_at: row.started_at,
+    completed_at: row.completed_at,
+    error: row.error,
+    task_id: row.task_id,
+  };
+}

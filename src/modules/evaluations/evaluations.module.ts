@@ -1,0 +1,22 @@
+import { EvaluationItemModel, EvaluationModel } from '../../../models';
+import type { ErrorTypeNames } from '../../core/errors';
+import type { AppModule } from '../../core/module';
+import { createEvaluationLoaders } from './evaluations.loaders';
+import { EvaluationItemResolver, EvaluationResolver } from './evaluations.resolver';
+import { ProjectEvaluationsResolver } from './project-evaluations.resolver';
+
+const ERROR_TYPES = ['task_set_not_found'] as const;
+
+/** Evaluation jobs of a workspace: items driven through their state machine, live counters, analytics. */
+export const evaluationsModule: AppModule = {
+  name: 'evaluations',
+  resolvers: [EvaluationResolver, EvaluationItemResolver, ProjectEvaluationsResolver],
+  models: [EvaluationModel, EvaluationItemModel],
+  loaders: createEvaluationLoaders,
+  errorTypes: ERROR_TYPES,
+  projectCounts: [{ field: 'evaluations', sql: 'SELECT count(*) FROM evaluations r WHERE r.project_id = p.id' }],
+};
+
+declare module '../../core/errors/app-error' {
+  interface ErrorTypeRegistry extends ErrorTypeNames<typeof ERROR_TYPES> {}
+}

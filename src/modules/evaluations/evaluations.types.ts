@@ -1,0 +1,179 @@
+import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
+import { UserIdentityResponse } from '../accounts/accounts.types';
+
+/** The states of an evaluation item (spec: EvaluationControlPlaneSummary's counters). */
+export enum EvaluationItemStatus {
+  queued = 'queued',
+  claiming = 'claiming',
+  provisioning = 'provisioning',
+  agent_running = 'agent_running',
+  agent_finished = 'agent_finished',
+  verifying = 'verifying',
+  passed = 'passed',
+  failed = 'failed',
+  errored = 'errored',
+  infra_error = 'infra_error',
+  timed_out = 'timed_out',
+  cancelled = 'cancelled',
+}
+registerEnumType(EvaluationItemStatus, { name: 'EvaluationItemStatus', description: 'Where an evaluation item is in its state machine.' });
+
+/** A job's status: queued until an item leaves `queued`, running, then completed (every item terminal) or cancelled. */
+export enum EvaluationJobStatus {
+  queued = 'queued',
+  running = 'running',
+  completed = 'completed',
+  cancelled = 'cancelled',
+}
+registerEnumType(EvaluationJobStatus, { name: 'EvaluationJobStatus' });
+
+export enum EvaluationKind {
+  security_task_benchmark = 'security_task_benchmark',
+}
+registerEnumType(EvaluationKind, { name: 'EvaluationKind' });
+
+export enum EvaluationCleanupPolicy {
+  always = 'always',
+  on_success = 'on_success',
+}
+registerEnumType(EvaluationCleanupPolicy, { name: 'EvaluationCleanupPolicy' });
+
+export enum SkippedMemberReason {
+  not_found = 'not_found',
+  no_verification = 'no_verification',
+}
+registerEnumType(SkippedMemberReason, { name: 'EvaluationSkippedMemberReason' });
+
+export enum EvaluationSummaryStatus {
+  pending = 'pending',
+  completed = 'completed',
+  failed = 'failed',
+}
+registerEnumType(EvaluationSummaryStatus, { name: 'EvaluationSummaryStatus' });
+
+@ObjectType('EvaluationControlPlaneSummary', { description: 'The live number of items in each state.' })
+export class EvaluationControlPlaneSummary {
+  @Field(() => Int) queued: number;
+  @Field(() => Int) claiming: number;
+  @Field(() => Int) provisioning: number;
+  @Field(() => Int) agent_running: number;
+  @Field(() => Int) agent_finished: number;
+  @Field(() => Int) verifying: number;
+  @Field(() => Int) passed: number;
+  @Field(() => Int) failed: number;
+  @Field(() => Int) errored: number;
+  @Field(() => Int) infra_error: number;
+  @Field(() => Int) timed_out: number;
+  @Field(() => Int) cancelled: number;
+}
+
+@ObjectType('EvaluationSummaryResponse', { description: 'The analytics of a completed evaluation.' })
+export class EvaluationSummaryResponse {
+  @Field(() => Int) dataset_size: number;
+  @Field(() => Int) duration_ms: number;
+  @Field(() => Int, { description: 'Items that ended errored, infra_error or timed_out.' }) error_count: number;
+  @Field(() => Int) failed_count: number;
+  @Field(() => Int, { description: 'Attempt rounds: 1, plus one per retry-failed.' }) iterations: number;
+  @Field(() => JSONObjectScalar) mean_scores: Record<string, number>;
+  @Field(() => String) name: string;
+  @Field(() => JSONObjectScalar) params: Record<string, unknown>;
+  @Field(() => Float, { nullable: true, description: 'passed / terminal items; null when none is terminal.' }) pass_rate: number | null;
+  @Field(() => Int) passed_count: number;
+  @Field(() => Int) scenario_count: number;
+  @Field(() => String) span_id: string;
+  @Field(() => EvaluationSummaryStatus) status: EvaluationSummaryStatus;
+  @Field(() => String, { nullable: true }) stop_reason: string | null;
+  @Field(() => [String]) tags: string[];
+  @Field(() => String, { nullable: true }) task_id: string | null;
+  @Field(() => Date) timestamp: Date;
+  @Field(() => Int) total_samples: number;
+  @Field(() => String) trace_id: string;
+}
+
+@ObjectType('EvaluationSkippedMember', { description: 'A task name or task-set member left out at creation.' })
+export class EvaluationSkippedMember {
+  @Field(() => SkippedMemberReason) reason: SkippedMemberReason;
+  @Field(() => String) task_name: string;
+  @Field(() => String, { nullable: true }) task_version: string | null;
+}
+
+@ObjectType('TaskSetReference', { description: 'The task set as it was at creation (no liveness check).' })
+export class TaskSetReference {
+  @Field(() => UUIDScalar) id: string;
+  @Field(() => String) name: string;
+  @Field(() => String, { nullable: true, description: '`<org>/<name>`.' }) org_key: string | null;
+}
+
+@ObjectType('EvaluationJobResponse', { description: 'An evaluation job with its live item counters.' })
+export class EvaluationJobResponse {
+  @Field(() => UUIDScalar) id: string;
+  @Field(() => String) name: string;
+  @Field(() => String) kind: string;
+  @Field(() => String, { nullable: true }) model: string | null;
+  @Field(() => String, { nullable: true }) agent_type: string | null;
+  @Field(() => String, { nullable: true }) capability: string | null;
+  @Field(() => String, { nullable: true }) engine: string | null;
+  @Field(() => String, { nullable: true }) sandbox_provider: string | null;
+  @Field(() => String, { nullable: true }) run_id: string | null;
+  @Field(() => String, { nullable: true }) error_summary: string | null;
+  @Field(() => String) cleanup_policy: string;
+  @Field(() => String, { description: 'queued, running, completed or cancelled.' }) job_status: string;
+  @Field(() => UUIDScalar) organization_id: string;
+  @Field(() => UUIDScalar) workspace_id: string;
+  @Field(() => UUIDScalar) project_id: string;
+  @Field(() => UUIDScalar, { nullable: true }) runtime_id: string | null;
+  @Field(() => UUIDScalar, { nullable: true }) created_by: string | null;
+  @Field(() => String, { nullable: true }) created_by_email: string | null;
+  @Field(() => Date) queued_at: Date;
+  @Field(() => Date, { nullable: true }) started_at: Date | null;
+  @Field(() => Date, { nullable: true }) completed_at: Date | null;
+  @Field(() => Date, { nullable: true }) cancel_requested_at: Date | null;
+  @Field(() => JSONObjectScalar, { nullable: true }) dataset_ref: Record<string, unknown> | null;
+  @Field(() => JSONObjectScalar, { nullable: true }) config_json: Record<string, unknown> | null;
+  @Field(() => JSONObjectScalar, { nullable: true }) summary_json: Record<string, unknown> | null;
+  @Field(() => Int, { description: 'Number of items.' }) dataset_size: number;
+  @Field(() => Int) requested_concurrency: number;
+  @Field(() => Int, { description: 'min(concurrency, items).' }) effective_concurrency: number;
+  @Field(() => Int, { nullable: true }) task_timeout_sec: number | null;
+  @Field(() => EvaluationControlPlaneSummary) item_counts: EvaluationControlPlaneSummary;
+  @Field(() => EvaluationSummaryResponse, { nullable: true, description: 'Set when every item is terminal (job completed).' })
+  analytics: EvaluationSummaryResponse | null;
+  @Field(() => [EvaluationSkippedMember]) skipped_members: EvaluationSkippedMember[];
+  @Field(() => TaskSetReference, { nullable: true }) task_set_ref: TaskSetReference | null;
+
+  /** Resolved by a field resolver (userById loader). */
+  created_by_user?: UserIdentityResponse | null;
+  /** Not exposed: navigation to the task set. */
+  task_set_id: string | null;
+}
+
+@ObjectType('EvaluationListResponse')
+export class EvaluationListResponse {
+  @Field(() => [EvaluationJobResponse]) items: EvaluationJobResponse[];
+  @Field(() => Int) total: number;
+  @Field(() => Int) page: number;
+  @Field(() => Int) page_size: number;
+}
+
+@ObjectType('EvaluationItemResponse', { description: 'One item of an evaluation: a task, or a dataset row.' })
+export class EvaluationItemResponse {
+  @Field(() => UUIDScalar) id: string;
+  @Field(() => UUIDScalar) evaluation_id: string;
+  @Field(() => String, { description: 'The task name, or `dataset[<index>]` for a dataset row.' }) task_name: string;
+  @Field(() => String, { nullable: true, description: 'The resolved task version; null for a dataset row.' }) task_version: string | null;
+  @Field(() => EvaluationItemStatus) status: EvaluationItemStatus;
+  @Field(() => Int, { description: '1 at creation, +1 per retry.' }) attempt: number;
+  @Field(() => Date) created_at: Date;
+  @Field(() => Date, { nullable: true }) started_at: Date | null;
+  @Field(() => Date, { nullable: true }) completed_at: Date | null;
+  @Field(() => String, { nullable: true }) error: string | null;
+
+  /** Not exposed: navigation to the task. */
+  task_id: string | null;
+}
+
+@ObjectType('EvaluationItemListResponse')
+export class EvaluationItemListResponse {
+  @Field(() => [EvaluationItemResponse]) items: EvaluationItemResponse[];
+}

@@ -1,0 +1,20 @@
+import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { AppContext } from '../../core/context';
+import { ProjectResponse } from '../projects/projects.types';
+import { toEvaluation } from './evaluations.mapper';
+import { EvaluationJobResponse } from './evaluations.types';
+
+/** `project.evaluations` (GraphQL only): the evaluations module owns the data, so it adds the field. */
+@Resolver(() => ProjectResponse)
+export class ProjectEvaluationsResolver {
+  @FieldResolver(() => [EvaluationJobResponse], { description: 'The evaluations of the project, newest first.' })
+  @Extensions({ graphqlOnly: true })
+  async evaluations(
+    @Root() project: ProjectResponse,
+    @Arg('limit', () => Int, { defaultValue: 20, description: 'At most 100.' }) limit: number,
+    @Ctx() ctx: AppContext,
+  ): Promise<EvaluationJobResponse[]> {
+    const rows = await ctx.loaders.projectEvaluations.load({ parent_id: project.id, limit: Math.max(1, Math.min(limit, 100)) });
+    return rows.map(toEvaluation);
+  }
+}
