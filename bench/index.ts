@@ -17,6 +17,7 @@ const BENCHES: Record<string, () => Promise<{ main: (args: string[]) => Promise<
   'facet-counts': () => import('./facet-counts.bench'),
   catalogs: () => import('./catalogs.bench'),
   assessments: () => import('./assessments.bench'),
+  evaluations: () => import('./evaluations.bench'),
 };
 
 async function run(): Promise<void> {
