@@ -21,9 +21,9 @@ const ROWS: EndpointRow[] = ROW_FILES.flatMap(({ rows }) => rows);
 
 const WRITES = ROWS.filter((row) => row.method !== 'GET');
 /** Rows whose path names a resource below the organization (workspace, project, member, session, group). */
-const ID_ROWS = ROWS.filter((row) => /:(workspace|project_key|user_id|session_id|group_id|assessment_id|run_id)\b/.test(row.route));
+const ID_ROWS = ROWS.filter((row) => /:(workspace|project_key|user_id|session_id|group_id|assessment_id|run_id|id|item_id)\b/.test(row.route));
 /** Rows that name a resource below the workspace: tried in the outsider's own, existing workspace. */
-const DEEP_ID = /:(project_key|user_id|session_id|group_id|assessment_id|run_id)\b/;
+const DEEP_ID = /:(project_key|user_id|session_id|group_id|assessment_id|run_id|id|item_id)\b/;
 const label = (row: EndpointRow) => `${row.method} ${row.route}`;
 
 const api = useTestApp();
