@@ -113,8 +113,17 @@ function checkScalar(type: GraphQLScalarType, value: unknown, loc: (string | num
 /** JSON values nest at most this deep (deeper input is refused before anything recurses over it). */
 export const MAX_JSON_DEPTH = 64;
 
+/** A lone UTF-16 surrogate: JSON.stringify escapes it as \uD800, which PostgreSQL's jsonb refuses. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function badString(value: string, loc: (string | number)[]): ValidationItem | null {
+  if (value.includes('\u0000')) return { loc, msg: 'Input should not contain NUL (\\u0000) characters', type: 'string_type' };
+  if (LONE_SURROGATE.test(value)) return { loc, msg: 'Input should be valid Unicode (a lone surrogate is not)', type: 'string_unicode' };
+  return null;
+}
+
 function findNul(value: unknown, loc: (string | number)[], depth: number): ValidationItem | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? { loc, msg: 'Input should not contain NUL (\\u0000) characters', type: 'string_type' } : null;
+  if (typeof value === 'string') return badString(value, loc);
   if (value === null || typeof value !== 'object') return null;
   if (depth >= MAX_JSON_DEPTH) return { loc, msg: `JSON nested more than ${MAX_JSON_DEPTH} levels deep`, type: 'value_error' };
   if (Array.isArray(value)) {
@@ -125,7 +134,8 @@ function findNul(value: unknown, loc: (string | number)[], depth: number): Valid
     return null;
   }
   for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\u0000')) return { loc: [...loc, key], msg: 'Input should not contain NUL (\\u0000) characters', type: 'string_type' };
+    const badKey = badString(key, [...loc, key]);
+    if (badKey) return badKey;
     const found = findNul(item, [...loc, key], depth + 1);
     if (found) return found;
   }

@@ -114,12 +114,20 @@ async function findTaskSet(scope: WorkspaceScope, raw: string): Promise<TaskSetH
   return row as unknown as TaskSetHit;
 }
 
-function setMembers(members: string[]): Wanted[] {
-  return members.map((raw) => {
+/**
+ * The members of a task set as wanted tasks. A bare member of another
+ * organization's (public) set names a task of the set's owner, not one of the
+ * caller's organization: it resolves there (its public tasks only) and
+ * nowhere else.
+ */
+function setMembers(taskSet: TaskSetHit, callerOrgKey: string): Wanted[] {
+  const foreign = taskSet.org_key !== callerOrgKey;
+  return taskSet.members.map((raw) => {
     const ref = parseMember(raw);
     // A member that no longer parses cannot resolve: kept so it is reported as not_found.
     if (!ref) return { owner: null, name: raw, version: null, label: raw };
-    return { ...ref, label: ref.owner ? `${ref.owner}/${ref.name}` : ref.name };
+    const owner = ref.owner ?? (foreign ? taskSet.org_key : null);
+    return { ...ref, owner, label: ref.owner ? `${ref.owner}/${ref.name}` : ref.name };
   });
 }
 
@@ -134,7 +142,7 @@ export async function createEvaluation(ctx: AppContext, org: string, ws: string,
   const taskSet = input.task_set ? await findTaskSet(access, input.task_set) : null;
   requireScope(access, 'resources:write');
 
-  const wanted = [...named, ...(taskSet ? setMembers(taskSet.members) : [])];
+  const wanted = [...named, ...(taskSet ? setMembers(taskSet, access.org.key) : [])];
   const dataset = input.dataset ?? [];
   const concurrency = input.concurrency ?? 1;
 

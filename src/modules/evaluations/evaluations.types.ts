@@ -71,7 +71,8 @@ export class EvaluationControlPlaneSummary {
 @ObjectType('EvaluationSummaryResponse', { description: 'The analytics of a completed evaluation.' })
 export class EvaluationSummaryResponse {
   @Field(() => Int) dataset_size: number;
-  @Field(() => Int) duration_ms: number;
+  // Float: a job retried over weeks passes 2^31 ms; the value is always a whole number.
+  @Field(() => Float, { description: 'Milliseconds (a whole number).' }) duration_ms: number;
   @Field(() => Int, { description: 'Items that ended errored, infra_error or timed_out.' }) error_count: number;
   @Field(() => Int) failed_count: number;
   @Field(() => Int, { description: 'Attempt rounds: 1, plus one per retry-failed.' }) iterations: number;

@@ -189,14 +189,35 @@ describe('create evaluation', () => {
     expect(denied.body.type).toBe('forbidden_error');
   });
 
+  it('resolves a bare member of another organization\'s public set to that organization\'s task, not a same-named one of the caller', async () => {
+    const shared = catalogName('shared');
+    const foreignSet = catalogName('fset');
+    await publishVerifiedTask(api, stranger, { name: shared, version: '1.0.0', is_public: true });
+    await publishVerifiedTask(api, owner, { name: shared, version: '9.0.0' }, org);
+    const created = await rest(api, 'POST', `/org/${stranger.orgKey}/task-sets`, { token: stranger.token, body: { name: foreignSet, members: [shared], is_public: true } });
+    expect(created.status).toBe(201);
+    const job = await createEvaluation(api, owner, { task_set: `${stranger.orgKey}/${foreignSet}` }, org);
+    const [item] = await items(api, owner, job.id, org);
+    expect(item).toMatchObject({ task_name: shared, task_version: '1.0.0' });
+  });
+
+  it('refuses a lone UTF-16 surrogate in JSON input with 422, not a database error', async () => {
+    const res = await rest(api, 'POST', `${ws()}/evaluation`, {
+      token: owner.token,
+      rawBody: `{"model": "m", "name": "n", "task_names": ["${own}"], "dataset": [{"prompt": "\\ud800"}]}`,
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'dataset', 0, 'prompt'], type: 'string_unicode' })]);
+  });
+
   it('resolves and inserts any number of tasks with the same number of SQL statements, in one transaction', async () => {
-    const names = await insertTasks(org, catalogName('bulk'), 1200);
+    const names = await insertTasks(org, catalogName('bulk'), 10_000);
     const send = (taskNames: string[]) => rest(api, 'POST', `${ws()}/evaluation`, { token: owner.token, body: { model: 'm', name: 'bulk', task_names: taskNames } });
     const small = await countStatements(() => send(names.slice(0, 10)));
     const large = await countStatements(() => send(names));
     expect(small.result.status).toBe(201);
     expect(large.result.status).toBe(201);
-    expect(large.result.body.dataset_size).toBe(1200);
+    expect(large.result.body.dataset_size).toBe(10_000);
     expect(large.statements.length).toBe(small.statements.length);
     expect(large.statements.length).toBeLessThanOrEqual(10);
     expect(large.statements.some((sql) => /START TRANSACTION|BEGIN/i.test(sql))).toBe(true);
