@@ -3,7 +3,7 @@ import { AssessmentModel, SessionModel, type AssessmentStatus, type RecordOf } f
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError } from '../../core/errors';
 import { checkPageDepth } from '../../core/pagination';
-import { requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
+import { can, requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { resolveProject } from '../projects/projects.service';
 import type { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, AttackSpanIngestRequest, AttackSpanInput } from './assessments.inputs';
@@ -203,9 +203,12 @@ export async function ingestAttacks(
   input: AttackSpanIngestRequest,
 ): Promise<{ ingested: number; assessment: RecordOf<AssessmentModel> }> {
   const scope = await resolveWorkspace(ctx, org, ws);
-  // 404 and 403 before the row lock: a reader does not queue behind running ingests to be refused.
-  await findAssessment(scope, id);
-  requireScope(scope, ASSESSMENT_WRITE);
+  // A caller who may not write gets 404 or 403 without the row lock (no queueing behind running ingests);
+  // a writer goes straight to the locked read, which answers 404 itself.
+  if (!can(scope, ASSESSMENT_WRITE)) {
+    await findAssessment(scope, id);
+    requireScope(scope, ASSESSMENT_WRITE);
+  }
   return database().transaction(async (transaction) => {
     const assessment = await findAssessment(scope, id, transaction);
     if (FINISHED.has(assessment.status)) throw new ConflictError(`The assessment is ${assessment.status} and accepts no more attack spans`);

@@ -3,7 +3,7 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import type { AppContext } from '../../core/context';
 import { AppError, ConflictError, InvalidError, NotFoundError, ValidationError, validationFailure, type ValidationItem } from '../../core/errors';
 import { checkPageDepth } from '../../core/pagination';
-import { requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
+import { can, requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { parseMember, TASK_SET_SELECT, type MemberRef } from '../catalogs/task-sets.service';
 import { parseNameRef } from '../catalogs/versioned-artifacts';
@@ -381,10 +381,10 @@ export async function transitionItem(
 ): Promise<{ item: EvaluationItemRow; job: EvaluationRow }> {
   const access = await resolveWorkspace(ctx, org, ws);
   const to = input.to as ItemState;
+  await refuseWithoutLock(access, id, itemId);
   return database().transaction(async (transaction) => {
     await findJob(access, id, transaction, true);
     const current = await findItem(id, itemId, transaction, true);
-    requireScope(access, 'resources:write');
     const from = current.status as ItemState;
     if (!canMove(from, to)) throw new ConflictError(`An evaluation item cannot move from ${from} to ${to}`);
     const terminal = TERMINAL_STATES.includes(to);
@@ -411,13 +411,25 @@ export async function transitionItem(
   });
 }
 
+/**
+ * A caller who may not write gets its 404 or 403 without touching a lock, so a
+ * reader never queues behind the workers of a job only to be refused; a
+ * writer goes straight to the locked path (which answers 404 itself).
+ */
+async function refuseWithoutLock(access: WorkspaceScope, id: string, itemId?: string): Promise<void> {
+  if (can(access, 'resources:write')) return;
+  await findJob(access, id);
+  if (itemId) await findItem(id, itemId);
+  requireScope(access, 'resources:write');
+}
+
 // ---------------------------------------------------------------- cancel and retry
 
 export async function cancelEvaluation(ctx: AppContext, org: string, ws: string, id: string): Promise<EvaluationRow> {
   const access = await resolveWorkspace(ctx, org, ws);
+  await refuseWithoutLock(access, id);
   return database().transaction(async (transaction) => {
     const job = await findJob(access, id, transaction, true);
-    requireScope(access, 'resources:write');
     if (job.job_status === 'completed' || job.job_status === 'cancelled') throw new ConflictError(`The evaluation is already ${job.job_status}`);
     if (job.cancel_requested_at) return job; // asked before; it ends cancelled when its last in-flight item does
     const [row] = await q(
@@ -438,9 +450,9 @@ const RETRYABLE: readonly ItemState[] = ['failed', 'errored', 'infra_error', 'ti
 
 export async function retryFailed(ctx: AppContext, org: string, ws: string, id: string): Promise<EvaluationRow> {
   const access = await resolveWorkspace(ctx, org, ws);
+  await refuseWithoutLock(access, id);
   return database().transaction(async (transaction) => {
     const job = await findJob(access, id, transaction, true);
-    requireScope(access, 'resources:write');
     if (job.cancel_requested_at) throw new ConflictError('A cancelled evaluation cannot be retried');
     const retried = sum(job, RETRYABLE);
     if (!retried) throw new ConflictError('No item is failed, errored, infra_error or timed_out: nothing to retry');

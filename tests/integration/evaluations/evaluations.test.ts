@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { OrganizationModel } from '../../../models';
+import { database } from '../../../src/db/database';
 import { recountItems } from '../../../src/modules/evaluations/evaluations.service';
 import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { catalogName, publishTask } from '../../factories/catalogs';
@@ -309,6 +310,29 @@ describe('items and their state machine', () => {
     expect(one.body.data.evaluation_item.status).toBe('claiming');
     const listed = await runOperation(api, 'EvaluationItems', { org, workspace: 'default', id: job.id, status: 'claiming' }, reader.token);
     expect(listed.body.data.evaluation_items.items).toHaveLength(1);
+  });
+});
+
+describe('readers and the job lock', () => {
+  it('refuses a reader\'s writes while a worker holds the job row, without waiting for it', async () => {
+    const job = await createEvaluation(api, owner, { task_names: [own] }, org);
+    const [item] = await items(api, owner, job.id, org);
+    const worker = await database().transaction();
+    try {
+      await database().query('SELECT id FROM evaluations WHERE id = $id FOR UPDATE', { bind: { id: job.id }, transaction: worker });
+      const writes = await Promise.race([
+        Promise.all([
+          transition(api, reader, job.id, item.id, 'claiming', org),
+          rest(api, 'POST', `${one(job.id)}/cancel`, { token: reader.token }),
+          rest(api, 'POST', `${one(job.id)}/retry-failed`, { token: reader.token }),
+        ]),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 3000)),
+      ]);
+      expect(writes).not.toBeNull();
+      expect(writes!.map((res) => res.status)).toEqual([403, 403, 403]);
+    } finally {
+      await worker.rollback();
+    }
   });
 });
 
