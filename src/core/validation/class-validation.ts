@@ -52,6 +52,10 @@ function flatten(errors: ClassValidationError[], prefix: (string | number)[], ou
 export function validateInstance(instance: object, prefix: (string | number)[]): ValidationItem[] {
   const out: ValidationItem[] = [];
   flatten(validateSync(instance, { skipMissingProperties: true, forbidUnknownValues: false }), prefix, out);
+  // Rules a decorator cannot place per element (each malformed list entry at its own index) come
+  // from the class's static `check`, in the same reply as every other problem of the input.
+  const check = (instance.constructor as { check?: (value: object) => ValidationItem[] }).check;
+  if (check) for (const item of check(instance)) out.push({ ...item, loc: [...prefix, ...item.loc] });
   return out;
 }
 

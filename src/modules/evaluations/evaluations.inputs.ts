@@ -1,7 +1,9 @@
 import { ArrayMaxSize, Max, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
+import type { ValidationItem } from '../../core/errors';
 import { ApiInput } from '../../core/validation/api-input';
+import { parseMember } from '../catalogs/task-sets.service';
 import { EvaluationCleanupPolicy, EvaluationItemStatus, EvaluationJobStatus, EvaluationKind } from './evaluations.types';
 
 export const MAX_TASK_NAMES = 10_000;
@@ -14,6 +16,16 @@ const isStringMap = (value: unknown) =>
 /** Body of create evaluation (spec 5). */
 @ApiInput('CreateEvaluationRequest')
 export class CreateEvaluationRequest {
+  /** Each malformed task name at its own index, reported with every other problem of the request. */
+  static check(input: CreateEvaluationRequest): ValidationItem[] {
+    if (!Array.isArray(input.task_names)) return [];
+    return input.task_names.flatMap((raw, index) =>
+      typeof raw === 'string' && !parseMember(raw)
+        ? [{ loc: ['task_names', index], msg: 'must be a task name: name or name@version (semver), optionally owner/name', type: 'value_error' }]
+        : [],
+    );
+  }
+
   @Field(() => String)
   @MinLength(1)
   @MaxLength(255)

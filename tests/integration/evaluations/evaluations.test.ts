@@ -139,6 +139,12 @@ describe('create evaluation', () => {
     expect(locs(tooMany.body)).toEqual([['body', 'task_names']]);
     const malformed = await rest(api, 'POST', `${ws()}/evaluation`, { token: owner.token, body: { model: 'm', name: 'n', task_names: [own, 'Bad Name'] } });
     expect(locs(malformed.body)).toEqual([['body', 'task_names', 1]]);
+    // A malformed name and another rule broken in one request: both in one reply.
+    const both = await rest(api, 'POST', `${ws()}/evaluation`, { token: owner.token, body: { model: 'm', name: 'n', task_names: ['Bad Name', own, 'x@1'], concurrency: 101 } });
+    expect(both.status).toBe(422);
+    expect(locs(both.body).map((loc: unknown[]) => loc.join('.')).sort()).toEqual(['body.concurrency', 'body.task_names.0', 'body.task_names.2']);
+    const viaGraphQL = await runOperation(api, 'CreateEvaluation', { org, workspace: 'default', input: { model: 'm', name: 'n', task_names: ['Bad Name'], concurrency: 101 } }, owner.token);
+    expect(viaGraphQL.body.errors[0].extensions.errors.map((item: { loc: unknown[] }) => item.loc.join('.')).sort()).toEqual(['input.concurrency', 'input.task_names.0']);
   });
 
   it("refuses a task_timeout_sec above the organization's sandbox ceiling", async () => {
