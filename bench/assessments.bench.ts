@@ -5,6 +5,7 @@ import { signAccessToken } from '../src/modules/accounts/jwt';
 import { captureStatements, replayer, replayPool } from './capture';
 import { log, startService, withBenchDatabase } from './harness';
 import { load, percentile, timeIt, type LoadResult } from './load';
+import { wrkAvailable, wrkLoad } from './wrk';
 
 /**
  * Red-team assessments:
@@ -138,6 +139,7 @@ export async function main(): Promise<void> {
       const rows: { name: string; statements: number; sqlP50: number; connections: number; result: LoadResult }[] = [];
       for (const scenario of scenarios) {
         let status = 0;
+        await new Promise((resolve) => setTimeout(resolve, 5000)); // requests of the previous run still finishing are not this one's
         const statements = await captureStatements(async () => {
           const response = await fetch(scenario.url, { headers: { authorization: `Bearer ${token}` } });
           status = response.status;
@@ -147,7 +149,9 @@ export async function main(): Promise<void> {
         const sqlP50 = percentile(await timeIt(replayer(pool, statements), 20), 50);
         await load(scenario.url, { token, connections: 2, count: 10, seconds: 5 });
         for (const connections of [2, 20]) {
-          const result = await load(scenario.url, { token, connections, count: REQUESTS, seconds: SECONDS });
+          const result = wrkAvailable()
+            ? await wrkLoad(scenario.url, { headers: { authorization: `Bearer ${token}` }, connections, seconds: SECONDS })
+            : await load(scenario.url, { token, connections, count: REQUESTS, seconds: SECONDS });
           rows.push({ name: scenario.name, statements: statements.length, sqlP50, connections, result });
           log(`${scenario.name} @${connections}: HTTP p50 ${result.p50_ms.toFixed(2)} ms, p99 ${result.p99_ms.toFixed(2)} ms, ${result.req_per_s.toFixed(1)} req/s; direct SQL p50 ${sqlP50.toFixed(2)} ms`);
         }

@@ -6,6 +6,7 @@ import { versionKey } from '../src/modules/catalogs/semver-key';
 import { captureStatements, replayer, replayPool } from './capture';
 import { log, startService, withBenchDatabase } from './harness';
 import { load, percentile, timeIt, type LoadResult } from './load';
+import { wrkAvailable, wrkLoad } from './wrk';
 
 /**
  * Catalogs at scale: 100,000 task versions (10,000 names × 10 versions of
@@ -138,6 +139,7 @@ export async function main(): Promise<void> {
       for (const scenario of scenarios) {
         const target = `${service.base}${scenario.path}`;
         let status = 0;
+        await new Promise((resolve) => setTimeout(resolve, 5000)); // requests of the previous run still finishing are not this one's
         const statements = await captureStatements(async () => {
           const response = await fetch(target, { headers: { authorization: `Bearer ${token}` } });
           status = response.status;
@@ -159,7 +161,9 @@ export async function main(): Promise<void> {
         const sqlP50 = percentile(sql, 50);
         await load(target, { token, connections: 2, count: 20, seconds: 5 }); // warm-up
         for (const connections of [2, 20]) {
-          const result = await load(target, { token, connections, count: REQUESTS, seconds: SECONDS });
+          const result = wrkAvailable()
+            ? await wrkLoad(target, { headers: { authorization: `Bearer ${token}` }, connections, seconds: SECONDS })
+            : await load(target, { token, connections, count: REQUESTS, seconds: SECONDS });
           rows.push({ scenario: scenario.name, statements: statements.length, sqlP50, connections, result });
           log(
             `${scenario.name} @${connections}: HTTP p50 ${result.p50_ms.toFixed(2)} ms, p99 ${result.p99_ms.toFixed(2)} ms, ${result.req_per_s.toFixed(1)} req/s ` +

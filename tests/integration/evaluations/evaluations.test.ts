@@ -144,7 +144,7 @@ describe('create evaluation', () => {
     expect(both.status).toBe(422);
     expect(locs(both.body).map((loc: unknown[]) => loc.join('.')).sort()).toEqual(['body.concurrency', 'body.task_names.0', 'body.task_names.2']);
     const viaGraphQL = await runOperation(api, 'CreateEvaluation', { org, workspace: 'default', input: { model: 'm', name: 'n', task_names: ['Bad Name'], concurrency: 101 } }, owner.token);
-    expect(viaGraphQL.body.errors[0].extensions.errors.map((item: { loc: unknown[] }) => item.loc.join('.')).sort()).toEqual(['input.concurrency', 'input.task_names.0']);
+    expect(viaGraphQL.body.errors![0].extensions.errors.map((item: { loc: unknown[] }) => item.loc.join('.')).sort()).toEqual(['input.concurrency', 'input.task_names.0']);
   });
 
   it("refuses a task_timeout_sec above the organization's sandbox ceiling", async () => {
