@@ -102,7 +102,7 @@ function checkScalar(type: GraphQLScalarType, value: unknown, loc: (string | num
     return undefined;
   }
   // PostgreSQL text and jsonb cannot hold NUL characters: refuse them here, not with a 500 later.
-  const problem = findNul(value, loc, 0);
+  const problem = findBadJson(value, loc, 0);
   if (problem) {
     errors.push(problem);
     return undefined;
@@ -122,13 +122,13 @@ function badString(value: string, loc: (string | number)[]): ValidationItem | nu
   return null;
 }
 
-function findNul(value: unknown, loc: (string | number)[], depth: number): ValidationItem | null {
+function findBadJson(value: unknown, loc: (string | number)[], depth: number): ValidationItem | null {
   if (typeof value === 'string') return badString(value, loc);
   if (value === null || typeof value !== 'object') return null;
   if (depth >= MAX_JSON_DEPTH) return { loc, msg: `JSON nested more than ${MAX_JSON_DEPTH} levels deep`, type: 'value_error' };
   if (Array.isArray(value)) {
     for (const [index, item] of value.entries()) {
-      const found = findNul(item, [...loc, index], depth + 1);
+      const found = findBadJson(item, [...loc, index], depth + 1);
       if (found) return found;
     }
     return null;
@@ -136,7 +136,7 @@ function findNul(value: unknown, loc: (string | number)[], depth: number): Valid
   for (const [key, item] of Object.entries(value)) {
     const badKey = badString(key, [...loc, key]);
     if (badKey) return badKey;
-    const found = findNul(item, [...loc, key], depth + 1);
+    const found = findBadJson(item, [...loc, key], depth + 1);
     if (found) return found;
   }
   return null;
