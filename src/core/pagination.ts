@@ -1,11 +1,33 @@
 import { Max, Min } from 'class-validator';
-import { ArgsType, Field, Int } from 'type-graphql';
+import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
 import { validationFailure } from './errors';
 
 /** The page envelope of offset-paged lists: total, page, limit, total_pages, has_next, has_previous. */
 export function pageInfo(total: number, page: number, limit: number) {
   const totalPages = total === 0 ? 0 : Math.ceil(total / limit);
   return { total, page, limit, total_pages: totalPages, has_next: page < totalPages, has_previous: page > 1 };
+}
+
+/** The page envelope's fields, shared by every offset-paged list reply (filled by `pageInfo`). */
+@ObjectType()
+export abstract class PageEnvelope {
+  @Field(() => Int)
+  total: number;
+
+  @Field(() => Int, { description: '1-indexed.' })
+  page: number;
+
+  @Field(() => Int)
+  limit: number;
+
+  @Field(() => Int)
+  total_pages: number;
+
+  @Field(() => Boolean)
+  has_next: boolean;
+
+  @Field(() => Boolean)
+  has_previous: boolean;
 }
 
 /** How deep an offset page may reach: deeper pages would scan this many rows to skip them. */

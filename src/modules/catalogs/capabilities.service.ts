@@ -20,7 +20,6 @@ import {
   checkPathVersion,
   deleteVersion,
   findArtifactRow,
-  ownNameRef,
   pageAndCount,
   parseNameRef,
   publishVersion,
@@ -167,19 +166,10 @@ export async function publishCapability(ctx: AppContext, orgKey: string, input: 
 }
 
 export async function setCapabilityVisibility(ctx: AppContext, orgKey: string, name: string, isPublic: boolean): Promise<CapabilityArtifactSummary> {
-  const scope = await resolveOrg(ctx, orgKey);
-  const ref = ownNameRef(scope, name, WHAT);
-  await findArtifactRow('capabilities', 'a.id', scope, ref, null, WHAT);
-  requireScope(scope, 'catalog:publish');
-  await setNameVisibility('capabilities', WHAT, scope, ref.name, isPublic);
+  const { scope, ref } = await setNameVisibility(ctx, orgKey, 'capabilities', WHAT, name, isPublic);
   return toCapability(await findArtifactRow<CapabilityRow>('capabilities', CAPABILITY_SELECT, scope, ref, null, WHAT), scope.org.id);
 }
 
 export async function deleteCapability(ctx: AppContext, orgKey: string, name: string, version: string) {
-  checkPathVersion(version);
-  const scope = await resolveOrg(ctx, orgKey);
-  const ref = ownNameRef(scope, name, WHAT);
-  await findArtifactRow('capabilities', 'a.id', scope, ref, version, WHAT);
-  requireScope(scope, 'catalog:publish');
-  return deleteVersion('capabilities', WHAT, scope, ref.name, version);
+  return (await deleteVersion(ctx, orgKey, 'capabilities', WHAT, name, version)).deleted;
 }

@@ -2,6 +2,7 @@ import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
 import { LabelFacetEntry } from '../sessions/sessions.types';
 import { TokenCountScalar } from '../sessions/token-count.scalar';
+import { PageEnvelope } from '../../core/pagination';
 
 export enum CatalogSortDirection {
   asc = 'asc',
@@ -145,27 +146,10 @@ export class DatasetArtifactSummary {
 }
 
 @ObjectType('DatasetArtifactListResponse')
-export class DatasetArtifactListResponse {
+export class DatasetArtifactListResponse extends PageEnvelope {
   @Field(() => [DatasetArtifactSummary])
   datasets: DatasetArtifactSummary[];
 
-  @Field(() => Boolean)
-  has_next: boolean;
-
-  @Field(() => Boolean)
-  has_previous: boolean;
-
-  @Field(() => Int)
-  limit: number;
-
-  @Field(() => Int, { description: '1-indexed.' })
-  page: number;
-
-  @Field(() => Int)
-  total: number;
-
-  @Field(() => Int)
-  total_pages: number;
 }
 
 @ObjectType('DatasetVersionList', { description: 'Versions of a dataset, newest first, and the latest one.' })
@@ -329,27 +313,10 @@ export class CapabilityVersionList {
 }
 
 @ObjectType('CapabilityArtifactListResponse')
-export class CapabilityArtifactListResponse {
+export class CapabilityArtifactListResponse extends PageEnvelope {
   @Field(() => [CapabilityArtifactSummary])
   capabilities: CapabilityArtifactSummary[];
 
-  @Field(() => Boolean)
-  has_next: boolean;
-
-  @Field(() => Boolean)
-  has_previous: boolean;
-
-  @Field(() => Int)
-  limit: number;
-
-  @Field(() => Int)
-  page: number;
-
-  @Field(() => Int)
-  total: number;
-
-  @Field(() => Int)
-  total_pages: number;
 }
 
 @ObjectType('CapabilityFacetsResponse')
@@ -487,27 +454,10 @@ export class TaskSummary {
 }
 
 @ObjectType('TaskListResponse')
-export class TaskListResponse {
+export class TaskListResponse extends PageEnvelope {
   @Field(() => [TaskSummary])
   tasks: TaskSummary[];
 
-  @Field(() => Boolean)
-  has_next: boolean;
-
-  @Field(() => Boolean)
-  has_previous: boolean;
-
-  @Field(() => Int)
-  limit: number;
-
-  @Field(() => Int)
-  page: number;
-
-  @Field(() => Int)
-  total: number;
-
-  @Field(() => Int)
-  total_pages: number;
 }
 
 @ObjectType('TaskVersionList')
@@ -600,27 +550,10 @@ export class TaskSetResponse {
 }
 
 @ObjectType('TaskSetListResponse')
-export class TaskSetListResponse {
+export class TaskSetListResponse extends PageEnvelope {
   @Field(() => [TaskSetResponse])
   task_sets: TaskSetResponse[];
 
-  @Field(() => Int)
-  total: number;
-
-  @Field(() => Int)
-  page: number;
-
-  @Field(() => Int)
-  limit: number;
-
-  @Field(() => Int)
-  total_pages: number;
-
-  @Field(() => Boolean)
-  has_next: boolean;
-
-  @Field(() => Boolean)
-  has_previous: boolean;
 }
 
 @ObjectType('TaskSetFacetsResponse')

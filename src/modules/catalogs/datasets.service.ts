@@ -12,7 +12,6 @@ import {
   checkPathVersion,
   deleteVersion,
   findArtifactRow,
-  ownNameRef,
   pageAndCount,
   parseNameRef,
   publishVersion,
@@ -149,20 +148,11 @@ export async function publishDataset(ctx: AppContext, orgKey: string, input: Pub
 }
 
 export async function setDatasetVisibility(ctx: AppContext, orgKey: string, name: string, isPublic: boolean): Promise<DatasetArtifactSummary> {
-  const scope = await resolveOrg(ctx, orgKey);
-  const ref = ownNameRef(scope, name, WHAT);
-  await findArtifactRow('datasets', 'a.id', scope, ref, null, WHAT);
-  requireScope(scope, 'catalog:publish');
-  await setNameVisibility('datasets', WHAT, scope, ref.name, isPublic);
+  const { scope, ref } = await setNameVisibility(ctx, orgKey, 'datasets', WHAT, name, isPublic);
   return toDataset(await findArtifactRow<DatasetRow>('datasets', DATASET_SELECT, scope, ref, null, WHAT));
 }
 
 export async function deleteDataset(ctx: AppContext, orgKey: string, name: string, version: string) {
-  checkPathVersion(version);
-  const scope = await resolveOrg(ctx, orgKey);
-  const ref = ownNameRef(scope, name, WHAT);
-  await findArtifactRow('datasets', 'a.id', scope, ref, version, WHAT);
-  requireScope(scope, 'catalog:publish');
-  const deleted = await deleteVersion('datasets', WHAT, scope, ref.name, version);
+  const { scope, ref, deleted } = await deleteVersion(ctx, orgKey, 'datasets', WHAT, name, version);
   return { ...deleted, name: `${scope.org.key}/${ref.name}` };
 }

@@ -22,7 +22,6 @@ import {
   checkPathVersion,
   deleteVersion,
   findArtifactRow,
-  ownNameRef,
   pageAndCount,
   parseNameRef,
   publishVersion,
@@ -230,25 +229,16 @@ export async function publishTask(ctx: AppContext, orgKey: string, input: Publis
 }
 
 export async function setTaskVisibility(ctx: AppContext, orgKey: string, name: string, isPublic: boolean): Promise<TaskSummary> {
-  const scope = await resolveOrg(ctx, orgKey);
-  const ref = ownNameRef(scope, name, WHAT);
-  await findArtifactRow('tasks', 'a.id', scope, ref, null, WHAT);
-  requireScope(scope, 'catalog:publish');
-  await setNameVisibility('tasks', WHAT, scope, ref.name, isPublic);
+  const { scope, ref } = await setNameVisibility(ctx, orgKey, 'tasks', WHAT, name, isPublic);
   return toTask(await findArtifactRow<TaskRow>('tasks', TASK_SELECT, scope, ref, null, WHAT));
 }
 
 export async function deleteTask(ctx: AppContext, orgKey: string, name: string, version: string) {
-  checkPathVersion(version);
-  const scope = await resolveOrg(ctx, orgKey);
-  const ref = ownNameRef(scope, name, WHAT);
-  await findArtifactRow('tasks', 'a.id', scope, ref, version, WHAT);
-  requireScope(scope, 'catalog:publish');
   try {
-    return await deleteVersion('tasks', WHAT, scope, ref.name, version);
+    return (await deleteVersion(ctx, orgKey, 'tasks', WHAT, name, version)).deleted;
   } catch (error) {
     // evaluation_items.task_id references the version (foreign key of migration 0040, decisions 13).
-    if (error instanceof ForeignKeyConstraintError) throw new ConflictError(`Task '${ref.name}' version ${version} is referenced by an evaluation item and cannot be deleted`);
+    if (error instanceof ForeignKeyConstraintError) throw new ConflictError(`Task '${name}' version ${version} is referenced by an evaluation item and cannot be deleted`);
     throw error;
   }
 }

@@ -1,6 +1,7 @@
 import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import { AlreadyExistsError, NotFoundError, validationFailure } from '../../core/errors';
-import type { OrgScope } from '../../core/tenancy/tenant-scope';
+import type { AppContext } from '../../core/context';
+import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import type { ArtifactTable } from './catalogs.sql';
 import { isCatalogVersion, versionKey } from './semver-key';
@@ -145,42 +146,48 @@ export async function publishVersion(
   }
 }
 
-/** Sets the visibility of every version of one of the organization's names; 404 when it has none. */
-export async function setNameVisibility(table: ArtifactTable, what: string, scope: OrgScope, name: string, isPublic: boolean): Promise<void> {
+/**
+ * A write to one of the organization's own names: anything else, or a name
+ * (version) it has not published, is 404 before a reader's 403.
+ */
+async function ownWrite(ctx: AppContext, orgKey: string, table: ArtifactTable, what: string, rawName: string, version: string | null) {
+  const scope = await resolveOrg(ctx, orgKey);
+  const ref = ownNameRef(scope, rawName, what);
+  await findArtifactRow(table, 'a.id', scope, ref, version, what);
+  requireScope(scope, 'catalog:publish');
+  return { scope, ref };
+}
+
+/** `PATCH …/{name}/visibility`: every version of one of the organization's names at once. */
+export async function setNameVisibility(ctx: AppContext, orgKey: string, table: ArtifactTable, what: string, rawName: string, isPublic: boolean) {
+  const { scope, ref } = await ownWrite(ctx, orgKey, table, what, rawName, null);
   await database().transaction(async (transaction) => {
-    await lockName(table, scope.org.id, name, transaction);
+    await lockName(table, scope.org.id, ref.name, transaction);
     const [, affected] = (await database().query(
       `UPDATE ${table} SET is_public = $is_public, updated_at = now() WHERE organization_id = $org_id AND name = $name`,
-      { bind: { org_id: scope.org.id, name, is_public: isPublic }, type: QueryTypes.UPDATE, transaction },
+      { bind: { org_id: scope.org.id, name: ref.name, is_public: isPublic }, type: QueryTypes.UPDATE, transaction },
     )) as unknown as [unknown, number];
     if (!affected) throw new NotFoundError(what);
   });
+  return { scope, ref };
 }
 
-/**
- * Deletes one version of one of the organization's names and moves `latest`
- * to the next highest. `beforeDelete` may refuse (409) inside the transaction.
- */
-export async function deleteVersion(
-  table: ArtifactTable,
-  what: string,
-  scope: OrgScope,
-  name: string,
-  version: string,
-  beforeDelete?: (id: string, transaction: Transaction) => Promise<void>,
-): Promise<{ name: string; version: string; deleted: true }> {
-  return database().transaction(async (transaction) => {
-    await lockName(table, scope.org.id, name, transaction);
+/** `DELETE …/{name}/{version}`: one version of one of the organization's names; `latest` moves to the next highest. */
+export async function deleteVersion(ctx: AppContext, orgKey: string, table: ArtifactTable, what: string, rawName: string, version: string) {
+  checkPathVersion(version);
+  const { scope, ref } = await ownWrite(ctx, orgKey, table, what, rawName, version);
+  const deleted = await database().transaction(async (transaction) => {
+    await lockName(table, scope.org.id, ref.name, transaction);
     const [row] = await database().query<{ id: string }>(
       `SELECT a.id FROM ${table} a WHERE a.organization_id = $org_id AND a.name = $name AND a.version = $version`,
-      { bind: { org_id: scope.org.id, name, version }, type: QueryTypes.SELECT, transaction },
+      { bind: { org_id: scope.org.id, name: ref.name, version }, type: QueryTypes.SELECT, transaction },
     );
     if (!row) throw new NotFoundError(what);
-    await beforeDelete?.(row.id, transaction);
     await database().query(`DELETE FROM ${table} WHERE id = $id`, { bind: { id: row.id }, transaction });
-    await refreshLatest(table, scope.org.id, name, transaction);
-    return { name, version, deleted: true as const };
+    await refreshLatest(table, scope.org.id, ref.name, transaction);
+    return { name: ref.name, version, deleted: true as const };
   });
+  return { scope, ref, deleted };
 }
 
 /** Page and count of a list, run side by side. */

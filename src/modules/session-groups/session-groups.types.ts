@@ -1,6 +1,7 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { UUIDScalar } from '../../core/scalars';
 import { TokenCountScalar } from '../sessions/token-count.scalar';
+import { PageEnvelope } from '../../core/pagination';
 
 export enum SessionGroupKindEnum {
   worker_run = 'worker_run',
@@ -88,25 +89,8 @@ export class SessionGroupSummary {
 }
 
 @ObjectType('SessionGroupListResponse')
-export class SessionGroupListResponse {
+export class SessionGroupListResponse extends PageEnvelope {
   @Field(() => [SessionGroupSummary])
   groups: SessionGroupSummary[];
 
-  @Field(() => Int)
-  total: number;
-
-  @Field(() => Int)
-  page: number;
-
-  @Field(() => Int)
-  limit: number;
-
-  @Field(() => Int)
-  total_pages: number;
-
-  @Field(() => Boolean)
-  has_next: boolean;
-
-  @Field(() => Boolean)
-  has_previous: boolean;
 }

@@ -2,6 +2,7 @@ import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
 import { SessionGroupSummary } from '../session-groups/session-groups.types';
 import { TokenCountScalar } from './token-count.scalar';
+import { PageEnvelope } from '../../core/pagination';
 
 export enum SessionOriginEnum {
   user = 'user',
@@ -202,27 +203,10 @@ export class SessionResponse {
 }
 
 @ObjectType('SessionListResponse')
-export class SessionListResponse {
+export class SessionListResponse extends PageEnvelope {
   @Field(() => [SessionResponse])
   sessions: SessionResponse[];
 
-  @Field(() => Int)
-  total: number;
-
-  @Field(() => Int)
-  page: number;
-
-  @Field(() => Int)
-  limit: number;
-
-  @Field(() => Int)
-  total_pages: number;
-
-  @Field(() => Boolean)
-  has_next: boolean;
-
-  @Field(() => Boolean)
-  has_previous: boolean;
 }
 
 @ObjectType('SessionDeleteResponse')

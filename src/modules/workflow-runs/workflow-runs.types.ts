@@ -1,5 +1,6 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { UUIDScalar } from '../../core/scalars';
+import { PageEnvelope } from '../../core/pagination';
 
 export enum WorkflowRunStatusEnum {
   pending = 'pending',
@@ -62,25 +63,8 @@ export class WorkflowRunSummary {
 }
 
 @ObjectType('WorkflowRunListResponse')
-export class WorkflowRunListResponse {
+export class WorkflowRunListResponse extends PageEnvelope {
   @Field(() => [WorkflowRunSummary])
   runs: WorkflowRunSummary[];
 
-  @Field(() => Int)
-  total: number;
-
-  @Field(() => Int)
-  page: number;
-
-  @Field(() => Int)
-  limit: number;
-
-  @Field(() => Int)
-  total_pages: number;
-
-  @Field(() => Boolean)
-  has_next: boolean;
-
-  @Field(() => Boolean)
-  has_previous: boolean;
 }
