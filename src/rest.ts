@@ -4,16 +4,16 @@ import {
   GraphQLObjectType,
   GraphQLSchema,
   Kind,
-  type ExecutionArgs,
-  type ExecutionResult,
+  OperationTypeNode,
+  type DocumentNode,
   type GraphQLField,
   type OperationDefinitionNode,
 } from 'graphql';
-import { filterSchema, MapperKind, mapSchema } from '@graphql-tools/utils';
-import { useSofa } from 'sofa-api';
+import { buildOperationNodeForField, filterSchema, MapperKind, mapSchema } from '@graphql-tools/utils';
+import { createSofa, createSofaRouter } from 'sofa-api';
 import type { AppContext } from './core/context';
 import { requireViewer } from './core/context';
-import { AppError, reportError, toAppError, toEnvelope, ValidationError } from './core/errors';
+import { type AppError, reportError, toAppError, ValidationError } from './core/errors';
 import type { RestRoute } from './core/graphql-decorators';
 import { argsRuleErrors } from './core/rest/arg-rules';
 import { readRestVariables, toRestLoc } from './core/rest/read-variables';
@@ -80,20 +80,41 @@ const CUSTOM_SCALARS: Record<string, object> = {
   JSON: {},
 };
 
-function envelopeResponse(error: AppError): Response {
-  return Response.json(toEnvelope(error), { status: error.status, headers: error.headers });
-}
-
 export interface RestServerContext {
   appContext: AppContext;
 }
 
+/** One REST operation, ready to run: Sofa's operation document for its root field. */
+export interface RestPlan {
+  kind: 'Query' | 'Mutation';
+  fieldName: string;
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  status: number;
+  public: boolean;
+}
+
+/** A REST reply: the result's JSON text, or the error to answer with the spec's envelope. */
+export type RestReply = { status: number; text: string } | { error: AppError };
+
+export interface RestRouter {
+  /** Sofa's OpenAPI document of the REST view (paths, schemas), completed by http/openapi.ts. */
+  openAPIDocument: object;
+  plans: Map<string, RestPlan>;
+  run(plan: RestPlan, ctx: AppContext, pathValues: Record<string, string>): Promise<RestReply>;
+}
+
 /**
- * Sofa over the REST view of the schema. Sofa matches the route and builds the
- * operation; our `execute` reads the variables strictly (readRestVariables)
- * and turns failures into the spec's envelope.
+ * Sofa over the REST view of the schema: it generates the routes, their
+ * operation documents and the OpenAPI document once. Requests are matched by
+ * our route table (http/route-table.ts) and run here with Sofa's operation
+ * document for the route, the same document Sofa's own handler executes
+ * (built by the same call with Sofa's models, ignore list and depth limit),
+ * without its per-request fetch Request/Response and URL-pattern matching.
+ * Variables are read strictly (readRestVariables) and failures become the
+ * spec's envelope.
  */
-export function createRestRouter(schema: GraphQLSchema) {
+export function createRestRouter(schema: GraphQLSchema): RestRouter {
   const sofaSchema = restSchema(schema);
   const routes: Record<string, { method: RestRoute['method']; path: string; responseStatus: number; tags?: string[] }> = {};
   for (const operation of restOperations(schema)) {
@@ -104,62 +125,83 @@ export function createRestRouter(schema: GraphQLSchema) {
       tags: operation.route.tags,
     };
   }
-
-  async function restExecute(args: ExecutionArgs): Promise<ExecutionResult> {
-    const ctx = args.contextValue as AppContext;
-    const operation = args.document.definitions.find((node) => node.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode;
-    const rootType = operation.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
-    const rootField = (operation.selectionSet.selections[0] as { name: { value: string } }).name.value;
-    const field = rootType.getFields()[rootField];
-    ctx.operation = `${rootType.name}.${rootField}`;
-    const pathValues = (args.variableValues ?? {}) as Record<string, unknown>;
-    const fail = (error: unknown): ExecutionResult => ({
-      errors: [new GraphQLError(error instanceof Error ? error.message : 'error', { originalError: error as Error })],
-    });
-    try {
-      // Order of checks: authentication, then request validation.
-      if (!field.extensions?.public) requireViewer(ctx);
-      if (ctx.rest!.bodyError) return fail(new ValidationError([ctx.rest!.bodyError], 'Request body is not valid JSON'));
-      const { variables, errors } = readRestVariables(schema, operation, pathValues, ctx.rest!);
-      if (errors.length) {
-        // The rules of the arguments that did parse, so one reply lists every problem (bodies already merge both).
-        const pathKeys = Object.keys(pathValues);
-        const reported = new Set(errors.map((item) => item.loc.slice(0, 2).join('\u0000')));
-        const rules = argsRuleErrors(operation.operation === 'mutation' ? 'mutation' : 'query', rootField, variables)
-          .map((item) => ({ ...item, loc: toRestLoc(item.loc, pathKeys) }))
-          .filter((item) => item.loc[0] !== 'body' && !reported.has(item.loc.slice(0, 2).join('\u0000')));
-        return fail(new ValidationError([...errors, ...rules]));
-      }
-      const result = await execute({ ...args, schema, variableValues: variables });
-      for (const error of result.errors ?? []) reportError(ctx.logger, error, { operation: ctx.operation });
-      return { ...result, errors: result.errors?.map((error) => restError(error, Object.keys(pathValues))) };
-    } catch (error) {
-      reportError(ctx.logger, error, { operation: ctx.operation });
-      return fail(error);
-    }
-  }
-
-  function restError(error: GraphQLError, pathParams: string[]): GraphQLError {
-    const original = error.originalError;
-    if (original instanceof ValidationError && original.errors) {
-      const items = original.errors.map((item) => ({ ...item, loc: toRestLoc(item.loc, pathParams) }));
-      return new GraphQLError(error.message, { originalError: new ValidationError(items, original.message) });
-    }
-    return error;
-  }
-
-  const router = useSofa({
+  const sofa = createSofa({
     schema: sofaSchema,
     basePath: REST_BASE,
     routes,
     customScalars: CUSTOM_SCALARS,
-    context: (serverContext: unknown) => (serverContext as RestServerContext).appContext,
-    execute: restExecute as never,
-    errorHandler: (errors: ReadonlyArray<unknown>) => {
-      return envelopeResponse(toAppError(errors[0]).appError);
-    },
     openAPI: { endpoint: false, info: { title: 'Agent Platform API', version: '1.0.0' } },
     swaggerUI: { endpoint: false },
   } as never);
-  return router;
+  const router = createSofaRouter(sofa);
+
+  const plans = new Map<string, RestPlan>();
+  for (const operation of restOperations(schema)) {
+    const operationNode = sofaOperationNode(sofa, operation);
+    plans.set(`${operation.kind}.${operation.field.name}`, {
+      kind: operation.kind,
+      fieldName: operation.field.name,
+      document: { kind: Kind.DOCUMENT, definitions: [operationNode] },
+      operation: operationNode,
+      status: operation.route.status ?? 200,
+      public: Boolean(operation.field.extensions?.public),
+    });
+  }
+
+  async function run(plan: RestPlan, ctx: AppContext, pathValues: Record<string, string>): Promise<RestReply> {
+    ctx.operation = `${plan.kind}.${plan.fieldName}`;
+    const pathKeys = Object.keys(pathValues);
+    try {
+      // Order of checks: authentication, then request validation.
+      if (!plan.public) requireViewer(ctx);
+      if (ctx.rest!.bodyError) return { error: new ValidationError([ctx.rest!.bodyError], 'Request body is not valid JSON') };
+      const { variables, errors } = readRestVariables(schema, plan.operation, pathValues, ctx.rest!);
+      if (errors.length) {
+        // The rules of the arguments that did parse, so one reply lists every problem (bodies already merge both).
+        const reported = new Set(errors.map((item) => item.loc.slice(0, 2).join('\u0000')));
+        const rules = argsRuleErrors(plan.kind === 'Mutation' ? 'mutation' : 'query', plan.fieldName, variables)
+          .map((item) => ({ ...item, loc: toRestLoc(item.loc, pathKeys) }))
+          .filter((item) => item.loc[0] !== 'body' && !reported.has(item.loc.slice(0, 2).join('\u0000')));
+        return { error: new ValidationError([...errors, ...rules]) };
+      }
+      const result = await execute({
+        schema,
+        document: plan.document,
+        contextValue: ctx,
+        variableValues: variables,
+        operationName: plan.operation.name?.value,
+      });
+      if (result.errors?.length) {
+        for (const error of result.errors) reportError(ctx.logger, error, { operation: ctx.operation });
+        return { error: toAppError(restError(result.errors[0], pathKeys)).appError };
+      }
+      return { status: plan.status, text: JSON.stringify(result.data?.[plan.fieldName] ?? null) };
+    } catch (error) {
+      reportError(ctx.logger, error, { operation: ctx.operation });
+      return { error: toAppError(error).appError };
+    }
+  }
+
+  return { openAPIDocument: router.openAPIDocument as object, plans, run };
+}
+
+/** The operation Sofa builds for a root field (sofa-api router.js createQueryRoute / createMutationRoute). */
+function sofaOperationNode(sofa: ReturnType<typeof createSofa>, operation: RestOperation): OperationDefinitionNode {
+  return buildOperationNodeForField({
+    kind: operation.kind === 'Mutation' ? OperationTypeNode.MUTATION : OperationTypeNode.QUERY,
+    schema: sofa.schema,
+    field: operation.field.name,
+    models: sofa.models,
+    ignore: sofa.ignore,
+    circularReferenceDepth: sofa.depthLimit,
+  });
+}
+
+function restError(error: GraphQLError, pathParams: string[]): GraphQLError {
+  const original = error.originalError;
+  if (original instanceof ValidationError && original.errors) {
+    const items = original.errors.map((item) => ({ ...item, loc: toRestLoc(item.loc, pathParams) }));
+    return new GraphQLError(error.message, { originalError: new ValidationError(items, original.message) });
+  }
+  return error;
 }

@@ -14,8 +14,8 @@ export function sendText(res: ServerResponse, status: number, text: string, head
 }
 
 /** The spec's error envelope with the error's status and headers (Retry-After, …). */
-export function sendError(res: ServerResponse, error: AppError): void {
-  sendJson(res, error.status, toEnvelope(error), error.headers);
+export function sendError(res: ServerResponse, error: AppError, extraHeaders: Record<string, string> = {}): void {
+  sendJson(res, error.status, toEnvelope(error), { ...error.headers, ...extraHeaders });
 }
 
 export function sendHtml(res: ServerResponse, html: string): void {

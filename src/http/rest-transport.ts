@@ -7,7 +7,7 @@ import { platform } from '../modules';
 import { createRestRouter, REST_BASE, restOperations, type RestOperation } from '../rest';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
 import { contextFor, type RequestState } from './request';
-import { sendText } from './respond';
+import { sendError, sendText } from './respond';
 import { RouteTable } from './route-table';
 
 export interface RestTransport {
@@ -18,8 +18,9 @@ export interface RestTransport {
 
 /**
  * /api/v1: the route table finds the operation (its body limit; unknown
- * routes are 404 before anything else), the body is read once, and Sofa runs
- * the operation with the same context factory as GraphQL.
+ * routes are 404 before anything else), the body is read once, and the
+ * operation runs with Sofa's document for the route and the same context
+ * factory as GraphQL.
  */
 export function createRestTransport(schema: GraphQLSchema): RestTransport {
   const router = createRestRouter(schema);
@@ -40,14 +41,10 @@ export function createRestTransport(schema: GraphQLSchema): RestTransport {
     const { org, workspace } = match.params;
     const hinted = org && !org.includes('\0') && !workspace?.includes('\0');
     const ctx = await contextFor(req, res, state, rest, hinted ? { org, workspace: workspace ?? null } : null);
-    // Sofa sees the method and path only: the context carries the caller, and
-    // readRestVariables reads the query and body strictly.
-    const response: Response = await router.fetch(new Request(`http://localhost${url.pathname}`, { method }), { appContext: ctx });
-    if (!ctx.operation) throw new NotFoundError('Route');
-    const status = response.status < 300 && ctx.response.status ? ctx.response.status : response.status;
-    const headers: Record<string, string> = {};
-    for (const [name, value] of response.headers) if (name !== 'content-type' && name !== 'content-length') headers[name] = value;
-    sendText(res, status, await response.text(), { ...headers, ...ctx.response.headers });
+    const plan = router.plans.get(state.route)!;
+    const reply = await router.run(plan, ctx, match.params);
+    if ('error' in reply) return sendError(res, reply.error, ctx.response.headers);
+    sendText(res, ctx.response.status ?? reply.status, reply.text, ctx.response.headers);
   }
 
   return {
