@@ -14,6 +14,7 @@ import * as m0020 from './0020-catalogs';
 import * as m0030 from './0030-assessments';
 import * as m0031 from './0031-workflow-runs';
 import * as m0040 from './0040-evaluations';
+import * as m0041 from './0041-attack-span-replies';
 
 /**
  * The ordered list of migrations. Forward-only: a landed migration is never
@@ -35,4 +36,5 @@ export const migrations: { name: string; up: Migration }[] = [
   { name: '0030-assessments', up: m0030.up },
   { name: '0031-workflow-runs', up: m0031.up },
   { name: '0040-evaluations', up: m0040.up },
+  { name: '0041-attack-span-replies', up: m0041.up },
 ];

@@ -92,6 +92,8 @@ export interface RestPlan {
   operation: OperationDefinitionNode;
   status: number;
   public: boolean;
+  /** The route's reply built by PostgreSQL (@RestJson), if it has one. */
+  json: ((ctx: AppContext, args: Record<string, unknown>) => Promise<string>) | null;
 }
 
 /** A REST reply: the result's JSON text, or the error to answer with the spec's envelope. */
@@ -145,6 +147,7 @@ export function createRestRouter(schema: GraphQLSchema): RestRouter {
       operation: operationNode,
       status: operation.route.status ?? 200,
       public: Boolean(operation.field.extensions?.public),
+      json: (operation.field.extensions?.restJson as RestPlan['json'] | undefined) ?? null,
     });
   }
 
@@ -156,14 +159,16 @@ export function createRestRouter(schema: GraphQLSchema): RestRouter {
       if (!plan.public) requireViewer(ctx);
       if (ctx.rest!.bodyError) return { error: new ValidationError([ctx.rest!.bodyError], 'Request body is not valid JSON') };
       const { variables, errors } = readRestVariables(schema, plan.operation, pathValues, ctx.rest!);
-      if (errors.length) {
-        // The rules of the arguments that did parse, so one reply lists every problem (bodies already merge both).
+      if (errors.length || plan.json) {
+        // The rules of the arguments that did parse, so one reply lists every problem (bodies already merge both);
+        // a reply built by PostgreSQL skips execution, where these rules would run otherwise.
         const reported = new Set(errors.map((item) => item.loc.slice(0, 2).join('\u0000')));
         const rules = argsRuleErrors(plan.kind === 'Mutation' ? 'mutation' : 'query', plan.fieldName, variables)
           .map((item) => ({ ...item, loc: toRestLoc(item.loc, pathKeys) }))
           .filter((item) => item.loc[0] !== 'body' && !reported.has(item.loc.slice(0, 2).join('\u0000')));
-        return { error: new ValidationError([...errors, ...rules]) };
+        if (errors.length || rules.length) return { error: new ValidationError([...errors, ...rules]) };
       }
+      if (plan.json) return { status: plan.status, text: await plan.json(ctx, variables) };
       const result = await execute({
         schema,
         document: plan.document,

@@ -22,7 +22,7 @@ describe('REST operation plans', () => {
       openAPI: { endpoint: false },
       swaggerUI: { endpoint: false },
       execute: (args: ExecutionArgs) => {
-        const root = args.document.definitions[0] as { operation: string; selectionSet: { selections: { name: { value: string } }[] } };
+        const root = args.document.definitions[0] as unknown as { operation: string; selectionSet: { selections: { name: { value: string } }[] } };
         const kind = root.operation === 'mutation' ? 'Mutation' : 'Query';
         seen.set(`${kind}.${root.selectionSet.selections[0].name.value}`, print(args.document));
         return { data: {} };

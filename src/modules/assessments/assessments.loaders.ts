@@ -4,6 +4,7 @@ import type { AssessmentModel, AttackSpanModel, RecordOf, SessionModel } from '.
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { database } from '../../db/database';
+import { SPAN_ROW_COLUMNS } from './assessments.sql';
 
 export interface ChildrenKey {
   parent_id: string;
@@ -55,7 +56,7 @@ export function createAssessmentLoaders(viewer: Viewer | null) {
     /** assessment → its attack spans in ingest order. */
     attacksByAssessment: children<RecordOf<AttackSpanModel>>(
       (limit) => `SELECT s.* FROM unnest($ids::uuid[]) AS k(id)
-          CROSS JOIN LATERAL (SELECT * FROM airt_attack_spans x WHERE x.assessment_id = k.id ORDER BY x.seq LIMIT ${limit}) s
+          CROSS JOIN LATERAL (SELECT ${SPAN_ROW_COLUMNS} FROM airt_attack_spans x WHERE x.assessment_id = k.id ORDER BY x.seq LIMIT ${limit}) s
          WHERE ${tenant?.where('s') ?? 'FALSE'}
          ORDER BY s.assessment_id, s.seq`,
       'assessment_id',

@@ -2,7 +2,7 @@ import { Max, Min } from 'class-validator';
 import { Arg, Args, ArgsType, Ctx, Extensions, Field, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ComplexityEstimator } from 'graphql-query-complexity';
 import type { AppContext } from '../../core/context';
-import { Rest } from '../../core/graphql-decorators';
+import { Rest, RestJson } from '../../core/graphql-decorators';
 import { UUIDScalar } from '../../core/scalars';
 import { toUserIdentity } from '../accounts/accounts.mapper';
 import { UserIdentityResponse } from '../accounts/accounts.types';
@@ -20,6 +20,7 @@ import {
   ingestAttacks,
   listAssessments,
   listAttacks,
+  listAttacksJson,
   updateAssessment,
 } from './assessments.service';
 import {
@@ -43,6 +44,8 @@ export const MAX_ATTACK_PAGE = 10_000;
 /** A span row is a narrow read: priced per hundred spans so a whole list fits the budget. */
 const attackListCost: ComplexityEstimator = ({ args, childComplexity }) =>
   10 + Math.ceil(((args.limit as number | undefined) ?? MAX_ATTACK_PAGE) / 100) * (1 + childComplexity);
+
+const attackWindow = (args: AttackListArgs) => ({ limit: args.limit ?? MAX_ATTACK_PAGE, offset: args.offset ?? 0 });
 
 @ArgsType()
 export class AttackListArgs {
@@ -119,6 +122,9 @@ export class AssessmentResolver {
 
   @Query(() => [AttackSpanResponse], { description: 'Attack spans in ingest order, every default filled (spec 14).', complexity: attackListCost })
   @Rest('GET', `${ONE}/traces/attacks`, TAGS)
+  @RestJson((ctx: AppContext, args: AttackListArgs & { org: string; workspace: string; assessment_id: string }) =>
+    listAttacksJson(ctx, args.org, args.workspace, args.assessment_id, attackWindow(args)),
+  )
   async assessment_attacks(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
@@ -126,7 +132,7 @@ export class AssessmentResolver {
     @Args(() => AttackListArgs) args: AttackListArgs,
     @Ctx() ctx: AppContext,
   ): Promise<AttackSpanResponse[]> {
-    const rows = await listAttacks(ctx, org, workspace, assessmentId, { limit: args.limit ?? MAX_ATTACK_PAGE, offset: args.offset ?? 0 });
+    const rows = await listAttacks(ctx, org, workspace, assessmentId, attackWindow(args));
     return rows.map((row) => toAttackSpan(row as unknown as RecordOf<AttackSpanModel>));
   }
 

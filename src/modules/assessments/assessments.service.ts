@@ -5,9 +5,10 @@ import { ConflictError, NotFoundError } from '../../core/errors';
 import { checkPageDepth } from '../../core/pagination';
 import { can, requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import { resolveProject } from '../projects/projects.service';
 import type { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, AttackSpanIngestRequest, AttackSpanInput } from './assessments.inputs';
-import { INSERT_SPANS_SQL, RECOMPUTE_SQL, TRACE_STATS_SQL } from './assessments.sql';
+import { ATTACK_LIST_JSON_SQL, INSERT_SPANS_SQL, SPAN_ROW_COLUMNS, RECOMPUTE_SQL, TRACE_STATS_SQL } from './assessments.sql';
 
 /**
  * Red-team assessments (spec 11–14, decisions §8 and §13). Every service
@@ -243,9 +244,17 @@ export async function listAttacks(
   const scope = await resolveWorkspace(ctx, org, ws);
   const assessment = await findAssessment(scope, id);
   return database().query<Record<string, unknown>>(
-    `SELECT * FROM airt_attack_spans WHERE assessment_id = $assessment_id ORDER BY seq LIMIT $limit OFFSET $offset`,
+    `SELECT ${SPAN_ROW_COLUMNS} FROM airt_attack_spans WHERE assessment_id = $assessment_id ORDER BY seq LIMIT $limit OFFSET $offset`,
     { bind: { assessment_id: assessment.id, limit: window.limit, offset: window.offset }, type: QueryTypes.SELECT },
   );
+}
+
+/** The same list as JSON text built by PostgreSQL, for the REST route (@RestJson). */
+export async function listAttacksJson(ctx: AppContext, org: string, ws: string, id: string, window: { limit: number; offset: number }): Promise<string> {
+  const scope = await resolveWorkspace(ctx, org, ws);
+  const assessment = await findAssessment(scope, id);
+  const [row] = await plainQuery<{ reply: string }>(ATTACK_LIST_JSON_SQL, { assessment_id: assessment.id, limit: window.limit, offset: window.offset });
+  return row.reply;
 }
 
 export async function assessmentAnalytics(ctx: AppContext, org: string, ws: string, id: string) {

@@ -18,10 +18,42 @@ const SPAN_COLUMNS = `attack_name, goal, goal_category, asr, attacker_model, tar
   best_candidate, best_candidate_parts, best_response, best_response_parts, best_modality_scores, best_score,
   category, sub_category, execution_time_s, finished_trials, total_trials, is_jailbreak, span_id, trace_id, transforms`;
 
-/** One INSERT … SELECT for the whole batch: the records arrive as one jsonb array, in order. */
+/** A span row as the mapper reads it (without its stored reply text). */
+export const SPAN_ROW_COLUMNS = `assessment_id, seq, organization_id, workspace_id, ${SPAN_COLUMNS}, created_at`;
+
+/** Message parts as the mapper shapes them (toParts / toSource), built by PostgreSQL from a jsonb column. */
+const partsJson = (column: string) => `CASE WHEN jsonb_typeof(${column}) = 'array' THEN (
+    SELECT coalesce(json_agg(json_build_object(
+             'kind', coalesce(p.part->>'kind', ''), 'text', p.part->'text', 'caption', p.part->'caption',
+             'transform', p.part->'transform', 'variant', p.part->'variant',
+             'source', CASE WHEN jsonb_typeof(p.part->'source') = 'object' THEN json_build_object(
+               'ref', coalesce(p.part->'source'->>'ref', 'artifact'),
+               'artifact_oid', p.part->'source'->'artifact_oid',
+               'byte_size', CASE WHEN jsonb_typeof(p.part->'source'->'byte_size') = 'number' THEN p.part->'source'->'byte_size' END,
+               'detail', p.part->'source'->'detail', 'file_id', p.part->'source'->'file_id',
+               'filename', p.part->'source'->'filename', 'media_type', p.part->'source'->'media_type',
+               'url', p.part->'source'->'url') END) ORDER BY p.ord), '[]')
+      FROM jsonb_array_elements(${column}) WITH ORDINALITY AS p(part, ord)) END`;
+
+/**
+ * One span as the JSON text of AttackSpanResponse, exactly as toAttackSpan
+ * maps it and GraphQL serialises it, built by PostgreSQL from the columns
+ * of `alias` (a stored span, or a record being ingested).
+ */
+export const spanReplyJson = (alias: string) => `(SELECT to_json(x)::text FROM (SELECT
+    ${alias}.attack_name, ${alias}.goal, ${alias}.goal_category, ${alias}.asr,
+    ${alias}.attacker_model, ${alias}.target_model, ${alias}.evaluator_model,
+    ${alias}.best_candidate, ${partsJson(`${alias}.best_candidate_parts`)} AS best_candidate_parts,
+    ${alias}.best_response, ${partsJson(`${alias}.best_response_parts`)} AS best_response_parts,
+    ${alias}.best_modality_scores, ${alias}.best_score, ${alias}.category, ${alias}.sub_category,
+    ${alias}.execution_time_s, ${alias}.finished_trials, ${alias}.total_trials, ${alias}.is_jailbreak,
+    ${alias}.span_id, ${alias}.trace_id, coalesce(${alias}.transforms, '[]'::jsonb) AS transforms) x)`;
+
+/** One INSERT … SELECT for the whole batch: the records arrive as one jsonb array, in order; each span's reply text is built once here. */
 export const INSERT_SPANS_SQL = `
-  INSERT INTO airt_attack_spans (assessment_id, seq, organization_id, workspace_id, ${SPAN_COLUMNS})
-  SELECT $assessment_id::uuid, $base_seq::int + e.ord::int, $organization_id::uuid, $workspace_id::uuid, ${SPAN_COLUMNS.split(',').map((column) => `r.${column.trim()}`).join(', ')}
+  INSERT INTO airt_attack_spans (assessment_id, seq, organization_id, workspace_id, ${SPAN_COLUMNS}, reply_json)
+  SELECT $assessment_id::uuid, $base_seq::int + e.ord::int, $organization_id::uuid, $workspace_id::uuid, ${SPAN_COLUMNS.split(',').map((column) => `r.${column.trim()}`).join(', ')},
+         ${spanReplyJson('r')}
     FROM jsonb_array_elements($attacks::jsonb) WITH ORDINALITY AS e(doc, ord)
     CROSS JOIN LATERAL jsonb_to_record(e.doc) AS r(${RECORD_COLUMNS})`;
 
@@ -78,3 +110,17 @@ export const TRACE_STATS_SQL = `
          coalesce(array_agg(DISTINCT s.attack_name ORDER BY s.attack_name), '{}') AS attack_names
     FROM airt_attack_spans s
    WHERE s.assessment_id = $assessment_id`;
+
+/**
+ * The REST attack list (spec 14) as one JSON text: each span's reply text is
+ * written once at ingest (reply_json, spans never change), so a 10,000-span
+ * reply is one string_agg instead of ~250,000 GraphQL fields. A span
+ * without it is built on the fly.
+ */
+export const ATTACK_LIST_JSON_SQL = `
+  SELECT '[' || coalesce(string_agg(t.span, ',' ORDER BY t.seq), '') || ']' AS reply
+    FROM (SELECT s.seq, coalesce(s.reply_json, ${spanReplyJson('s')}) AS span
+            FROM airt_attack_spans s
+           WHERE s.assessment_id = $assessment_id
+           ORDER BY s.seq
+           LIMIT $limit OFFSET $offset) t`;
