@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError } from '../../core/errors';
 import { checkPageDepth } from '../../core/pagination';
 import { can, requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
-import { plainQuery } from '../../db/hot';
+import { hotQuery, plainQuery } from '../../db/hot';
 import { resolveProject } from '../projects/projects.service';
 import type { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, AttackSpanIngestRequest, AttackSpanInput } from './assessments.inputs';
 import { ATTACK_LIST_JSON_SQL, INSERT_SPANS_SQL, SPAN_ROW_COLUMNS, RECOMPUTE_SQL, TRACE_STATS_SQL } from './assessments.sql';
@@ -19,13 +19,19 @@ export const ASSESSMENT_WRITE = 'airt:write' as const;
 
 const FINISHED = new Set<AssessmentStatus>(['completed', 'failed']);
 
-/** The assessment of the workspace, locked when a transaction is given. */
-async function findAssessment(scope: WorkspaceScope, id: string, transaction?: Transaction): Promise<AssessmentModel> {
-  const assessment = await AssessmentModel.findOne({
-    where: { id, workspace_id: scope.workspace.id },
-    transaction,
-    lock: transaction ? transaction.LOCK.UPDATE : undefined,
-  });
+/** The assessment of the workspace as a plain row (one named statement), or 404. */
+async function readAssessment(scope: WorkspaceScope, id: string): Promise<RecordOf<AssessmentModel>> {
+  const [row] = await hotQuery<RecordOf<AssessmentModel>>('assessment-by-id', 'SELECT * FROM airt_assessments WHERE id = $1 AND workspace_id = $2', [
+    id,
+    scope.workspace.id,
+  ]);
+  if (!row) throw new NotFoundError('Assessment');
+  return row;
+}
+
+/** The assessment of the workspace, its row locked for the transaction, or 404. */
+async function lockAssessment(scope: WorkspaceScope, id: string, transaction: Transaction): Promise<AssessmentModel> {
+  const assessment = await AssessmentModel.findOne({ where: { id, workspace_id: scope.workspace.id }, transaction, lock: transaction.LOCK.UPDATE });
   if (!assessment) throw new NotFoundError('Assessment');
   return assessment;
 }
@@ -99,8 +105,8 @@ export async function listAssessments(
   return { items: rows, total: count, page, page_size: pageSize };
 }
 
-export async function getAssessment(ctx: AppContext, org: string, ws: string, id: string): Promise<AssessmentModel> {
-  return findAssessment(await resolveWorkspace(ctx, org, ws), id);
+export async function getAssessment(ctx: AppContext, org: string, ws: string, id: string): Promise<RecordOf<AssessmentModel>> {
+  return readAssessment(await resolveWorkspace(ctx, org, ws), id);
 }
 
 /**
@@ -116,10 +122,10 @@ function checkStatusMove(from: AssessmentStatus, to: AssessmentStatus): void {
 
 export async function updateAssessment(ctx: AppContext, org: string, ws: string, id: string, input: AssessmentUpdateRequest): Promise<AssessmentModel> {
   const scope = await resolveWorkspace(ctx, org, ws);
-  await findAssessment(scope, id);
+  await readAssessment(scope, id);
   requireScope(scope, ASSESSMENT_WRITE);
   return database().transaction(async (transaction) => {
-    const assessment = await findAssessment(scope, id, transaction);
+    const assessment = await lockAssessment(scope, id, transaction);
     const now = new Date();
     if (input.status) {
       const to = input.status as AssessmentStatus;
@@ -152,7 +158,7 @@ export async function updateAssessment(ctx: AppContext, org: string, ws: string,
 
 export async function deleteAssessment(ctx: AppContext, org: string, ws: string, id: string): Promise<{ id: string; deleted: true }> {
   const scope = await resolveWorkspace(ctx, org, ws);
-  const assessment = await findAssessment(scope, id);
+  const assessment = await readAssessment(scope, id);
   requireScope(scope, ASSESSMENT_WRITE);
   // The spans go with it (ON DELETE CASCADE).
   await AssessmentModel.destroy({ where: { id: assessment.id, workspace_id: scope.workspace.id } });
@@ -207,11 +213,11 @@ export async function ingestAttacks(
   // A caller who may not write gets 404 or 403 without the row lock (no queueing behind running ingests);
   // a writer goes straight to the locked read, which answers 404 itself.
   if (!can(scope, ASSESSMENT_WRITE)) {
-    await findAssessment(scope, id);
+    await readAssessment(scope, id);
     requireScope(scope, ASSESSMENT_WRITE);
   }
   return database().transaction(async (transaction) => {
-    const assessment = await findAssessment(scope, id, transaction);
+    const assessment = await lockAssessment(scope, id, transaction);
     if (FINISHED.has(assessment.status)) throw new ConflictError(`The assessment is ${assessment.status} and accepts no more attack spans`);
     const base = assessment.attack_seq;
     await database().query(INSERT_SPANS_SQL, {
@@ -242,17 +248,17 @@ export async function listAttacks(
   window: { limit: number; offset: number },
 ) {
   const scope = await resolveWorkspace(ctx, org, ws);
-  const assessment = await findAssessment(scope, id);
-  return database().query<Record<string, unknown>>(
+  const assessment = await readAssessment(scope, id);
+  return plainQuery<Record<string, unknown>>(
     `SELECT ${SPAN_ROW_COLUMNS} FROM airt_attack_spans WHERE assessment_id = $assessment_id ORDER BY seq LIMIT $limit OFFSET $offset`,
-    { bind: { assessment_id: assessment.id, limit: window.limit, offset: window.offset }, type: QueryTypes.SELECT },
+    { assessment_id: assessment.id, limit: window.limit, offset: window.offset },
   );
 }
 
 /** The same list as JSON text built by PostgreSQL, for the REST route (@RestJson). */
 export async function listAttacksJson(ctx: AppContext, org: string, ws: string, id: string, window: { limit: number; offset: number }): Promise<string> {
   const scope = await resolveWorkspace(ctx, org, ws);
-  const assessment = await findAssessment(scope, id);
+  const assessment = await readAssessment(scope, id);
   const [row] = await plainQuery<{ reply: string }>(ATTACK_LIST_JSON_SQL, { assessment_id: assessment.id, limit: window.limit, offset: window.offset });
   return row.reply;
 }
@@ -282,8 +288,8 @@ interface TraceStatsRow {
 
 export async function assessmentTraceStats(ctx: AppContext, org: string, ws: string, id: string) {
   const scope = await resolveWorkspace(ctx, org, ws);
-  const assessment = await findAssessment(scope, id);
-  const [row] = await database().query<TraceStatsRow>(TRACE_STATS_SQL, { bind: { assessment_id: assessment.id }, type: QueryTypes.SELECT });
+  const assessment = await readAssessment(scope, id);
+  const [row] = await plainQuery<TraceStatsRow>(TRACE_STATS_SQL, { assessment_id: assessment.id });
   const trials = Number(row.trial_spans);
   return {
     total_spans: row.attack_spans + trials + row.transform_spans,
