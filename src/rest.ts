@@ -1,11 +1,13 @@
 import {
   execute,
+  getArgumentValues,
   GraphQLError,
   GraphQLObjectType,
   GraphQLSchema,
   Kind,
   OperationTypeNode,
   type DocumentNode,
+  type FieldNode,
   type GraphQLField,
   type OperationDefinitionNode,
 } from 'graphql';
@@ -88,6 +90,7 @@ export interface RestServerContext {
 export interface RestPlan {
   kind: 'Query' | 'Mutation';
   fieldName: string;
+  field: GraphQLField<unknown, unknown>;
   document: DocumentNode;
   operation: OperationDefinitionNode;
   status: number;
@@ -143,6 +146,7 @@ export function createRestRouter(schema: GraphQLSchema): RestRouter {
     plans.set(`${operation.kind}.${operation.field.name}`, {
       kind: operation.kind,
       fieldName: operation.field.name,
+      field: operation.field,
       document: { kind: Kind.DOCUMENT, definitions: [operationNode] },
       operation: operationNode,
       status: operation.route.status ?? 200,
@@ -168,7 +172,11 @@ export function createRestRouter(schema: GraphQLSchema): RestRouter {
           .filter((item) => item.loc[0] !== 'body' && !reported.has(item.loc.slice(0, 2).join('\u0000')));
         if (errors.length || rules.length) return { error: new ValidationError([...errors, ...rules]) };
       }
-      if (plan.json) return { status: plan.status, text: await plan.json(ctx, variables) };
+      if (plan.json) {
+        // The field's arguments as execution would pass them (defaults applied), without executing.
+        const args = getArgumentValues(plan.field, plan.operation.selectionSet.selections[0] as FieldNode, variables);
+        return { status: plan.status, text: await plan.json(ctx, args) };
+      }
       const result = await execute({
         schema,
         document: plan.document,

@@ -8,6 +8,11 @@ export function pageInfo(total: number, page: number, limit: number) {
   return { total, page, limit, total_pages: totalPages, has_next: page < totalPages, has_previous: page > 1 };
 }
 
+/** A page reply as JSON text: the envelope of `pageInfo` and the items' JSON text (built by PostgreSQL) under `key`. */
+export function pageJson(total: number, page: number, limit: number, key: string, itemsJson: string): string {
+  return `${JSON.stringify(pageInfo(total, page, limit)).slice(0, -1)},${JSON.stringify(key)}:${itemsJson}}`;
+}
+
 /** The page envelope's fields, shared by every offset-paged list reply (filled by `pageInfo`). */
 @ObjectType()
 export abstract class PageEnvelope {

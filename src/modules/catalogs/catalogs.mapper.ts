@@ -1,3 +1,4 @@
+import { jsonOr, jsonTimestamp } from '../../db/json-sql';
 import type {
   CapabilityArtifactDetail,
   CapabilityArtifactSummary,
@@ -62,6 +63,18 @@ export function toDataset(row: DatasetRow): DatasetArtifactSummary {
     version_count: num(row.version_count),
     organization_id: row.organization_id,
   };
+}
+
+/** toDataset in SQL: one DatasetArtifactSummary as JSON from a row of DATASET_SELECT under `alias` (REST dataset list, @RestJson). */
+export function datasetJson(alias: string): string {
+  const c = (column: string) => `${alias}.${column}`;
+  return `json_build_object(
+    'id', ${c('id')}, 'name', ${c('org_key')} || '/' || ${c('name')}, 'version', ${c('version')},
+    'created_at', ${jsonTimestamp(c('created_at'))}, 'updated_at', ${jsonTimestamp(c('updated_at'))},
+    'format', coalesce(${c('format')}, 'parquet'), 'is_public', ${c('is_public')}, 'download_count', coalesce(${c('download_count')}, 0),
+    'origin', ${jsonOr(c('origin'), '{}')}, 'pretty_name', ${c('pretty_name')}, 'summary', ${c('summary')}, 'license', ${c('license')},
+    'size_category', ${c('size_category')}, 'language', ${c('language')}, 'tags', ${c('tags')}, 'task_categories', ${c('task_categories')},
+    'column_count', ${c('column_count')}, 'row_count', ${c('row_count')}, 'version_count', ${c('version_count')})`;
 }
 
 export interface CapabilityRow {
@@ -200,6 +213,32 @@ export function toTask(row: TaskRow): TaskSummary {
     verification: toVerification(row.verification),
     version_count: num(row.version_count),
   };
+}
+
+/** toVerification in SQL, over a jsonb column. */
+function verificationJson(v: string): string {
+  const judge = `${v}->'judge'`;
+  return `CASE WHEN jsonb_typeof(${v}) = 'object' THEN json_build_object(
+      'method', ${v}->'method', 'hash', ${v}->'hash', 'path', ${v}->'path', 'script', ${v}->'script', 'value', ${v}->'value',
+      'timeout', ${jsonOr(`${v}->'timeout'`, '30')}, 'where', ${jsonOr(`${v}->'where'`, '"environment"')},
+      'judge', CASE WHEN jsonb_typeof(${judge}) = 'object' THEN json_build_object(
+        'kind', ${jsonOr(`${judge}->'kind'`, '"trajectory"')}, 'max_steps', ${jsonOr(`${judge}->'max_steps'`, '50')},
+        'model', ${judge}->'model', 'model_params', ${jsonOr(`${judge}->'model_params'`, '{}')},
+        'rubric', ${judge}->'rubric', 'system_prompt', ${judge}->'system_prompt',
+        'task_context', ${jsonOr(`${judge}->'task_context'`, '{}')}) END) END`;
+}
+
+/** toTask in SQL: one TaskSummary as JSON from a row of TASK_SELECT under `alias` (REST task list, @RestJson). */
+export function taskJson(alias: string): string {
+  const c = (column: string) => `${alias}.${column}`;
+  return `json_build_object(
+    'id', ${c('id')}, 'name', ${c('name')}, 'version', ${c('version')}, 'org_key', ${c('org_key')},
+    'organization_id', ${c('organization_id')}, 'created_at', ${jsonTimestamp(c('created_at'))},
+    'file_size', coalesce(${c('file_size')}, 0), 'is_public', ${c('is_public')}, 'template_status', ${c('template_status')},
+    'sandbox_provider', ${c('sandbox_provider')}, 'description', ${c('description')}, 'author', ${c('author')},
+    'difficulty', ${c('difficulty')}, 'license', ${c('license')}, 'oci_digest', ${c('oci_digest')}, 'source', ${c('source')},
+    'tags', ${c('tags')}, 'ports', ${c('ports')}, 'verification', ${verificationJson(c('verification'))},
+    'version_count', ${c('version_count')})`;
 }
 
 export interface TaskSetRow {

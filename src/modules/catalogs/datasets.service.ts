@@ -1,18 +1,19 @@
 import { QueryTypes } from 'sequelize';
 import { DatasetModel } from '../../../models';
 import type { AppContext } from '../../core/context';
-import { checkPageDepth } from '../../core/pagination';
-import { requireScope, resolveOrg } from '../../core/tenancy/tenant-scope';
+import { checkPageDepth, pageJson } from '../../core/pagination';
+import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import type { DatasetFilterArgs, DatasetListArgs, PublishDatasetRequest } from './catalogs.inputs';
 import { anyOf, facetLists, facetSql, newWhere, orderSql, overlaps, searchIn, whereSql, type CatalogWhere, type FacetRow } from './catalogs.sql';
-import { toDataset, type DatasetRow } from './catalogs.mapper';
+import { datasetJson, toDataset, type DatasetRow } from './catalogs.mapper';
 import { DatasetSortBy, type DatasetArtifactSummary, type DatasetFacetsResponse, type DatasetVersionList } from './catalogs.types';
 import {
   checkPathVersion,
   deleteVersion,
   findArtifactRow,
   pageAndCount,
+  pageAndCountJson,
   parseNameRef,
   publishVersion,
   setNameVisibility,
@@ -60,23 +61,42 @@ const SORTS: Record<DatasetSortBy, [string, boolean]> = {
   [DatasetSortBy.file_size_bytes]: ['a.file_size_bytes', true],
 };
 
+/** The statement parts of a dataset list page (spec 16): the caller's organization, filters and order. */
+function datasetListQuery(scope: OrgScope, args: DatasetListArgs) {
+  const where = datasetWhere(scope.org.id, scope.viewer.user.id, args);
+  const [column, nullable] = SORTS[args.sort_by ?? DatasetSortBy.created_at];
+  const condition = whereSql(where);
+  return {
+    columns: DATASET_SELECT,
+    from: `FROM datasets a JOIN organizations o ON o.id = a.organization_id WHERE ${condition}`,
+    order: orderSql(column, args.sort_dir, nullable),
+    countSql: `SELECT count(*) AS total FROM datasets a WHERE ${condition}`,
+    bind: where.bind,
+  };
+}
+
 export async function listDatasets(ctx: AppContext, orgKey: string, args: DatasetListArgs) {
   const page = args.page ?? 1;
   const limit = args.limit ?? 50;
   checkPageDepth(page, limit);
-  const scope = await resolveOrg(ctx, orgKey);
-  const where = datasetWhere(scope.org.id, scope.viewer.user.id, args);
-  const [column, nullable] = SORTS[args.sort_by ?? DatasetSortBy.created_at];
-  const condition = whereSql(where);
+  const query = datasetListQuery(await resolveOrg(ctx, orgKey), args);
   const { rows, total } = await pageAndCount<DatasetRow>(
-    `SELECT ${DATASET_SELECT} FROM datasets a JOIN organizations o ON o.id = a.organization_id
-      WHERE ${condition} ORDER BY ${orderSql(column, args.sort_dir, nullable)} LIMIT $limit OFFSET $offset`,
-    `SELECT count(*) AS total FROM datasets a WHERE ${condition}`,
-    where.bind,
+    `SELECT ${query.columns} ${query.from} ORDER BY ${query.order} LIMIT $limit OFFSET $offset`,
+    query.countSql,
+    query.bind,
     page,
     limit,
   );
   return { datasets: rows.map(toDataset), total, page, limit };
+}
+
+/** The same list as the JSON text of DatasetArtifactListResponse, its summaries built by PostgreSQL (REST, @RestJson). */
+export async function listDatasetsJson(ctx: AppContext, orgKey: string, args: DatasetListArgs): Promise<string> {
+  const page = args.page ?? 1;
+  const limit = args.limit ?? 50;
+  checkPageDepth(page, limit);
+  const { json, total } = await pageAndCountJson(datasetListQuery(await resolveOrg(ctx, orgKey), args), datasetJson('p'), page, limit);
+  return pageJson(total, page, limit, 'datasets', json);
 }
 
 export async function datasetFacets(ctx: AppContext, orgKey: string, args: DatasetFilterArgs): Promise<DatasetFacetsResponse> {

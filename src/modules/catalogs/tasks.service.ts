@@ -2,12 +2,12 @@ import { ForeignKeyConstraintError, QueryTypes } from 'sequelize';
 import { TaskModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { ConflictError, ValidationError, type ValidationItem } from '../../core/errors';
-import { checkPageDepth } from '../../core/pagination';
+import { checkPageDepth, pageJson } from '../../core/pagination';
 import { requireScope, resolveOrg } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import type { PublishTaskRequest, TaskFilterArgs, TaskListArgs, VerificationInput } from './catalogs.inputs';
 import { anyOf, facetLists, facetSql, newWhere, orderSql, overlaps, searchIn, whereSql, type CatalogWhere, type FacetRow } from './catalogs.sql';
-import { toTask, type TaskRow } from './catalogs.mapper';
+import { taskJson, toTask, type TaskRow } from './catalogs.mapper';
 import {
   TaskSortBy,
   TaskTemplateStatus,
@@ -23,6 +23,7 @@ import {
   deleteVersion,
   findArtifactRow,
   pageAndCount,
+  pageAndCountJson,
   parseNameRef,
   publishVersion,
   setNameVisibility,
@@ -56,24 +57,45 @@ const SORTS: Record<TaskSortBy, [string, boolean]> = {
   [TaskSortBy.file_size]: ['a.file_size', false],
 };
 
+/** The statement parts of a task list page (spec 19): the caller's organization, filters and order. */
+function taskListQuery(orgId: string, args: TaskListArgs) {
+  const where = taskWhere(orgId, args);
+  const [column, nullable] = SORTS[args.sort_by ?? TaskSortBy.created_at];
+  const condition = whereSql(where);
+  return {
+    columns: TASK_SELECT,
+    from: `FROM tasks a JOIN organizations o ON o.id = a.organization_id WHERE ${condition}`,
+    order: orderSql(column, args.sort_dir, nullable),
+    countSql: `SELECT count(*) AS total FROM tasks a WHERE ${condition}`,
+    bind: where.bind,
+  };
+}
+
 /** Spec 19: one entry per name (its latest version) the caller can access. */
 export async function listTasks(ctx: AppContext, orgKey: string, args: TaskListArgs) {
   const page = args.page ?? 1;
   const limit = args.limit ?? 50;
   checkPageDepth(page, limit);
   const scope = await resolveOrg(ctx, orgKey);
-  const where = taskWhere(scope.org.id, args);
-  const [column, nullable] = SORTS[args.sort_by ?? TaskSortBy.created_at];
-  const condition = whereSql(where);
+  const query = taskListQuery(scope.org.id, args);
   const { rows, total } = await pageAndCount<TaskRow>(
-    `SELECT ${TASK_SELECT} FROM tasks a JOIN organizations o ON o.id = a.organization_id
-      WHERE ${condition} ORDER BY ${orderSql(column, args.sort_dir, nullable)} LIMIT $limit OFFSET $offset`,
-    `SELECT count(*) AS total FROM tasks a WHERE ${condition}`,
-    where.bind,
+    `SELECT ${query.columns} ${query.from} ORDER BY ${query.order} LIMIT $limit OFFSET $offset`,
+    query.countSql,
+    query.bind,
     page,
     limit,
   );
   return { tasks: rows.map(toTask), total, page, limit };
+}
+
+/** The same list as the JSON text of TaskListResponse, its summaries built by PostgreSQL (REST, @RestJson). */
+export async function listTasksJson(ctx: AppContext, orgKey: string, args: TaskListArgs): Promise<string> {
+  const page = args.page ?? 1;
+  const limit = args.limit ?? 50;
+  checkPageDepth(page, limit);
+  const scope = await resolveOrg(ctx, orgKey);
+  const { json, total } = await pageAndCountJson(taskListQuery(scope.org.id, args), taskJson('p'), page, limit);
+  return pageJson(total, page, limit, 'tasks', json);
 }
 
 /** The task facets statement (spec 20), exported so the benchmark times the same SQL. */

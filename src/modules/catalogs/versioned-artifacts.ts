@@ -1,8 +1,10 @@
 import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
+import type { QueryResultRow } from 'pg';
 import { AlreadyExistsError, NotFoundError, validationFailure } from '../../core/errors';
 import type { AppContext } from '../../core/context';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import type { ArtifactTable } from './catalogs.sql';
 import { isCatalogVersion, versionKey } from './semver-key';
 
@@ -199,8 +201,29 @@ export async function pageAndCount<T extends object>(
   limit: number,
 ): Promise<{ rows: T[]; total: number }> {
   const [counted, rows] = await Promise.all([
-    database().query<{ total: string }>(countSql, { bind, type: QueryTypes.SELECT }),
-    database().query<T>(pageSql, { bind: { ...bind, limit, offset: (page - 1) * limit }, type: QueryTypes.SELECT }),
+    plainQuery<{ total: string }>(countSql, bind),
+    plainQuery<T & QueryResultRow>(pageSql, { ...bind, limit, offset: (page - 1) * limit }),
   ]);
   return { rows, total: Number(counted[0]?.total ?? 0) };
+}
+
+/**
+ * The same page as JSON text built by PostgreSQL (REST replies, @RestJson):
+ * `rowJson` maps one row `p` of `SELECT columns FROM … ORDER BY order`,
+ * kept in the page's order.
+ */
+export async function pageAndCountJson(
+  query: { columns: string; from: string; order: string; countSql: string; bind: Record<string, unknown> },
+  rowJson: string,
+  page: number,
+  limit: number,
+): Promise<{ json: string; total: number }> {
+  const pageSql = `SELECT coalesce(json_agg(${rowJson} ORDER BY p.list_position), '[]')::text AS items
+    FROM (SELECT ${query.columns}, row_number() OVER (ORDER BY ${query.order}) AS list_position ${query.from}
+           ORDER BY ${query.order} LIMIT $limit OFFSET $offset) p`;
+  const [counted, [row]] = await Promise.all([
+    plainQuery<{ total: string }>(query.countSql, query.bind),
+    plainQuery<{ items: string }>(pageSql, { ...query.bind, limit, offset: (page - 1) * limit }),
+  ]);
+  return { json: row.items, total: Number(counted[0]?.total ?? 0) };
 }

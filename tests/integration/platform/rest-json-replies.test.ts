@@ -1,5 +1,6 @@
 import { print } from 'graphql';
 import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
+import { catalogName, publishDataset, publishTask } from '../../factories/catalogs';
 import { database } from '../../../src/db/database';
 import { createRestRouter, type RestPlan } from '../../../src/rest';
 import { gql, rest } from '../../helpers/http';
@@ -21,17 +22,17 @@ beforeAll(async () => {
 });
 
 /** The route's reply beside its document run through GraphQL with the same arguments. */
-async function bothWays(key: string, path: string, variables: Record<string, unknown>, query: Record<string, string | number> = {}) {
+async function bothWays(key: string, path: string, variables: Record<string, unknown>, query: Record<string, string | number | boolean | string[]> = {}, user = owner) {
   const plan = plans.get(key)!;
-  const viaRest = await rest(api, 'GET', path, { token: owner.token, query });
-  const viaGraphql = await gql(api, print(plan.document), { ...variables, ...query }, owner.token);
+  const viaRest = await rest(api, 'GET', path, { token: user.token, query });
+  const viaGraphql = await gql(api, print(plan.document), { ...variables, ...query }, user.token);
   expect(viaRest.status).toBe(200);
   expect(viaGraphql.body.errors).toBeUndefined();
   return { rest: viaRest.body, graphql: viaGraphql.body.data![plan.fieldName] };
 }
 
 it('lists every route that has a PostgreSQL-built reply; each has a comparison below', () => {
-  expect([...plans.values()].filter((plan) => plan.json).map((plan) => `${plan.kind}.${plan.fieldName}`)).toEqual(['Query.assessment_attacks']);
+  expect([...plans.values()].filter((plan) => plan.json).map((plan) => `${plan.kind}.${plan.fieldName}`)).toEqual(['Query.assessment_attacks', 'Query.datasets', 'Query.tasks']);
 });
 
 describe('Query.assessment_attacks (GET …/traces/attacks)', () => {
@@ -99,5 +100,130 @@ describe('Query.assessment_attacks (GET …/traces/attacks)', () => {
     const res = await rest(api, 'GET', path, { token: owner.token, query: { limit: 0, offset: -1 } });
     expect(res.status).toBe(422);
     expect(res.body.errors.map((item: { loc: string[] }) => item.loc.join('.')).sort()).toEqual(['query.limit', 'query.offset']);
+  });
+});
+
+describe('Query.tasks (GET ORG/tasks)', () => {
+  let other: TestUser;
+  const names = { flag: catalogName('eq'), judge: catalogName('eq'), bare: catalogName('eq'), script: catalogName('eq'), shared: catalogName('eq') };
+
+  beforeAll(async () => {
+    other = (await createOrgWithRoles()).owner;
+    await publishTask(api, owner, { name: names.bare });
+    await publishTask(api, owner, { name: names.flag, version: '1.0.0', tags: ['web', 'crypto'], difficulty: 'hard', author: 'Ada', verification: { method: 'flag', flag_hash: 'abc' } });
+    await publishTask(api, owner, {
+      name: names.flag,
+      version: '1.10.0',
+      tags: ['web'],
+      difficulty: 'hard',
+      author: 'Ada',
+      description: 'quotes " and \\ backslashes, ünïcødé',
+      license: 'MIT',
+      source: 'ctf',
+      ports: { web: [80, 443] },
+      sandbox_provider: 'docker',
+      file_size: 9007199254740991,
+      verification: { method: 'flag', hash: 'def', timeout: 90 },
+    });
+    await publishTask(api, owner, {
+      name: names.judge,
+      tags: [],
+      verification: { method: 'script_and_judge', script: 'check.sh', where: 'agent', judge: { model: 'j', max_steps: 7, model_params: { t: 0.5 }, rubric: 'r', system_prompt: 's', task_context: { a: [1] } } },
+    });
+    await publishTask(api, owner, { name: names.script, difficulty: 'easy', is_public: true, verification: { method: 'outcome_judge', judge: { model: 'judge-1' } } });
+    await publishTask(api, other, { name: names.shared, is_public: true, tags: ['web'], author: 'Bob' });
+  });
+
+  it('equals executing the route’s document, with filters, sorts, pages and other organizations’ public tasks', async () => {
+    const path = `/org/${owner.orgKey}/tasks`;
+    const variables = { org: owner.orgKey };
+    const all = await bothWays('Query.tasks', path, variables);
+    expect(all.rest.total).toBe(4);
+    expect(all.rest).toEqual(all.graphql);
+    const flag = all.rest.tasks.find((task: { name: string }) => task.name === names.flag);
+    expect(flag).toMatchObject({ version: '1.10.0', version_count: 2, file_size: 9007199254740991, verification: { method: 'flag', hash: 'def', timeout: 90, where: 'environment', judge: null } });
+    const queries: Record<string, string | number | boolean | string[]>[] = [
+      { include_public: true, limit: 2 },
+      { include_public: true, page: 2, limit: 2 },
+      { public_only: true },
+      { sort_by: 'name', sort_dir: 'asc' },
+      { sort_by: 'difficulty', sort_dir: 'asc', limit: 3 },
+      { sort_by: 'file_size' },
+      { tags: ['web'], include_public: true },
+      { difficulty: ['hard', 'easy'], author: ['Ada'] },
+      { search: 'eq', page: 9 },
+    ];
+    for (const query of queries) {
+      const both = await bothWays('Query.tasks', path, variables, query);
+      expect([query, both.rest]).toEqual([query, both.graphql]);
+    }
+    // Rows stored before a default existed: the mapping fills it on both paths.
+    await database().query(
+      `UPDATE tasks SET verification = jsonb_set(verification - 'timeout' - 'where', '{judge}', (verification->'judge') - 'kind' - 'max_steps' - 'model_params' - 'task_context')
+        WHERE name = $name`,
+      { bind: { name: names.judge } },
+    );
+    const defaults = await bothWays('Query.tasks', path, variables);
+    expect(defaults.rest).toEqual(defaults.graphql);
+    expect(defaults.rest.tasks.find((task: { name: string }) => task.name === names.judge).verification).toMatchObject({ timeout: 30, where: 'environment', judge: { kind: 'trajectory', max_steps: 50, model_params: {}, task_context: {} } });
+    const mixed = await bothWays('Query.tasks', `/org/${other.orgKey}/tasks`, { org: other.orgKey }, { include_public: true, sort_by: 'name', sort_dir: 'asc' }, other);
+    expect(mixed.rest.total).toBeGreaterThanOrEqual(2);
+    expect(mixed.rest).toEqual(mixed.graphql);
+  });
+
+  it('still validates its arguments (422 with every problem)', async () => {
+    const res = await rest(api, 'GET', `/org/${owner.orgKey}/tasks`, { token: owner.token, query: { limit: 0, sort_by: 'nope' } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((item: { loc: string[] }) => item.loc.join('.')).sort()).toEqual(['query.limit', 'query.sort_by']);
+  });
+});
+
+describe('Query.datasets (GET ORG/datasets)', () => {
+  it('equals executing the route’s document, with filters, sorts, pages and other organizations’ public datasets', async () => {
+    const other = (await createOrgWithRoles()).owner;
+    const tag = catalogName('dtag');
+    const first = catalogName('ds');
+    await publishDataset(api, owner, { name: first, tags: [tag] });
+    await publishDataset(api, owner, {
+      name: first,
+      version: '1.1.0',
+      pretty_name: 'First "quoted" ünïcødé',
+      summary: 'a summary',
+      license: 'mit',
+      format: 'csv',
+      size_category: 'small',
+      language: ['en', 'fr'],
+      tags: [tag, 'a'],
+      task_categories: ['qa'],
+      column_count: 4,
+      row_count: 9007199254740991,
+      file_size_bytes: 500,
+      origin: { source: 'hf', nested: { list: [1, 2.5, null] } },
+    });
+    await publishDataset(api, owner, { name: catalogName('ds'), format: 'json', row_count: null, tags: [tag] });
+    await publishDataset(api, other, { name: catalogName('ds'), is_public: true, tags: [tag], license: 'apache-2.0' });
+    const path = `/org/${owner.orgKey}/datasets`;
+    const variables = { org: owner.orgKey };
+    const queries: Record<string, string | number | boolean | string[]>[] = [
+      { tags: [tag] },
+      { tags: [tag], include_public: true },
+      { tags: [tag], include_public: true, sort_by: 'row_count', sort_dir: 'asc', limit: 2 },
+      { tags: [tag], include_public: true, sort_by: 'name', page: 2, limit: 1 },
+      { tags: [tag], license: ['mit', 'apache-2.0'], include_public: true },
+      { public_only: true, tags: [tag] },
+      { tags: [tag], page: 5 },
+    ];
+    for (const query of queries) {
+      const both = await bothWays('Query.datasets', path, variables, query);
+      expect([query, both.rest]).toEqual([query, both.graphql]);
+    }
+    const all = await bothWays('Query.datasets', path, variables, { tags: [tag] });
+    expect(all.rest.total).toBe(2);
+    expect(all.rest.datasets.find((item: { version: string }) => item.version === '1.1.0')).toMatchObject({ version_count: 2, row_count: 9007199254740991, origin: { source: 'hf' } });
+    // A row stored without its origin object: the mapping fills them on both paths.
+    await database().query(`UPDATE datasets SET origin = 'null'::jsonb WHERE name = $name`, { bind: { name: first } });
+    const defaults = await bothWays('Query.datasets', path, variables, { tags: [tag] });
+    expect(defaults.rest).toEqual(defaults.graphql);
+    expect(defaults.rest.datasets.find((item: { version: string }) => item.version === '1.1.0').origin).toEqual({});
   });
 });
