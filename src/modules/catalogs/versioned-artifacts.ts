@@ -208,9 +208,9 @@ export async function pageAndCount<T extends object>(
 }
 
 /**
- * The same page as JSON text built by PostgreSQL (REST replies, @RestJson):
- * `rowJson` maps one row `p` of `SELECT columns FROM … ORDER BY order`,
- * kept in the page's order.
+ * The same page as JSON text built by PostgreSQL (REST replies, @RestJson),
+ * with its count, in one statement: `rowJson` maps one row `p` of
+ * `SELECT columns FROM … ORDER BY order`, kept in the page's order.
  */
 export async function pageAndCountJson(
   query: { columns: string; from: string; order: string; countSql: string; bind: Record<string, unknown> },
@@ -218,12 +218,12 @@ export async function pageAndCountJson(
   page: number,
   limit: number,
 ): Promise<{ json: string; total: number }> {
-  const pageSql = `SELECT coalesce(json_agg(${rowJson} ORDER BY p.list_position), '[]')::text AS items
-    FROM (SELECT ${query.columns}, row_number() OVER (ORDER BY ${query.order}) AS list_position ${query.from}
-           ORDER BY ${query.order} LIMIT $limit OFFSET $offset) p`;
-  const [counted, [row]] = await Promise.all([
-    plainQuery<{ total: string }>(query.countSql, query.bind),
-    plainQuery<{ items: string }>(pageSql, { ...query.bind, limit, offset: (page - 1) * limit }),
-  ]);
-  return { json: row.items, total: Number(counted[0]?.total ?? 0) };
+  const [row] = await plainQuery<{ total: string; items: string }>(
+    `SELECT (${query.countSql}) AS total,
+            (SELECT coalesce(json_agg(${rowJson} ORDER BY p.list_position), '[]')::text
+               FROM (SELECT ${query.columns}, row_number() OVER (ORDER BY ${query.order}) AS list_position ${query.from}
+                      ORDER BY ${query.order} LIMIT $limit OFFSET $offset) p) AS items`,
+    { ...query.bind, limit, offset: (page - 1) * limit },
+  );
+  return { json: row.items, total: Number(row.total) };
 }
