@@ -2,6 +2,7 @@ import { ArrayMaxSize, ArrayMinSize, IsIn, Max, MaxLength, Min, MinLength, Valid
 import { ArgsType, Field, Float, Int } from 'type-graphql';
 import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
+import { TokenCountScalar } from '../sessions/token-count.scalar';
 import { AssessmentStatusEnum } from './assessments.types';
 
 /** Attack spans per ingest request. */
@@ -67,7 +68,7 @@ export class MediaSourceInput {
   @MaxLength(MAX_NAME)
   artifact_oid?: string | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => TokenCountScalar, { nullable: true, description: 'Bytes, up to 2^53 - 1 (media beyond 2 GiB included).' })
   @Min(0)
   byte_size?: number | null;
 

@@ -249,16 +249,30 @@ export async function listAttacks(
 ) {
   const scope = await resolveWorkspace(ctx, org, ws);
   const assessment = await readAssessment(scope, id);
+  describeWindow(ctx, assessment, window);
   return plainQuery<Record<string, unknown>>(
     `SELECT ${SPAN_ROW_COLUMNS} FROM airt_attack_spans WHERE assessment_id = $assessment_id ORDER BY seq LIMIT $limit OFFSET $offset`,
     { assessment_id: assessment.id, limit: window.limit, offset: window.offset },
   );
 }
 
+/**
+ * A REST attack list is one window of the spans (a bare array, spec 14):
+ * `X-Total-Count` says how many the assessment holds and `Link: rel="next"`
+ * points at the next window while there is one.
+ */
+function describeWindow(ctx: AppContext, assessment: RecordOf<AssessmentModel>, window: { limit: number; offset: number }): void {
+  if (!ctx.rest) return;
+  ctx.response.headers['X-Total-Count'] = String(assessment.total_attacks);
+  const next = window.offset + window.limit;
+  if (next < assessment.total_attacks) ctx.response.headers.Link = `<${ctx.rest.path}?limit=${window.limit}&offset=${next}>; rel="next"`;
+}
+
 /** The same list as JSON text built by PostgreSQL, for the REST route (@RestJson). */
 export async function listAttacksJson(ctx: AppContext, org: string, ws: string, id: string, window: { limit: number; offset: number }): Promise<string> {
   const scope = await resolveWorkspace(ctx, org, ws);
   const assessment = await readAssessment(scope, id);
+  describeWindow(ctx, assessment, window);
   const [row] = await plainQuery<{ reply: string }>(ATTACK_LIST_JSON_SQL, { assessment_id: assessment.id, limit: window.limit, offset: window.offset });
   return row.reply;
 }

@@ -1,6 +1,7 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
 import { UserIdentityResponse } from '../accounts/accounts.types';
+import { TokenCountScalar } from '../sessions/token-count.scalar';
 
 export enum AssessmentStatusEnum {
   pending = 'pending',
@@ -138,7 +139,7 @@ export class MediaSource {
   @Field(() => String, { nullable: true })
   artifact_oid: string | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => TokenCountScalar, { nullable: true, description: 'Bytes, up to 2^53 - 1.' })
   byte_size: number | null;
 
   @Field(() => String, { nullable: true })

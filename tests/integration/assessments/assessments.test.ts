@@ -329,6 +329,11 @@ describe('attack spans (spec 14 and ingest)', () => {
     ]);
     const page = await rest(api, 'GET', `${BASE}/${created.id}/traces/attacks`, { token: owner.token, query: { limit: 1, offset: 1 } });
     expect(page.body.map((span: { attack_name: string }) => span.attack_name)).toEqual(['crescendo']);
+    // The window and what lies beyond it: the count of every span, and the next window while there is one.
+    expect(page.headers.get('x-total-count')).toBe('3');
+    expect(page.headers.get('link')).toBe(`</api/v1${BASE}/${created.id}/traces/attacks?limit=1&offset=2>; rel="next"`);
+    const last = await rest(api, 'GET', `${BASE}/${created.id}/traces/attacks`, { token: owner.token, query: { limit: 2, offset: 1 } });
+    expect([last.body.length, last.headers.get('x-total-count'), last.headers.get('link')]).toEqual([2, '3', null]);
 
     const analytics = await rest(api, 'GET', `${BASE}/${created.id}/analytics`, { token: owner.token });
     expect(analytics.status).toBe(200);

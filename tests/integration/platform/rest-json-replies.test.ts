@@ -50,7 +50,7 @@ describe('Query.assessment_attacks (GET …/traces/attacks)', () => {
       best_candidate_parts: [
         { kind: 'text', text: 'hi' },
         { kind: 'image', caption: 'cap', transform: 'base64', variant: 'v', source: { url: 'https://example.test/a.png', media_type: 'image/png' } },
-        { kind: 'file', source: { ref: 'file_id', file_id: 'f-1', filename: 'a.txt', byte_size: 2147483647, detail: 'd', artifact_oid: 'oid' } },
+        { kind: 'file', source: { ref: 'file_id', file_id: 'f-1', filename: 'a.txt', byte_size: 9007199254740991, detail: 'd', artifact_oid: 'oid' } },
         { kind: 'audio', source: {} },
       ],
       best_response: 'r',
@@ -83,7 +83,7 @@ describe('Query.assessment_attacks (GET …/traces/attacks)', () => {
     expect(stored.rest).toHaveLength(3);
     expect(stored.rest).toEqual(stored.graphql);
     expect(stored.rest[1].best_candidate_parts[2].source).toEqual({
-      ref: 'file_id', artifact_oid: 'oid', byte_size: 2147483647, detail: 'd', file_id: 'f-1', filename: 'a.txt', media_type: null, url: null,
+      ref: 'file_id', artifact_oid: 'oid', byte_size: 9007199254740991, detail: 'd', file_id: 'f-1', filename: 'a.txt', media_type: null, url: null,
     });
     expect((await bothWays('Query.assessment_attacks', path, variables, { limit: 1, offset: 1 })).rest).toEqual([stored.rest[1]]);
     expect((await bothWays('Query.assessment_attacks', path, variables, { offset: 3 })).rest).toEqual([]);
