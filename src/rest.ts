@@ -1,6 +1,7 @@
 import {
   execute,
   getArgumentValues,
+  getVariableValues,
   GraphQLError,
   GraphQLObjectType,
   GraphQLSchema,
@@ -173,9 +174,16 @@ export function createRestRouter(schema: GraphQLSchema): RestRouter {
         if (errors.length || rules.length) return { error: new ValidationError([...errors, ...rules]) };
       }
       if (plan.json) {
-        // The field's arguments as execution would pass them (defaults applied), without executing.
-        const args = getArgumentValues(plan.field, plan.operation.selectionSet.selections[0] as FieldNode, variables);
-        return { status: plan.status, text: await plan.json(ctx, args) };
+        // The field's arguments as execution would pass them (variables coerced, defaults applied), without executing.
+        const coerced = getVariableValues(schema, plan.operation.variableDefinitions ?? [], variables);
+        if (coerced.errors) return { error: toAppError(coerced.errors[0]).appError };
+        const args = getArgumentValues(plan.field, plan.operation.selectionSet.selections[0] as FieldNode, coerced.coerced);
+        try {
+          return { status: plan.status, text: await plan.json(ctx, args) };
+        } catch (error) {
+          // What the service throws is reported where executing the document would report it (`query.page`, …).
+          throw error instanceof GraphQLError ? error : restError(new GraphQLError('error', { originalError: error as Error }), pathKeys);
+        }
       }
       const result = await execute({
         schema,

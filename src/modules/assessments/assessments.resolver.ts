@@ -21,6 +21,7 @@ import {
   listAssessments,
   listAttacks,
   listAttacksJson,
+  MAX_ATTACK_OFFSET,
   updateAssessment,
 } from './assessments.service';
 import {
@@ -56,7 +57,7 @@ export class AttackListArgs {
 
   @Field(() => Int, { nullable: true, description: 'Spans to skip in ingest order (default 0).' })
   @Min(0)
-  @Max(1_000_000)
+  @Max(MAX_ATTACK_OFFSET)
   offset?: number | null;
 }
 

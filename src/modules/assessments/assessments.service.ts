@@ -19,12 +19,19 @@ export const ASSESSMENT_WRITE = 'airt:write' as const;
 
 const FINISHED = new Set<AssessmentStatus>(['completed', 'failed']);
 
+/** The columns of an assessment row, named: a prepared statement's result type must not change when a column is added. */
+const ASSESSMENT_COLUMNS = `id, organization_id, workspace_id, project_id, user_id, session_id, name, description, status, runtime_id,
+  sandbox_id, attack_manifest, attacker_config, target_config, attacker_model, judge_model, target_model, workflow_run_id,
+  workflow_script, sandbox_detail, overall_asr, risk_score, analytics_snapshot, total_attacks, total_trials, attack_seq,
+  started_at, completed_at, created_at, updated_at`;
+
 /** The assessment of the workspace as a plain row (one named statement), or 404. */
 async function readAssessment(scope: WorkspaceScope, id: string): Promise<RecordOf<AssessmentModel>> {
-  const [row] = await hotQuery<RecordOf<AssessmentModel>>('assessment-by-id', 'SELECT * FROM airt_assessments WHERE id = $1 AND workspace_id = $2', [
-    id,
-    scope.workspace.id,
-  ]);
+  const [row] = await hotQuery<RecordOf<AssessmentModel>>(
+    'assessment-by-id',
+    `SELECT ${ASSESSMENT_COLUMNS} FROM airt_assessments WHERE id = $1 AND workspace_id = $2`,
+    [id, scope.workspace.id],
+  );
   if (!row) throw new NotFoundError('Assessment');
   return row;
 }
@@ -256,16 +263,19 @@ export async function listAttacks(
   );
 }
 
+/** The deepest attack-list window (`offset`). */
+export const MAX_ATTACK_OFFSET = 1_000_000;
+
 /**
  * A REST attack list is one window of the spans (a bare array, spec 14):
  * `X-Total-Count` says how many the assessment holds and `Link: rel="next"`
- * points at the next window while there is one.
+ * points at the next window while there is one that `offset` can reach.
  */
 function describeWindow(ctx: AppContext, assessment: RecordOf<AssessmentModel>, window: { limit: number; offset: number }): void {
   if (!ctx.rest) return;
   ctx.response.headers['X-Total-Count'] = String(assessment.total_attacks);
   const next = window.offset + window.limit;
-  if (next < assessment.total_attacks) ctx.response.headers.Link = `<${ctx.rest.path}?limit=${window.limit}&offset=${next}>; rel="next"`;
+  if (next < assessment.total_attacks && next <= MAX_ATTACK_OFFSET) ctx.response.headers.Link = `<${ctx.rest.path}?limit=${window.limit}&offset=${next}>; rel="next"`;
 }
 
 /** The same list as JSON text built by PostgreSQL, for the REST route (@RestJson). */

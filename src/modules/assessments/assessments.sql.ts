@@ -36,6 +36,14 @@ const partsJson = (column: string) => `CASE WHEN jsonb_typeof(${column}) = 'arra
       FROM jsonb_array_elements(${column}) WITH ORDINALITY AS p(part, ord)) END`;
 
 /**
+ * The version of spanReplyJson's shape stored with each span's reply text.
+ * Any change to spanReplyJson (a field, a default) must bump it, so stored
+ * texts of the old shape are rebuilt when read instead of served stale;
+ * tests/unit/span-reply-version.test.ts fails until it is bumped.
+ */
+export const SPAN_REPLY_VERSION = 1;
+
+/**
  * One span as the JSON text of AttackSpanResponse, exactly as toAttackSpan
  * maps it and GraphQL serialises it, built by PostgreSQL from the columns
  * of `alias` (a stored span, or a record being ingested).
@@ -51,9 +59,9 @@ export const spanReplyJson = (alias: string) => `(SELECT to_json(x)::text FROM (
 
 /** One INSERT … SELECT for the whole batch: the records arrive as one jsonb array, in order; each span's reply text is built once here. */
 export const INSERT_SPANS_SQL = `
-  INSERT INTO airt_attack_spans (assessment_id, seq, organization_id, workspace_id, ${SPAN_COLUMNS}, reply_json)
+  INSERT INTO airt_attack_spans (assessment_id, seq, organization_id, workspace_id, ${SPAN_COLUMNS}, reply_json, reply_version)
   SELECT $assessment_id::uuid, $base_seq::int + e.ord::int, $organization_id::uuid, $workspace_id::uuid, ${SPAN_COLUMNS.split(',').map((column) => `r.${column.trim()}`).join(', ')},
-         ${spanReplyJson('r')}
+         ${spanReplyJson('r')}, ${SPAN_REPLY_VERSION}
     FROM jsonb_array_elements($attacks::jsonb) WITH ORDINALITY AS e(doc, ord)
     CROSS JOIN LATERAL jsonb_to_record(e.doc) AS r(${RECORD_COLUMNS})`;
 
@@ -115,11 +123,11 @@ export const TRACE_STATS_SQL = `
  * The REST attack list (spec 14) as one JSON text: each span's reply text is
  * written once at ingest (reply_json, spans never change), so a 10,000-span
  * reply is one string_agg instead of ~250,000 GraphQL fields. A span
- * without it is built on the fly.
+ * without it, or stored under an older shape, is built on the fly.
  */
 export const ATTACK_LIST_JSON_SQL = `
   SELECT '[' || coalesce(string_agg(t.span, ',' ORDER BY t.seq), '') || ']' AS reply
-    FROM (SELECT s.seq, coalesce(s.reply_json, ${spanReplyJson('s')}) AS span
+    FROM (SELECT s.seq, CASE WHEN s.reply_version = ${SPAN_REPLY_VERSION} THEN s.reply_json ELSE ${spanReplyJson('s')} END AS span
             FROM airt_attack_spans s
            WHERE s.assessment_id = $assessment_id
            ORDER BY s.seq

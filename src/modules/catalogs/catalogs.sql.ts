@@ -73,9 +73,22 @@ export function whereSql(where: CatalogWhere, except?: string): string {
 }
 
 /** ORDER BY of a page: the sort column (nulls last), then the id, so the order is total. */
-export function orderSql(column: string, direction: CatalogSortDirection | null | undefined, nullable: boolean): string {
+export function orderSql(column: string, direction: CatalogSortDirection | null | undefined, nullable: boolean, idColumn = 'a.id'): string {
   const dir = direction === CatalogSortDirection.asc ? 'ASC' : 'DESC';
-  return `${column} ${dir}${nullable ? ' NULLS LAST' : ''}, a.id ${dir}`;
+  return `${column} ${dir}${nullable ? ' NULLS LAST' : ''}, ${idColumn} ${dir}`;
+}
+
+/**
+ * A list's order for its page statement and again over the page's rows
+ * (`p`, with the sort key selected as `list_sort_key`), so a JSON page keeps
+ * its order while the page itself stays a top-N sort or an index scan.
+ */
+export function listOrder(column: string, direction: CatalogSortDirection | null | undefined, nullable: boolean) {
+  return {
+    sortKey: column,
+    order: orderSql(column, direction, nullable),
+    pageOrder: orderSql('p.list_sort_key', direction, nullable, 'p.id'),
+  };
 }
 
 /** A facet reply stays bounded: the most frequent values of each dimension. */

@@ -5,7 +5,7 @@ import { checkPageDepth, pageJson } from '../../core/pagination';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import type { DatasetFilterArgs, DatasetListArgs, PublishDatasetRequest } from './catalogs.inputs';
-import { anyOf, facetLists, facetSql, newWhere, orderSql, overlaps, searchIn, whereSql, type CatalogWhere, type FacetRow } from './catalogs.sql';
+import { anyOf, facetLists, facetSql, listOrder, newWhere, overlaps, searchIn, whereSql, type CatalogWhere, type FacetRow } from './catalogs.sql';
 import { datasetJson, toDataset, type DatasetRow } from './catalogs.mapper';
 import { DatasetSortBy, type DatasetArtifactSummary, type DatasetFacetsResponse, type DatasetVersionList } from './catalogs.types';
 import {
@@ -34,15 +34,19 @@ function datasetWhere(orgId: string, userId: string, args: DatasetFilterArgs): C
     where.bind.user_id = userId;
   }
   if (args.name) {
-    // `name` or `owner/name`; more segments name nothing (the local part then never matches).
+    // `name` or `owner/name`; more segments name nothing.
     const parts = args.name.split('/');
-    const [owner, local] = parts.length === 1 ? [null, parts[0]] : parts.length === 2 ? parts : [parts[0], '\u0000'];
-    where.bind.f_name = local;
-    if (owner) where.bind.f_owner = owner;
-    where.filters.push({
-      name: 'name',
-      sql: owner ? 'a.name = $f_name AND a.organization_id = (SELECT x.id FROM organizations x WHERE x.key = $f_owner)' : 'a.name = $f_name',
-    });
+    if (parts.length > 2) {
+      where.filters.push({ name: 'name', sql: 'FALSE' });
+    } else {
+      const [owner, local] = parts.length === 1 ? [null, parts[0]] : parts;
+      where.bind.f_name = local;
+      if (owner) where.bind.f_owner = owner;
+      where.filters.push({
+        name: 'name',
+        sql: owner ? 'a.name = $f_name AND a.organization_id = (SELECT x.id FROM organizations x WHERE x.key = $f_owner)' : 'a.name = $f_name',
+      });
+    }
   }
   searchIn(where, ['a.name', 'a.summary'], args.search);
   overlaps(where, 'tags', 'a.tags', args.tags);
@@ -69,7 +73,7 @@ function datasetListQuery(scope: OrgScope, args: DatasetListArgs) {
   return {
     columns: DATASET_SELECT,
     from: `FROM datasets a JOIN organizations o ON o.id = a.organization_id WHERE ${condition}`,
-    order: orderSql(column, args.sort_dir, nullable),
+    ...listOrder(column, args.sort_dir, nullable),
     countSql: `SELECT count(*) AS total FROM datasets a WHERE ${condition}`,
     bind: where.bind,
   };

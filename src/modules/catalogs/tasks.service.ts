@@ -6,7 +6,7 @@ import { checkPageDepth, pageJson } from '../../core/pagination';
 import { requireScope, resolveOrg } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import type { PublishTaskRequest, TaskFilterArgs, TaskListArgs, VerificationInput } from './catalogs.inputs';
-import { anyOf, facetLists, facetSql, newWhere, orderSql, overlaps, searchIn, whereSql, type CatalogWhere, type FacetRow } from './catalogs.sql';
+import { anyOf, facetLists, facetSql, listOrder, newWhere, overlaps, searchIn, whereSql, type CatalogWhere, type FacetRow } from './catalogs.sql';
 import { taskJson, toTask, type TaskRow } from './catalogs.mapper';
 import {
   TaskSortBy,
@@ -65,7 +65,7 @@ function taskListQuery(orgId: string, args: TaskListArgs) {
   return {
     columns: TASK_SELECT,
     from: `FROM tasks a JOIN organizations o ON o.id = a.organization_id WHERE ${condition}`,
-    order: orderSql(column, args.sort_dir, nullable),
+    ...listOrder(column, args.sort_dir, nullable),
     countSql: `SELECT count(*) AS total FROM tasks a WHERE ${condition}`,
     bind: where.bind,
   };

@@ -210,18 +210,19 @@ export async function pageAndCount<T extends object>(
 /**
  * The same page as JSON text built by PostgreSQL (REST replies, @RestJson),
  * with its count, in one statement: `rowJson` maps one row `p` of
- * `SELECT columns FROM … ORDER BY order`, kept in the page's order.
+ * `SELECT columns FROM … ORDER BY order LIMIT …`; the items keep the page's
+ * order (`pageOrder` over the sort key selected as `list_sort_key`).
  */
 export async function pageAndCountJson(
-  query: { columns: string; from: string; order: string; countSql: string; bind: Record<string, unknown> },
+  query: { columns: string; from: string; sortKey: string; order: string; pageOrder: string; countSql: string; bind: Record<string, unknown> },
   rowJson: string,
   page: number,
   limit: number,
 ): Promise<{ json: string; total: number }> {
   const [row] = await plainQuery<{ total: string; items: string }>(
     `SELECT (${query.countSql}) AS total,
-            (SELECT coalesce(json_agg(${rowJson} ORDER BY p.list_position), '[]')::text
-               FROM (SELECT ${query.columns}, row_number() OVER (ORDER BY ${query.order}) AS list_position ${query.from}
+            (SELECT coalesce(json_agg(${rowJson} ORDER BY ${query.pageOrder}), '[]')::text
+               FROM (SELECT ${query.columns}, ${query.sortKey} AS list_sort_key ${query.from}
                       ORDER BY ${query.order} LIMIT $limit OFFSET $offset) p) AS items`,
     { ...query.bind, limit, offset: (page - 1) * limit },
   );

@@ -59,6 +59,9 @@ describe('dataset list (spec 16)', () => {
     expect(listed(await list({ search: 'NUMBER 3' }))).toEqual([names[3]]);
     expect(listed(await list({ name: names[2] }))).toEqual([names[2]]);
     expect(listed(await list({ name: `${org}/${names[2]}` }))).toEqual([names[2]]);
+    // More than one `/` names nothing: an empty page, never an error.
+    const deeper = await list({ name: `${org}/${names[2]}/x` });
+    expect([deeper.status, deeper.body.total, listed(deeper)]).toEqual([200, 0, []]);
     expect(listed(await list({ mine: true }, contributor)).sort()).toEqual([names[1], names[3]].sort());
   });
 

@@ -88,8 +88,9 @@ describe('Query.assessment_attacks (GET …/traces/attacks)', () => {
     expect((await bothWays('Query.assessment_attacks', path, variables, { limit: 1, offset: 1 })).rest).toEqual([stored.rest[1]]);
     expect((await bothWays('Query.assessment_attacks', path, variables, { offset: 3 })).rest).toEqual([]);
 
-    // Spans ingested before reply texts were stored (migration 0041 fills them; a missing one is built on the fly).
-    await database().query(`UPDATE airt_attack_spans SET reply_json = NULL WHERE assessment_id = $id AND seq <> 2`, { bind: { id } });
+    // Spans ingested before reply texts were stored, or stored under an older shape: built on the fly, never served stale.
+    await database().query(`UPDATE airt_attack_spans SET reply_json = NULL, reply_version = NULL WHERE assessment_id = $id AND seq = 1`, { bind: { id } });
+    await database().query(`UPDATE airt_attack_spans SET reply_json = '{"stale":true}', reply_version = 0 WHERE assessment_id = $id AND seq = 3`, { bind: { id } });
     const onTheFly = await bothWays('Query.assessment_attacks', path, variables);
     expect(onTheFly.rest).toEqual(onTheFly.graphql);
     expect(onTheFly.rest).toEqual(stored.rest);
@@ -171,10 +172,15 @@ describe('Query.tasks (GET ORG/tasks)', () => {
     expect(mixed.rest).toEqual(mixed.graphql);
   });
 
-  it('still validates its arguments (422 with every problem)', async () => {
+  it('still validates its arguments (422 with every problem), and reports the service’s own checks at their REST place', async () => {
     const res = await rest(api, 'GET', `/org/${owner.orgKey}/tasks`, { token: owner.token, query: { limit: 0, sort_by: 'nope' } });
     expect(res.status).toBe(422);
     expect(res.body.errors.map((item: { loc: string[] }) => item.loc.join('.')).sort()).toEqual(['query.limit', 'query.sort_by']);
+    // A page deeper than the offset cap is refused by the service (checkPageDepth), at ["query", "page"] as executing the document reports it.
+    for (const kind of ['tasks', 'datasets']) {
+      const deep = await rest(api, 'GET', `/org/${owner.orgKey}/${kind}`, { token: owner.token, query: { page: 300, limit: 50 } });
+      expect([kind, deep.status, deep.body.errors.map((item: { loc: string[] }) => item.loc)]).toEqual([kind, 422, [['query', 'page']]]);
+    }
   });
 });
 
