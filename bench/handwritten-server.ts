@@ -11,7 +11,8 @@ import { FACET_COUNTS_SQL } from '../src/modules/sessions/facet-counts';
  * honestly and with the fewest statements: the API key with its user,
  * organization, membership and workspace in one named statement, then one
  * statement with joins (two for a page: count and rows). No GraphQL, no
- * validation layer, no logging, no metrics.
+ * validation layer, no logging, no metrics. It also answers an assessment's
+ * analytics and attack list, the floor for `npm run bench -- assessments`.
  */
 const AUTH_SQL = `
   SELECT k.organization_id AS key_org, k.workspace_id AS key_ws, u.id AS user_id, u.is_suspended,
@@ -66,6 +67,13 @@ const DASHBOARD_SQL = (withCounts: boolean) => `
     LEFT JOIN projects p ON p.id = s.project_id
    ORDER BY s.updated_at DESC, s.id DESC`;
 
+const ANALYTICS_SQL = `SELECT risk_score, overall_asr, total_attacks, total_trials, analytics_snapshot FROM airt_assessments WHERE id = $1 AND workspace_id = $2`;
+// The attack list as the service answers it over REST: each span's stored reply text (migration 0041), concatenated.
+const ATTACKS_SQL = `
+  SELECT '[' || coalesce(string_agg(s.reply_json, ',' ORDER BY s.seq), '') || ']' AS reply
+    FROM (SELECT x.seq, x.reply_json FROM airt_attack_spans x JOIN airt_assessments a ON a.id = x.assessment_id
+           WHERE x.assessment_id = $1 AND a.workspace_id = $2 ORDER BY x.seq LIMIT 10000) s`;
+
 /** Named `$name` parameters to positional ones, once per statement text. */
 function positional(sql: string, bind: Record<string, unknown>): { text: string; values: unknown[] } {
   const names: string[] = [];
@@ -112,6 +120,19 @@ export function startHandwritten(url: string, port = 0): Promise<{ server: http.
       if (!auth) return send(res, 404, { errors: [{ message: 'not found' }] });
       const { rows } = await query(`hw_dashboard_${Boolean(body.variables.counts)}`, DASHBOARD_SQL(Boolean(body.variables.counts)), [auth.workspace_id, auth.user_id]);
       return send(res, 200, { data: { workspace: { sessions: rows } } });
+    }
+    const assessment = /^\/api\/v1\/org\/([^/]+)\/ws\/([^/]+)\/airt\/assessments\/([^/]+)\/(analytics|traces\/attacks)$/.exec(url.pathname);
+    if (assessment) {
+      const auth = await authorise(req, decodeURIComponent(assessment[1]), decodeURIComponent(assessment[2]));
+      if (!auth) return send(res, 404, { code: 404 });
+      if (assessment[4] === 'analytics') {
+        const { rows } = await query('hw_analytics', ANALYTICS_SQL, [assessment[3], auth.workspace_id]);
+        return rows[0] ? send(res, 200, rows[0]) : send(res, 404, { code: 404 });
+      }
+      const { rows } = await query('hw_attacks', ATTACKS_SQL, [assessment[3], auth.workspace_id]);
+      const text = rows[0].reply as string;
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      return void res.end(text);
     }
     const match = /^\/api\/v1\/org\/([^/]+)\/ws\/([^/]+)\/sessions(?:\/([^/]+))?$/.exec(url.pathname);
     if (!match || req.method !== 'GET') return send(res, 404, { code: 404 });

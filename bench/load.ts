@@ -63,3 +63,31 @@ export async function timeIt(fn: () => Promise<unknown>, times: number): Promise
   }
   return out.sort((a, b) => a - b);
 }
+
+/**
+ * `fn` run back to back by `concurrency` workers for `seconds` (after one
+ * warm-up call each): the direct-SQL side of an HTTP measurement at the same
+ * number of connections.
+ */
+export async function timeConcurrent(fn: () => Promise<unknown>, concurrency: number, seconds: number): Promise<{ p50_ms: number; p99_ms: number; per_s: number }> {
+  await Promise.all(Array.from({ length: concurrency }, () => fn()));
+  const latencies: number[] = [];
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  async function worker(): Promise<void> {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      await fn();
+      latencies.push(performance.now() - t0);
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, () => worker()));
+  latencies.sort((a, b) => a - b);
+  return { p50_ms: percentile(latencies, 50), p99_ms: percentile(latencies, 99), per_s: latencies.length / ((performance.now() - started) / 1000) };
+}
+
+/** The median of a few measurements (rounds of one scenario). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
