@@ -136,6 +136,9 @@ export async function main(): Promise<void> {
       { name: 'task facets, two filters', path: `${org}/tasks/facets?include_public=true&difficulty=hard&difficulty=insane&tags=web` },
       { name: 'dataset list', path: `${org}/datasets?limit=50&include_public=true` },
     ];
+    // BENCH_SCENARIOS=facets,dataset runs only the scenarios whose names contain one of the words.
+    const only = process.env.BENCH_SCENARIOS?.split(',').filter(Boolean);
+    if (only) scenarios.splice(0, scenarios.length, ...scenarios.filter((scenario) => only.some((word) => scenario.name.includes(word))));
     const rows: { scenario: string; statements: number; sqlP50: number; connections: number; result: LoadResult }[] = [];
     try {
       for (const scenario of scenarios) {

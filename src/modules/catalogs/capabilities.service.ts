@@ -1,9 +1,8 @@
-import { QueryTypes } from 'sequelize';
 import { CapabilityFileModel, CapabilityModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { checkPageDepth } from '../../core/pagination';
 import { requireScope, resolveOrg } from '../../core/tenancy/tenant-scope';
-import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import { buildCapabilityBundle } from './capability-bundle';
 import type { CapabilityFilterArgs, CapabilityListArgs, PublishCapabilityRequest } from './catalogs.inputs';
 import { anyOf, facetLists, facetSql, newWhere, orderSql, overlaps, searchIn, whereSql, type CatalogWhere, type FacetRow } from './catalogs.sql';
@@ -81,7 +80,7 @@ export async function capabilityFacets(ctx: AppContext, orgKey: string, args: Ca
     { name: 'authors', value: 'a.author_name', filter: 'author' },
     { name: 'licenses', value: 'a.license', filter: 'license' },
   ]);
-  const { lists, numbers } = facetLists(await database().query<FacetRow>(sql, { bind: where.bind, type: QueryTypes.SELECT }));
+  const { lists, numbers } = facetLists(await plainQuery<FacetRow>(sql, where.bind));
   return {
     keywords: lists.get('keywords') ?? [],
     authors: lists.get('authors') ?? [],

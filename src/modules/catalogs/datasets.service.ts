@@ -1,9 +1,8 @@
-import { QueryTypes } from 'sequelize';
 import { DatasetModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { checkPageDepth, pageJson } from '../../core/pagination';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
-import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import type { DatasetFilterArgs, DatasetListArgs, PublishDatasetRequest } from './catalogs.inputs';
 import { anyOf, facetLists, facetSql, listOrder, newWhere, overlaps, searchIn, whereSql, type CatalogWhere, type FacetRow } from './catalogs.sql';
 import { datasetJson, toDataset, type DatasetRow } from './catalogs.mapper';
@@ -113,7 +112,7 @@ export async function datasetFacets(ctx: AppContext, orgKey: string, args: Datas
     { name: 'size_categories', value: 'a.size_category', filter: 'size_category' },
     { name: 'task_categories', value: 'a.task_categories', array: true, filter: 'task_categories' },
   ]);
-  const { lists, numbers } = facetLists(await database().query<FacetRow>(sql, { bind: where.bind, type: QueryTypes.SELECT }));
+  const { lists, numbers } = facetLists(await plainQuery<FacetRow>(sql, where.bind));
   return {
     tags: lists.get('tags') ?? [],
     licenses: lists.get('licenses') ?? [],

@@ -5,6 +5,7 @@ import { AlreadyExistsError, NotFoundError, ValidationError, type ValidationItem
 import { checkPageDepth } from '../../core/pagination';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import { CATALOG_NAME_PATTERN, type TaskSetFilterArgs, type TaskSetListArgs, type TaskSetRequest } from './catalogs.inputs';
 import { anyOf, facetLists, facetSql, newWhere, orderSql, overlaps, searchIn, whereSql, type CatalogWhere, type FacetRow } from './catalogs.sql';
 import { toTaskSet, type TaskSetRow } from './catalogs.mapper';
@@ -119,7 +120,7 @@ export async function taskSetFacets(ctx: AppContext, orgKey: string, args: TaskS
     { name: 'sources', value: 'a.source', filter: 'source' },
     { name: 'tags', value: 'a.tags', array: true, filter: 'tags' },
   ]);
-  const { lists, numbers } = facetLists(await database().query<FacetRow>(sql, { bind: where.bind, type: QueryTypes.SELECT }));
+  const { lists, numbers } = facetLists(await plainQuery<FacetRow>(sql, where.bind));
   return {
     sources: lists.get('sources') ?? [],
     tags: lists.get('tags') ?? [],

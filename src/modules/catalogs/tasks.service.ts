@@ -1,10 +1,10 @@
-import { ForeignKeyConstraintError, QueryTypes } from 'sequelize';
+import { ForeignKeyConstraintError } from 'sequelize';
 import { TaskModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { ConflictError, ValidationError, type ValidationItem } from '../../core/errors';
 import { checkPageDepth, pageJson } from '../../core/pagination';
 import { requireScope, resolveOrg } from '../../core/tenancy/tenant-scope';
-import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import type { PublishTaskRequest, TaskFilterArgs, TaskListArgs, VerificationInput } from './catalogs.inputs';
 import { anyOf, facetLists, facetSql, listOrder, newWhere, overlaps, searchIn, whereSql, type CatalogWhere, type FacetRow } from './catalogs.sql';
 import { taskJson, toTask, type TaskRow } from './catalogs.mapper';
@@ -117,7 +117,7 @@ export function taskFacetQuery(orgId: string, args: TaskFilterArgs): { sql: stri
 export async function taskFacets(ctx: AppContext, orgKey: string, args: TaskFilterArgs): Promise<TaskFacetsResponse> {
   const scope = await resolveOrg(ctx, orgKey);
   const query = taskFacetQuery(scope.org.id, args);
-  const { lists, numbers } = facetLists(await database().query<FacetRow>(query.sql, { bind: query.bind, type: QueryTypes.SELECT }));
+  const { lists, numbers } = facetLists(await plainQuery<FacetRow>(query.sql, query.bind));
   const values = (dim: string) => (lists.get(dim) ?? []).map((entry) => entry.value);
   return {
     authors: values('authors'),
