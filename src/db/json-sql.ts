@@ -12,3 +12,12 @@ export function jsonTimestamp(expr: string): string {
 export function jsonOr(expr: string, fallback: string): string {
   return `coalesce(nullif(${expr}, 'null'::jsonb), '${fallback}'::jsonb)`;
 }
+
+/**
+ * A JSON object of named SQL expressions (`expr AS name, …`), in their order,
+ * written without the spaces `json_build_object` puts around every `:` and
+ * `,` (about a tenth of a reply's bytes).
+ */
+export function compactJson(namedExpressions: string): string {
+  return `(SELECT to_json(j) FROM (SELECT ${namedExpressions}) j)`;
+}

@@ -46,14 +46,36 @@ export interface AccessClaims {
   tv: number;
 }
 
+/**
+ * Tokens whose signature verified, by their text: a signature that verified
+ * once verifies for as long as the process keeps its secret, so a repeated
+ * token skips the HMAC and JSON parsing. Expiry is checked on every use, and
+ * the user, its token version and suspension are still read from PostgreSQL
+ * on every request, so a password reset or a suspension takes effect on the
+ * very next request on every replica. Bounded; the oldest entry goes first.
+ */
+const verifiedTokens = new Map<string, { claims: AccessClaims; exp: number }>();
+const VERIFIED_TOKENS_MAX = 10_000;
+
+const expired = (exp: number) => Math.floor(Date.now() / 1000) >= exp;
+
 /** Verifies a JWT; failures are the spec's 401 types. */
 export function verifyAccessToken(token: string): AccessClaims {
+  const known = verifiedTokens.get(token);
+  if (known) {
+    if (!expired(known.exp)) return known.claims;
+    verifiedTokens.delete(token);
+    throw new AuthenticationError('Access token has expired', 'expired_token_error');
+  }
   try {
-    const claims = jwt.verify(token, jwtSecret(), { algorithms: ['HS256'] });
-    if (typeof claims !== 'object' || typeof claims.sub !== 'string' || typeof claims.tv !== 'number') {
+    const payload = jwt.verify(token, jwtSecret(), { algorithms: ['HS256'] });
+    if (typeof payload !== 'object' || typeof payload.sub !== 'string' || typeof payload.tv !== 'number') {
       throw new AuthenticationError('Invalid access token', 'token_error');
     }
-    return { sub: claims.sub, tv: claims.tv };
+    const claims = { sub: payload.sub, tv: payload.tv };
+    if (verifiedTokens.size >= VERIFIED_TOKENS_MAX) verifiedTokens.delete(verifiedTokens.keys().next().value as string);
+    verifiedTokens.set(token, { claims, exp: typeof payload.exp === 'number' ? payload.exp : Number.POSITIVE_INFINITY });
+    return claims;
   } catch (error) {
     if (error instanceof AuthenticationError) throw error;
     if (error instanceof jwt.TokenExpiredError) throw new AuthenticationError('Access token has expired', 'expired_token_error');

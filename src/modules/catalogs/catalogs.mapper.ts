@@ -1,4 +1,4 @@
-import { jsonOr, jsonTimestamp } from '../../db/json-sql';
+import { compactJson, jsonOr, jsonTimestamp } from '../../db/json-sql';
 import type {
   CapabilityArtifactDetail,
   CapabilityArtifactSummary,
@@ -68,13 +68,13 @@ export function toDataset(row: DatasetRow): DatasetArtifactSummary {
 /** toDataset in SQL: one DatasetArtifactSummary as JSON from a row of DATASET_SELECT under `alias` (REST dataset list, @RestJson). */
 export function datasetJson(alias: string): string {
   const c = (column: string) => `${alias}.${column}`;
-  return `json_build_object(
-    'id', ${c('id')}, 'name', ${c('org_key')} || '/' || ${c('name')}, 'version', ${c('version')},
-    'created_at', ${jsonTimestamp(c('created_at'))}, 'updated_at', ${jsonTimestamp(c('updated_at'))},
-    'format', coalesce(${c('format')}, 'parquet'), 'is_public', ${c('is_public')}, 'download_count', coalesce(${c('download_count')}, 0),
-    'origin', ${jsonOr(c('origin'), '{}')}, 'pretty_name', ${c('pretty_name')}, 'summary', ${c('summary')}, 'license', ${c('license')},
-    'size_category', ${c('size_category')}, 'language', ${c('language')}, 'tags', ${c('tags')}, 'task_categories', ${c('task_categories')},
-    'column_count', ${c('column_count')}, 'row_count', ${c('row_count')}, 'version_count', ${c('version_count')})`;
+  return compactJson(`
+    ${c('id')} AS id, ${c('org_key')} || '/' || ${c('name')} AS name, ${c('version')} AS version,
+    ${jsonTimestamp(c('created_at'))} AS created_at, ${jsonTimestamp(c('updated_at'))} AS updated_at,
+    coalesce(${c('format')}, 'parquet') AS format, ${c('is_public')} AS is_public, coalesce(${c('download_count')}, 0) AS download_count,
+    ${jsonOr(c('origin'), '{}')} AS origin, ${c('pretty_name')} AS pretty_name, ${c('summary')} AS summary, ${c('license')} AS license,
+    ${c('size_category')} AS size_category, ${c('language')} AS language, ${c('tags')} AS tags, ${c('task_categories')} AS task_categories,
+    ${c('column_count')} AS column_count, ${c('row_count')} AS row_count, ${c('version_count')} AS version_count`);
 }
 
 export interface CapabilityRow {
@@ -231,14 +231,14 @@ function verificationJson(v: string): string {
 /** toTask in SQL: one TaskSummary as JSON from a row of TASK_SELECT under `alias` (REST task list, @RestJson). */
 export function taskJson(alias: string): string {
   const c = (column: string) => `${alias}.${column}`;
-  return `json_build_object(
-    'id', ${c('id')}, 'name', ${c('name')}, 'version', ${c('version')}, 'org_key', ${c('org_key')},
-    'organization_id', ${c('organization_id')}, 'created_at', ${jsonTimestamp(c('created_at'))},
-    'file_size', coalesce(${c('file_size')}, 0), 'is_public', ${c('is_public')}, 'template_status', ${c('template_status')},
-    'sandbox_provider', ${c('sandbox_provider')}, 'description', ${c('description')}, 'author', ${c('author')},
-    'difficulty', ${c('difficulty')}, 'license', ${c('license')}, 'oci_digest', ${c('oci_digest')}, 'source', ${c('source')},
-    'tags', ${c('tags')}, 'ports', ${c('ports')}, 'verification', ${verificationJson(c('verification'))},
-    'version_count', ${c('version_count')})`;
+  return compactJson(`
+    ${c('id')} AS id, ${c('name')} AS name, ${c('version')} AS version, ${c('org_key')} AS org_key,
+    ${c('organization_id')} AS organization_id, ${jsonTimestamp(c('created_at'))} AS created_at,
+    coalesce(${c('file_size')}, 0) AS file_size, ${c('is_public')} AS is_public, ${c('template_status')} AS template_status,
+    ${c('sandbox_provider')} AS sandbox_provider, ${c('description')} AS description, ${c('author')} AS author,
+    ${c('difficulty')} AS difficulty, ${c('license')} AS license, ${c('oci_digest')} AS oci_digest, ${c('source')} AS source,
+    ${c('tags')} AS tags, ${c('ports')} AS ports, ${verificationJson(c('verification'))} AS verification,
+    ${c('version_count')} AS version_count`);
 }
 
 export interface TaskSetRow {
