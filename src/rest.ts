@@ -83,10 +83,6 @@ const CUSTOM_SCALARS: Record<string, object> = {
   JSON: {},
 };
 
-export interface RestServerContext {
-  appContext: AppContext;
-}
-
 /** One REST operation, ready to run: Sofa's operation document for its root field. */
 export interface RestPlan {
   kind: 'Query' | 'Mutation';

@@ -39,8 +39,6 @@ export function Public(): MethodDecorator {
  * tests/integration/platform/rest-json-replies.test.ts compares both for
  * every route that uses it.
  */
-export type RestJsonReply = (ctx: never, args: never) => Promise<string>;
-
 export function RestJson<Ctx, Args>(reply: (ctx: Ctx, args: Args) => Promise<string>): MethodDecorator {
   return Extensions({ restJson: reply });
 }
