@@ -174,6 +174,9 @@ export async function main(): Promise<void> {
                 : await load(scenario.url, { token, connections, count: REQUESTS, seconds: SECONDS }),
             );
           }
+          // A failed request would count in wrk's percentiles: any error fails the run.
+          const errors = results.reduce((sum, item) => sum + item.errors, 0);
+          if (errors) throw new Error(`${scenario.name}: ${errors} failed requests at ${connections} connections`);
           const result = { ...results[0], p50_ms: median(results.map((item) => item.p50_ms)), p99_ms: median(results.map((item) => item.p99_ms)), req_per_s: median(results.map((item) => item.req_per_s)) };
           const sqlP50 = median(sqlP50s);
           let handP50: number | null = null;

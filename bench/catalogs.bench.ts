@@ -157,8 +157,11 @@ export async function main(): Promise<void> {
               console.log(`\n-- ${scenario.name}: ${statement.text.slice(0, 80)}`);
               continue;
             }
+            // The plan the service runs (its connections force generic plans), then a run with this request's values.
+            const generic = await pool.query(`EXPLAIN (GENERIC_PLAN) ${statement.text}`);
+            console.log(`\n-- ${scenario.name}: generic plan\n${generic.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n')}`);
             const plan = await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, statement.values);
-            console.log(`\n-- ${scenario.name}\n${plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n')}`);
+            console.log(`\n-- ${scenario.name}: with the values\n${plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n')}`);
           }
         }
         // Rounds of (direct SQL, HTTP) at 2 connections, alternated, medians reported; then one round at 20.
@@ -175,6 +178,9 @@ export async function main(): Promise<void> {
                 : await load(target, { token, connections, count: REQUESTS, seconds: SECONDS }),
             );
           }
+          // A failed request would count in wrk's percentiles: any error fails the run.
+          const errors = results.reduce((sum, item) => sum + item.errors, 0);
+          if (errors) throw new Error(`${scenario.name}: ${errors} failed requests at ${connections} connections`);
           const result = { ...results[0], p50_ms: median(results.map((item) => item.p50_ms)), p99_ms: median(results.map((item) => item.p99_ms)), req_per_s: median(results.map((item) => item.req_per_s)) };
           const sqlP50 = median(sqlP50s);
           rows.push({ scenario: scenario.name, statements: statements.length, sqlP50, connections, result });

@@ -88,6 +88,8 @@ export async function timeConcurrent(fn: () => Promise<unknown>, concurrency: nu
 
 /** The median of a few measurements (rounds of one scenario). */
 export function median(values: number[]): number {
+  if (!values.length) throw new Error('median of nothing (BENCH_ROUNDS must be at least 1)');
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }

@@ -32,7 +32,9 @@ export async function wrkLoad(url: string, options: { headers: Record<string, st
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await new Promise((resolve) => child.on('exit', resolve));
     const requests = Number(/(\d+) requests in/.exec(output)?.[1] ?? 0);
-    const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0);
+    // Non-2xx replies and socket errors (connect, read, write, timeout) alike.
+    const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
+    const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0) + (socket ? socket.slice(1).reduce((sum, value) => sum + Number(value), 0) : 0);
     return {
       requests,
       errors,

@@ -22,11 +22,12 @@ export async function hotQuery<T extends QueryResultRow>(name: string, text: str
 }
 
 /**
- * A read whose text varies with its filters (lists, pages): sent unnamed, so
- * PostgreSQL plans it with the actual values, through the same pool and type
- * parsers, and its rows come back as node-postgres builds them (no copy per
- * row as Sequelize's raw queries make). `$name` parameters as Sequelize's
- * `bind`. Outside transactions only.
+ * A read whose text varies with its filters (lists, pages): sent unnamed
+ * through the same pool and type parsers, and its rows come back as
+ * node-postgres builds them (no copy per row as Sequelize's raw queries
+ * make). `$name` parameters as Sequelize's `bind`. Outside transactions only.
+ * Like every parameterised statement on these connections it runs a generic
+ * plan (`plan_cache_mode=force_generic_plan`, see models/index.ts).
  */
 export async function plainQuery<T extends QueryResultRow>(text: string, bind: Record<string, unknown>): Promise<T[]> {
   notifyStatement(text);
