@@ -102,6 +102,8 @@ export async function listAssessments(
   const page = args.page ?? 1;
   const pageSize = args.page_size ?? 50;
   checkPageDepth(page, pageSize);
+  // A project of another workspace is 404, as for workflow runs (never an empty list that hides the mistake).
+  if (args.project_id) await resolveProject(scope, args.project_id);
   const where = { workspace_id: scope.workspace.id, ...(args.project_id ? { project_id: args.project_id } : {}) };
   const { rows, count } = await AssessmentModel.findAndCountAll({
     where,

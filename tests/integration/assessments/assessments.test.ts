@@ -157,6 +157,10 @@ describe('list and get assessments (spec 12, 13)', () => {
     expect(filtered.body.items.map((item: { id: string }) => item.id)).toEqual([ids[3], ids[1]]);
     const past = await rest(api, 'GET', path, { token: user.token, query: { page: 9 } });
     expect(past.body).toMatchObject({ items: [], total: 5 });
+    // Another workspace's project (here another organization's default one) is 404, as workflow runs answer.
+    const foreign = await defaultProject(other.orgKey);
+    const hidden = await rest(api, 'GET', path, { token: user.token, query: { project_id: foreign.id } });
+    expect([hidden.status, hidden.body.type]).toEqual([404, 'not_found_error']);
   });
 
   it('rejects page 0 and page_size 0 or 101 with 422 at their query locations', async () => {
