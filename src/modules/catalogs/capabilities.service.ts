@@ -1,11 +1,10 @@
 import { CapabilityFileModel, CapabilityModel } from '../../../models';
 import type { AppContext } from '../../core/context';
-import { checkPageDepth } from '../../core/pagination';
 import { requireScope, resolveOrg } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import { buildCapabilityBundle } from './capability-bundle';
 import type { CapabilityFilterArgs, CapabilityListArgs, PublishCapabilityRequest } from './catalogs.inputs';
-import { anyOf, facetLists, facetSql, newWhere, orderSql, overlaps, searchIn, whereSql, type CatalogWhere, type FacetRow } from './catalogs.sql';
+import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
 import { toCapability, toCapabilityDetail, type CapabilityRow } from './catalogs.mapper';
 import {
   CapabilitySortBy,
@@ -16,6 +15,7 @@ import {
   type CapabilityVersionList,
 } from './catalogs.types';
 import {
+  catalogPage,
   checkPathVersion,
   deleteVersion,
   findArtifactRow,
@@ -55,20 +55,15 @@ const SORTS: Record<CapabilitySortBy, string> = {
 };
 
 export async function listCapabilities(ctx: AppContext, orgKey: string, args: CapabilityListArgs) {
-  const page = args.page ?? 1;
-  const limit = args.limit ?? 50;
-  checkPageDepth(page, limit);
+  const { page, limit } = catalogPage(args);
   const scope = await resolveOrg(ctx, orgKey);
   const where = capabilityWhere(scope.org.id, scope.viewer.user.id, args);
-  const condition = whereSql(where);
-  const { rows, total } = await pageAndCount<CapabilityRow>(
-    `SELECT ${CAPABILITY_SELECT} FROM capabilities a JOIN organizations o ON o.id = a.organization_id
-      WHERE ${condition} ORDER BY ${orderSql(SORTS[args.sort_by ?? CapabilitySortBy.created_at], args.sort_dir, false)} LIMIT $limit OFFSET $offset`,
-    `SELECT count(*) AS total FROM capabilities a WHERE ${condition}`,
-    where.bind,
-    page,
-    limit,
-  );
+  const query = catalogListQuery('capabilities', CAPABILITY_SELECT, where, {
+    column: SORTS[args.sort_by ?? CapabilitySortBy.created_at],
+    nullable: false,
+    direction: args.sort_dir,
+  });
+  const { rows, total } = await pageAndCount<CapabilityRow>(query, page, limit);
   return { capabilities: rows.map((row) => toCapability(row, scope.org.id)), total, page, limit };
 }
 

@@ -79,15 +79,37 @@ export function orderSql(column: string, direction: CatalogSortDirection | null 
 }
 
 /**
- * A list's order for its page statement and again over the page's rows
+ * The statement parts of a catalog list page: `table` rows under `a` joined
+ * to their organization, filtered by `where`, ordered by `column` then id.
+ * The order is given twice: for the page statement, and over the page's rows
  * (`p`, with the sort key selected as `list_sort_key`), so a JSON page keeps
  * its order while the page itself stays a top-N sort or an index scan.
  */
-export function listOrder(column: string, direction: CatalogSortDirection | null | undefined, nullable: boolean) {
+export interface CatalogListQuery {
+  columns: string;
+  from: string;
+  sortKey: string;
+  order: string;
+  pageOrder: string;
+  countSql: string;
+  bind: Record<string, unknown>;
+}
+
+export function catalogListQuery(
+  table: CatalogTable,
+  columns: string,
+  where: CatalogWhere,
+  sort: { column: string; nullable: boolean; direction: CatalogSortDirection | null | undefined },
+): CatalogListQuery {
+  const condition = whereSql(where);
   return {
-    sortKey: column,
-    order: orderSql(column, direction, nullable),
-    pageOrder: orderSql('p.list_sort_key', direction, nullable, 'p.id'),
+    columns,
+    from: `FROM ${table} a JOIN organizations o ON o.id = a.organization_id WHERE ${condition}`,
+    sortKey: sort.column,
+    order: orderSql(sort.column, sort.direction, sort.nullable),
+    pageOrder: orderSql('p.list_sort_key', sort.direction, sort.nullable, 'p.id'),
+    countSql: `SELECT count(*) AS total FROM ${table} a WHERE ${condition}`,
+    bind: where.bind,
   };
 }
 

@@ -1,16 +1,17 @@
 import { DatasetModel } from '../../../models';
 import type { AppContext } from '../../core/context';
-import { checkPageDepth, pageJson } from '../../core/pagination';
+import { pageJson } from '../../core/pagination';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import type { DatasetFilterArgs, DatasetListArgs, PublishDatasetRequest } from './catalogs.inputs';
-import { anyOf, facetLists, facetSql, listOrder, newWhere, overlaps, searchIn, whereSql, type CatalogWhere, type FacetRow } from './catalogs.sql';
+import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
 import { datasetJson, toDataset, type DatasetRow } from './catalogs.mapper';
 import { DatasetSortBy, type DatasetArtifactSummary, type DatasetFacetsResponse, type DatasetVersionList } from './catalogs.types';
 import {
   checkPathVersion,
   deleteVersion,
   findArtifactRow,
+  catalogPage,
   pageAndCount,
   pageAndCountJson,
   parseNameRef,
@@ -66,38 +67,19 @@ const SORTS: Record<DatasetSortBy, [string, boolean]> = {
 
 /** The statement parts of a dataset list page (spec 16): the caller's organization, filters and order. */
 function datasetListQuery(scope: OrgScope, args: DatasetListArgs) {
-  const where = datasetWhere(scope.org.id, scope.viewer.user.id, args);
   const [column, nullable] = SORTS[args.sort_by ?? DatasetSortBy.created_at];
-  const condition = whereSql(where);
-  return {
-    columns: DATASET_SELECT,
-    from: `FROM datasets a JOIN organizations o ON o.id = a.organization_id WHERE ${condition}`,
-    ...listOrder(column, args.sort_dir, nullable),
-    countSql: `SELECT count(*) AS total FROM datasets a WHERE ${condition}`,
-    bind: where.bind,
-  };
+  return catalogListQuery('datasets', DATASET_SELECT, datasetWhere(scope.org.id, scope.viewer.user.id, args), { column, nullable, direction: args.sort_dir });
 }
 
 export async function listDatasets(ctx: AppContext, orgKey: string, args: DatasetListArgs) {
-  const page = args.page ?? 1;
-  const limit = args.limit ?? 50;
-  checkPageDepth(page, limit);
-  const query = datasetListQuery(await resolveOrg(ctx, orgKey), args);
-  const { rows, total } = await pageAndCount<DatasetRow>(
-    `SELECT ${query.columns} ${query.from} ORDER BY ${query.order} LIMIT $limit OFFSET $offset`,
-    query.countSql,
-    query.bind,
-    page,
-    limit,
-  );
+  const { page, limit } = catalogPage(args);
+  const { rows, total } = await pageAndCount<DatasetRow>(datasetListQuery(await resolveOrg(ctx, orgKey), args), page, limit);
   return { datasets: rows.map(toDataset), total, page, limit };
 }
 
 /** The same list as the JSON text of DatasetArtifactListResponse, its summaries built by PostgreSQL (REST, @RestJson). */
 export async function listDatasetsJson(ctx: AppContext, orgKey: string, args: DatasetListArgs): Promise<string> {
-  const page = args.page ?? 1;
-  const limit = args.limit ?? 50;
-  checkPageDepth(page, limit);
+  const { page, limit } = catalogPage(args);
   const { json, total } = await pageAndCountJson(datasetListQuery(await resolveOrg(ctx, orgKey), args), datasetJson('p'), page, limit);
   return pageJson(total, page, limit, 'datasets', json);
 }

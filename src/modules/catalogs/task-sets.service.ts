@@ -2,16 +2,15 @@ import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import { TaskSetModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { AlreadyExistsError, NotFoundError, ValidationError, type ValidationItem } from '../../core/errors';
-import { checkPageDepth } from '../../core/pagination';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
 import { CATALOG_NAME_PATTERN, type TaskSetFilterArgs, type TaskSetListArgs, type TaskSetRequest } from './catalogs.inputs';
-import { anyOf, facetLists, facetSql, newWhere, orderSql, overlaps, searchIn, whereSql, type CatalogWhere, type FacetRow } from './catalogs.sql';
+import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
 import { toTaskSet, type TaskSetRow } from './catalogs.mapper';
 import { TaskSetSortBy, type TaskSetDeleteResponse, type TaskSetFacetsResponse, type TaskSetResponse } from './catalogs.types';
 import { isCatalogVersion } from './semver-key';
-import { ownNameRef, pageAndCount, parseNameRef, type NameRef } from './versioned-artifacts';
+import { catalogPage, ownNameRef, pageAndCount, parseNameRef, type NameRef } from './versioned-artifacts';
 
 const WHAT = 'Task set';
 
@@ -96,20 +95,14 @@ const SORTS: Record<TaskSetSortBy, string> = {
 };
 
 export async function listTaskSets(ctx: AppContext, orgKey: string, args: TaskSetListArgs) {
-  const page = args.page ?? 1;
-  const limit = args.limit ?? 50;
-  checkPageDepth(page, limit);
+  const { page, limit } = catalogPage(args);
   const scope = await resolveOrg(ctx, orgKey);
-  const where = taskSetWhere(scope.org.id, args);
-  const condition = whereSql(where);
-  const { rows, total } = await pageAndCount<TaskSetRow>(
-    `SELECT ${TASK_SET_SELECT} FROM task_sets a JOIN organizations o ON o.id = a.organization_id
-      WHERE ${condition} ORDER BY ${orderSql(SORTS[args.sort_by ?? TaskSetSortBy.created_at], args.sort_dir, false)} LIMIT $limit OFFSET $offset`,
-    `SELECT count(*) AS total FROM task_sets a WHERE ${condition}`,
-    where.bind,
-    page,
-    limit,
-  );
+  const query = catalogListQuery('task_sets', TASK_SET_SELECT, taskSetWhere(scope.org.id, args), {
+    column: SORTS[args.sort_by ?? TaskSetSortBy.created_at],
+    nullable: false,
+    direction: args.sort_dir,
+  });
+  const { rows, total } = await pageAndCount<TaskSetRow>(query, page, limit);
   return { task_sets: rows.map(toTaskSet), total, page, limit };
 }
 

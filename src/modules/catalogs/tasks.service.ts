@@ -2,11 +2,11 @@ import { ForeignKeyConstraintError } from 'sequelize';
 import { TaskModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { ConflictError, ValidationError, type ValidationItem } from '../../core/errors';
-import { checkPageDepth, pageJson } from '../../core/pagination';
+import { pageJson } from '../../core/pagination';
 import { requireScope, resolveOrg } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import type { PublishTaskRequest, TaskFilterArgs, TaskListArgs, VerificationInput } from './catalogs.inputs';
-import { anyOf, facetLists, facetSql, listOrder, newWhere, overlaps, searchIn, whereSql, type CatalogWhere, type FacetRow } from './catalogs.sql';
+import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
 import { taskJson, toTask, type TaskRow } from './catalogs.mapper';
 import {
   TaskSortBy,
@@ -22,6 +22,7 @@ import {
   checkPathVersion,
   deleteVersion,
   findArtifactRow,
+  catalogPage,
   pageAndCount,
   pageAndCountJson,
   parseNameRef,
@@ -59,40 +60,21 @@ const SORTS: Record<TaskSortBy, [string, boolean]> = {
 
 /** The statement parts of a task list page (spec 19): the caller's organization, filters and order. */
 function taskListQuery(orgId: string, args: TaskListArgs) {
-  const where = taskWhere(orgId, args);
   const [column, nullable] = SORTS[args.sort_by ?? TaskSortBy.created_at];
-  const condition = whereSql(where);
-  return {
-    columns: TASK_SELECT,
-    from: `FROM tasks a JOIN organizations o ON o.id = a.organization_id WHERE ${condition}`,
-    ...listOrder(column, args.sort_dir, nullable),
-    countSql: `SELECT count(*) AS total FROM tasks a WHERE ${condition}`,
-    bind: where.bind,
-  };
+  return catalogListQuery('tasks', TASK_SELECT, taskWhere(orgId, args), { column, nullable, direction: args.sort_dir });
 }
 
 /** Spec 19: one entry per name (its latest version) the caller can access. */
 export async function listTasks(ctx: AppContext, orgKey: string, args: TaskListArgs) {
-  const page = args.page ?? 1;
-  const limit = args.limit ?? 50;
-  checkPageDepth(page, limit);
+  const { page, limit } = catalogPage(args);
   const scope = await resolveOrg(ctx, orgKey);
-  const query = taskListQuery(scope.org.id, args);
-  const { rows, total } = await pageAndCount<TaskRow>(
-    `SELECT ${query.columns} ${query.from} ORDER BY ${query.order} LIMIT $limit OFFSET $offset`,
-    query.countSql,
-    query.bind,
-    page,
-    limit,
-  );
+  const { rows, total } = await pageAndCount<TaskRow>(taskListQuery(scope.org.id, args), page, limit);
   return { tasks: rows.map(toTask), total, page, limit };
 }
 
 /** The same list as the JSON text of TaskListResponse, its summaries built by PostgreSQL (REST, @RestJson). */
 export async function listTasksJson(ctx: AppContext, orgKey: string, args: TaskListArgs): Promise<string> {
-  const page = args.page ?? 1;
-  const limit = args.limit ?? 50;
-  checkPageDepth(page, limit);
+  const { page, limit } = catalogPage(args);
   const scope = await resolveOrg(ctx, orgKey);
   const { json, total } = await pageAndCountJson(taskListQuery(scope.org.id, args), taskJson('p'), page, limit);
   return pageJson(total, page, limit, 'tasks', json);

@@ -1,11 +1,12 @@
 import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import type { QueryResultRow } from 'pg';
 import { AlreadyExistsError, NotFoundError, validationFailure } from '../../core/errors';
+import { checkPageDepth } from '../../core/pagination';
 import type { AppContext } from '../../core/context';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
-import type { ArtifactTable } from './catalogs.sql';
+import type { ArtifactTable, CatalogListQuery } from './catalogs.sql';
 import { isCatalogVersion, versionKey } from './semver-key';
 
 /**
@@ -192,33 +193,33 @@ export async function deleteVersion(ctx: AppContext, orgKey: string, table: Arti
   return { scope, ref, deleted };
 }
 
-/** Page and count of a list, run side by side. */
-export async function pageAndCount<T extends object>(
-  pageSql: string,
-  countSql: string,
-  bind: Record<string, unknown>,
-  page: number,
-  limit: number,
-): Promise<{ rows: T[]; total: number }> {
+/** `page` and `limit` of a catalog list (defaults 1 and 50), refused past the offset cap (422 at `page`). */
+export function catalogPage(args: { page?: number | null; limit?: number | null }): { page: number; limit: number } {
+  const page = args.page ?? 1;
+  const limit = args.limit ?? 50;
+  checkPageDepth(page, limit);
+  return { page, limit };
+}
+
+/** A list page's rows and count, run side by side. */
+export async function pageAndCount<T extends object>(query: CatalogListQuery, page: number, limit: number): Promise<{ rows: T[]; total: number }> {
   const [counted, rows] = await Promise.all([
-    plainQuery<{ total: string }>(countSql, bind),
-    plainQuery<T & QueryResultRow>(pageSql, { ...bind, limit, offset: (page - 1) * limit }),
+    plainQuery<{ total: string }>(query.countSql, query.bind),
+    plainQuery<T & QueryResultRow>(`SELECT ${query.columns} ${query.from} ORDER BY ${query.order} LIMIT $limit OFFSET $offset`, {
+      ...query.bind,
+      limit,
+      offset: (page - 1) * limit,
+    }),
   ]);
   return { rows, total: Number(counted[0]?.total ?? 0) };
 }
 
 /**
  * The same page as JSON text built by PostgreSQL (REST replies, @RestJson),
- * with its count, in one statement: `rowJson` maps one row `p` of
- * `SELECT columns FROM … ORDER BY order LIMIT …`; the items keep the page's
- * order (`pageOrder` over the sort key selected as `list_sort_key`).
+ * with its count, in one statement: `rowJson` maps one row `p` of the page;
+ * the items keep the page's order (`pageOrder`).
  */
-export async function pageAndCountJson(
-  query: { columns: string; from: string; sortKey: string; order: string; pageOrder: string; countSql: string; bind: Record<string, unknown> },
-  rowJson: string,
-  page: number,
-  limit: number,
-): Promise<{ json: string; total: number }> {
+export async function pageAndCountJson(query: CatalogListQuery, rowJson: string, page: number, limit: number): Promise<{ json: string; total: number }> {
   const [row] = await plainQuery<{ total: string; items: string }>(
     `SELECT (${query.countSql}) AS total,
             (SELECT coalesce(json_agg(${rowJson} ORDER BY ${query.pageOrder}), '[]')::text
