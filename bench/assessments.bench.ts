@@ -6,7 +6,8 @@ import { generateApiKey } from '../src/modules/api-keys/api-keys.service';
 import { captureStatements, replayer, replayPool } from './capture';
 import { startHandwritten } from './handwritten-server';
 import { log, startService, withBenchDatabase } from './harness';
-import { load, median, percentile, timeConcurrent, type LoadResult } from './load';
+import { load, percentile, type LoadResult } from './load';
+import { measureRounds, roundsLine } from './rounds';
 import { wrkAvailable, wrkLoad } from './wrk';
 
 /**
@@ -164,21 +165,9 @@ export async function main(): Promise<void> {
         const direct = replayer(pool, statements);
         await load(scenario.url, { token, connections: 2, count: 10, seconds: 5 });
         for (const connections of [2, 20]) {
-          const sqlP50s: number[] = [];
-          const results: LoadResult[] = [];
-          for (let round = 0; round < (connections === 2 ? ROUNDS : 1); round += 1) {
-            sqlP50s.push((await timeConcurrent(direct, connections, SQL_SECONDS)).p50_ms);
-            results.push(
-              wrkAvailable()
-                ? await wrkLoad(scenario.url, { headers: { authorization: `Bearer ${token}` }, connections, seconds: SECONDS })
-                : await load(scenario.url, { token, connections, count: REQUESTS, seconds: SECONDS }),
-            );
-          }
-          // A failed request would count in wrk's percentiles: any error fails the run.
-          const errors = results.reduce((sum, item) => sum + item.errors, 0);
-          if (errors) throw new Error(`${scenario.name}: ${errors} failed requests at ${connections} connections`);
-          const result = { ...results[0], p50_ms: median(results.map((item) => item.p50_ms)), p99_ms: median(results.map((item) => item.p99_ms)), req_per_s: median(results.map((item) => item.req_per_s)) };
-          const sqlP50 = median(sqlP50s);
+          const measured = await measureRounds(scenario.name, scenario.url, direct, {
+            token, connections, rounds: connections === 2 ? ROUNDS : 1, seconds: SECONDS, sqlSeconds: SQL_SECONDS, requests: REQUESTS,
+          });
           let handP50: number | null = null;
           if (scenario.hand && connections === 2 && wrkAvailable()) {
             const check = await fetch(scenario.hand, { headers: { 'x-api-key': apiKey } });
@@ -186,12 +175,8 @@ export async function main(): Promise<void> {
             await check.arrayBuffer();
             handP50 = (await wrkLoad(scenario.hand, { headers: { 'x-api-key': apiKey }, connections, seconds: SECONDS })).p50_ms;
           }
-          rows.push({ name: scenario.name, statements: statements.length, sqlP50, connections, result, handP50 });
-          log(
-            `${scenario.name} @${connections}: HTTP p50 ${results.map((item) => item.p50_ms.toFixed(2)).join(' / ')} ms (median ${result.p50_ms.toFixed(2)}), ${result.req_per_s.toFixed(1)} req/s; ` +
-              `direct SQL p50 at ${connections} ${sqlP50s.map((value) => value.toFixed(2)).join(' / ')} ms (median ${sqlP50.toFixed(2)})` +
-              (handP50 === null ? '' : `; hand-written node:http + pg HTTP p50 ${handP50.toFixed(2)} ms`),
-          );
+          rows.push({ name: scenario.name, statements: statements.length, sqlP50: measured.sqlP50, connections, result: measured.result, handP50 });
+          log(roundsLine(scenario.name, connections, measured, statements.length) + (handP50 === null ? '' : `; hand-written node:http + pg HTTP p50 ${handP50.toFixed(2)} ms`));
         }
       }
       console.log(`\nIngest: ${(SPANS / seconds).toFixed(0)} spans/s with ${WRITERS} writers; batch p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms; overall_asr ${exact ? 'equals' : 'DIFFERS FROM'} the recomputed mean\n`);

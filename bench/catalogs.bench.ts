@@ -5,8 +5,8 @@ import { signAccessToken } from '../src/modules/accounts/jwt';
 import { versionKey } from '../src/modules/catalogs/semver-key';
 import { captureStatements, replayer, replayPool } from './capture';
 import { log, startService, withBenchDatabase } from './harness';
-import { load, median, timeConcurrent, type LoadResult } from './load';
-import { wrkAvailable, wrkLoad } from './wrk';
+import { load, type LoadResult } from './load';
+import { measureRounds, roundsLine } from './rounds';
 
 /**
  * Catalogs at scale: 100,000 task versions (10,000 names × 10 versions of
@@ -168,26 +168,11 @@ export async function main(): Promise<void> {
         const direct = replayer(pool, statements);
         await load(target, { token, connections: 2, count: 20, seconds: 5 }); // warm-up
         for (const connections of [2, 20]) {
-          const sqlP50s: number[] = [];
-          const results: LoadResult[] = [];
-          for (let round = 0; round < (connections === 2 ? ROUNDS : 1); round += 1) {
-            sqlP50s.push((await timeConcurrent(direct, connections, SQL_SECONDS)).p50_ms);
-            results.push(
-              wrkAvailable()
-                ? await wrkLoad(target, { headers: { authorization: `Bearer ${token}` }, connections, seconds: SECONDS })
-                : await load(target, { token, connections, count: REQUESTS, seconds: SECONDS }),
-            );
-          }
-          // A failed request would count in wrk's percentiles: any error fails the run.
-          const errors = results.reduce((sum, item) => sum + item.errors, 0);
-          if (errors) throw new Error(`${scenario.name}: ${errors} failed requests at ${connections} connections`);
-          const result = { ...results[0], p50_ms: median(results.map((item) => item.p50_ms)), p99_ms: median(results.map((item) => item.p99_ms)), req_per_s: median(results.map((item) => item.req_per_s)) };
-          const sqlP50 = median(sqlP50s);
-          rows.push({ scenario: scenario.name, statements: statements.length, sqlP50, connections, result });
-          log(
-            `${scenario.name} @${connections}: HTTP p50 ${results.map((item) => item.p50_ms.toFixed(2)).join(' / ')} ms (median ${result.p50_ms.toFixed(2)}), ` +
-              `${result.req_per_s.toFixed(1)} req/s; direct SQL p50 at ${connections} ${sqlP50s.map((value) => value.toFixed(2)).join(' / ')} ms (median ${sqlP50.toFixed(2)}; ${statements.length} statements)`,
-          );
+          const measured = await measureRounds(scenario.name, target, direct, {
+            token, connections, rounds: connections === 2 ? ROUNDS : 1, seconds: SECONDS, sqlSeconds: SQL_SECONDS, requests: REQUESTS,
+          });
+          rows.push({ scenario: scenario.name, statements: statements.length, sqlP50: measured.sqlP50, connections, result: measured.result });
+          log(roundsLine(scenario.name, connections, measured, statements.length));
         }
       }
     } finally {

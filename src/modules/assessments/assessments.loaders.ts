@@ -1,17 +1,11 @@
 import DataLoader from 'dataloader';
 import { QueryTypes } from 'sequelize';
 import type { AssessmentModel, AttackSpanModel, RecordOf, SessionModel } from '../../../models';
+import { childrenLoader } from '../../core/loaders/children-loader';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { database } from '../../db/database';
 import { SPAN_ROW_COLUMNS } from './assessments.sql';
-
-export interface ChildrenKey {
-  parent_id: string;
-  limit: number;
-}
-
-const childKey = (key: ChildrenKey) => `${key.parent_id}:${key.limit}`;
 
 /**
  * Loaders of the dashboard navigation, bound to the viewer's tenant when
@@ -22,24 +16,10 @@ export function createAssessmentLoaders(viewer: Viewer | null) {
 
   /** The newest `limit` rows per parent in one statement (unnest + LATERAL). */
   function children<T extends Record<string, unknown>>(sql: (limit: string) => string, parentColumn: string) {
-    return new DataLoader<ChildrenKey, T[], string>(
-      async (keys) => {
-        const out = new Map<string, T[]>(keys.map((key) => [childKey(key), []]));
-        if (!tenant) return keys.map(() => []);
-        const byLimit = new Map<number, ChildrenKey[]>();
-        for (const key of keys) byLimit.set(key.limit, [...(byLimit.get(key.limit) ?? []), key]);
-        await Promise.all(
-          [...byLimit.entries()].map(async ([limit, group]) => {
-            const rows = await database().query<T>(sql('$limit'), {
-              bind: { ...tenant.bind, ids: group.map((key) => key.parent_id), limit },
-              type: QueryTypes.SELECT,
-            });
-            for (const row of rows) out.get(`${row[parentColumn] as string}:${limit}`)?.push(row);
-          }),
-        );
-        return keys.map((key) => out.get(childKey(key)) ?? []);
-      },
-      { cacheKeyFn: childKey },
+    const bound = tenant;
+    return childrenLoader<T>(
+      parentColumn,
+      bound && ((ids, limit) => database().query<T>(sql('$limit'), { bind: { ...bound.bind, ids, limit }, type: QueryTypes.SELECT })),
     );
   }
 

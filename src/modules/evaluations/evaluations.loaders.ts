@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { QueryTypes } from 'sequelize';
 import type { RecordOf, SessionGroupModel } from '../../../models';
+import { childrenLoader } from '../../core/loaders/children-loader';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { database } from '../../db/database';
@@ -8,11 +9,6 @@ import type { TaskRow, TaskSetRow } from '../catalogs/catalogs.mapper';
 import { TASK_SET_SELECT } from '../catalogs/task-sets.service';
 import { TASK_SELECT } from '../catalogs/tasks.service';
 import type { EvaluationItemRow, EvaluationRow } from './evaluations.mapper';
-
-export interface ChildrenKey {
-  parent_id: string;
-  limit: number;
-}
 
 /**
  * GraphQL navigation for dashboards, one statement per batch whatever the
@@ -23,22 +19,18 @@ export interface ChildrenKey {
 export function createEvaluationLoaders(viewer: Viewer | null) {
   const tenant = viewer ? tenantFilter(viewer) : null;
 
-  /** The first `limit` children of each parent (the batch's keys share one limit per statement). */
+  /** The first `limit` children of each parent, in `order`. */
   function children<T extends Record<string, unknown>>(table: string, column: string, order: string) {
-    return new DataLoader<ChildrenKey, T[], string>(
-      async (keys) => {
-        if (!tenant) return keys.map(() => []);
-        const limit = Math.max(...keys.map((key) => key.limit));
-        const rows = await database().query<T>(
-          `SELECT c.* FROM unnest($ids::uuid[]) AS k(id)
-             CROSS JOIN LATERAL (SELECT * FROM ${table} x WHERE x.${column} = k.id AND ${tenant.where('x')} ORDER BY ${order} LIMIT $limit) c`,
-          { bind: { ...tenant.bind, ids: keys.map((key) => key.parent_id), limit }, type: QueryTypes.SELECT },
-        );
-        const byParent = new Map<string, T[]>();
-        for (const row of rows) byParent.set(row[column] as string, [...(byParent.get(row[column] as string) ?? []), row]);
-        return keys.map((key) => (byParent.get(key.parent_id) ?? []).slice(0, key.limit));
-      },
-      { cacheKeyFn: (key) => `${key.parent_id}:${key.limit}` },
+    const bound = tenant;
+    return childrenLoader<T>(
+      column,
+      bound &&
+        ((ids, limit) =>
+          database().query<T>(
+            `SELECT c.* FROM unnest($ids::uuid[]) AS k(id)
+               CROSS JOIN LATERAL (SELECT * FROM ${table} x WHERE x.${column} = k.id AND ${bound.where('x')} ORDER BY ${order} LIMIT $limit) c`,
+            { bind: { ...bound.bind, ids, limit }, type: QueryTypes.SELECT },
+          )),
     );
   }
 

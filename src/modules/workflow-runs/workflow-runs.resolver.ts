@@ -83,7 +83,7 @@ export class ProjectWorkflowRunsResolver {
     @Arg('limit', () => Int, { defaultValue: 20, description: 'At most 100.' }) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<WorkflowRunSummary[]> {
-    const rows = await ctx.loaders.workflowRunsByProject.load({ project_id: project.id, limit: Math.max(1, Math.min(limit, 100)) });
+    const rows = await ctx.loaders.workflowRunsByProject.load({ parent_id: project.id, limit: Math.max(1, Math.min(limit, 100)) });
     return rows.map(toWorkflowRun);
   }
 }
