@@ -8,7 +8,7 @@ import { logger } from './core/logger';
 import { createGraphQLTransport } from './http/graphql-transport';
 import { opsRoutes } from './http/ops-routes';
 import { headerValue, observe, type RequestState } from './http/request';
-import { sendError } from './http/respond';
+import { attachReplyHooks, sendError } from './http/respond';
 import { createRestTransport } from './http/rest-transport';
 import { REST_BASE } from './rest';
 import { createSchema } from './schema';
@@ -45,9 +45,10 @@ export async function createApp(): Promise<App> {
   }
 
   const handler: Handler = (req, res) => {
-    const state: RequestState = { requestId: newRequestId(headerValue(req, 'x-request-id')), started: process.hrtime.bigint(), route: 'unmatched', ctx: null };
-    res.setHeader('X-Request-Id', state.requestId);
-    res.on('finish', () => observe(req, res, state));
+    const requestId = newRequestId(headerValue(req, 'x-request-id'));
+    const state: RequestState = { requestId, started: process.hrtime.bigint(), route: 'unmatched', ctx: null, headers: { 'X-Request-Id': requestId } };
+    // Metrics and the log line once the reply is written (src/http/respond.ts writes every reply).
+    attachReplyHooks(res, { headers: state.headers, written: () => observe(req, res, state) });
     route(req, res, state).catch((error: unknown) => {
       const appError = reportError(logger, error, { request_id: state.requestId });
       if (res.headersSent) return void res.destroy();

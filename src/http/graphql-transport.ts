@@ -10,7 +10,7 @@ import { checkOperationLimits } from '../core/graphql-limits';
 import { asRequestError, checkOperationAuthentication, checkOperationVariables } from '../core/graphql-request-checks';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
 import { contextFor, type RequestState } from './request';
-import { sendHtml } from './respond';
+import { endReply, sendHtml, writeHead } from './respond';
 import { graphiqlPage } from './static-assets';
 
 export interface GraphQLTransport {
@@ -82,19 +82,17 @@ export async function createGraphQLTransport(schema: GraphQLSchema): Promise<Gra
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
-    const ctx = await contextFor(req, res, state, null);
+    const ctx = await contextFor(req, state, null);
     const response = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body: body.value },
       context: async () => ctx,
     });
-    for (const [name, value] of response.headers) res.setHeader(name, value);
-    res.statusCode = response.status ?? 200;
-    if (response.body.kind === 'complete') {
-      res.end(response.body.string);
-      return;
-    }
+    const replyHeaders: Record<string, string> = {};
+    for (const [name, value] of response.headers) replyHeaders[name] = value;
+    writeHead(res, response.status ?? 200, replyHeaders);
+    if (response.body.kind === 'complete') return endReply(res, response.body.string);
     for await (const chunk of response.body.asyncIterator) res.write(chunk);
-    res.end();
+    endReply(res);
   }
 
   return { handle, stop: () => apollo.stop() };

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { registry } from '../core/metrics';
 import { database } from '../db/database';
 import { REST_BASE } from '../rest';
-import { sendAsset, sendHtml, sendJson } from './respond';
+import { endReply, sendAsset, sendHtml, sendJson, writeHead } from './respond';
 import { RouteTable } from './route-table';
 import { swaggerPage } from './static-assets';
 
@@ -32,8 +32,9 @@ export function opsRoutes(openApi: () => object): RouteTable<OpsRoute> {
     .add('GET', '/metrics', {
       label: 'metrics',
       async handle(_req, res) {
-        res.writeHead(200, { 'Content-Type': registry.contentType });
-        res.end(await registry.metrics());
+        const text = await registry.metrics();
+        writeHead(res, 200, { 'Content-Type': registry.contentType });
+        endReply(res, text);
       },
     })
     .add('GET', `${REST_BASE}/openapi.json`, { label: 'openapi', handle: (_req, res) => sendJson(res, 200, openApi()) })

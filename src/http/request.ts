@@ -14,6 +14,8 @@ export interface RequestState {
   /** A bounded label: an ops route, `graphql`, or the REST operation. */
   route: string;
   ctx: AppContext | null;
+  /** Headers every reply of the request carries (X-Request-Id, X-RateLimit-*), written with the reply. */
+  headers: Record<string, string>;
 }
 
 export function headerValue(req: IncomingMessage, name: string): string | null {
@@ -31,14 +33,13 @@ export function clientIp(req: IncomingMessage): string {
 /** The request's context, once its caller is known and within its quota (X-RateLimit-* headers set). */
 export async function contextFor(
   req: IncomingMessage,
-  res: ServerResponse,
   state: RequestState,
   rest: RestRequest | null,
   scopeHint: ScopeHint | null = null,
 ): Promise<AppContext> {
   const headers = { get: (name: string) => headerValue(req, name) };
   state.ctx = await createContext({ headers, ip: clientIp(req), requestId: state.requestId, rest, scopeHint });
-  for (const [name, value] of Object.entries(await enforceRequestQuota(state.ctx))) res.setHeader(name, value);
+  Object.assign(state.headers, await enforceRequestQuota(state.ctx));
   return state.ctx;
 }
 

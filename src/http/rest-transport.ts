@@ -40,7 +40,7 @@ export function createRestTransport(schema: GraphQLSchema): RestTransport {
     // (keys with a NUL character are left to the request validation, which answers 422).
     const { org, workspace } = match.params;
     const hinted = org && !org.includes('\0') && !workspace?.includes('\0');
-    const ctx = await contextFor(req, res, state, rest, hinted ? { org, workspace: workspace ?? null } : null);
+    const ctx = await contextFor(req, state, rest, hinted ? { org, workspace: workspace ?? null } : null);
     const plan = router.plans.get(state.route)!;
     const reply = await router.run(plan, ctx, match.params);
     if ('error' in reply) return sendError(res, reply.error, ctx.response.headers);
