@@ -1,9 +1,15 @@
 import type { UserRecord } from '../../../models';
+import { compactJson } from '../../db/json-sql';
 import type { UserIdentityResponse, UserResponse } from './accounts.types';
 
 /** The only place a user row becomes a GraphQL identity (no hashes leak). */
 export function toUserIdentity(user: Pick<UserRecord, 'id' | 'email' | 'username' | 'full_name'>): UserIdentityResponse {
   return { email: user.email, full_name: user.full_name, id: user.id, username: user.username };
+}
+
+/** toUserIdentity in SQL: the identity of `users` row `alias` as JSON, null when the join found none (@RestJson replies). */
+export function userIdentityJson(alias: string): string {
+  return `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE ${compactJson(`${alias}.email AS email, ${alias}.full_name AS full_name, ${alias}.id AS id, ${alias}.username AS username`)} END`;
 }
 
 export function toUserResponse(user: UserRecord): UserResponse {

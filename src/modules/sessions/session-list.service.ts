@@ -1,12 +1,12 @@
 import type { RecordOf, SessionModel } from '../../../models';
 import type { AppContext } from '../../core/context';
-import { checkPageDepth } from '../../core/pagination';
+import { checkPageDepth, pageJson } from '../../core/pagination';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import { parseLabelFilters } from './labels';
 import type { SessionListArgs } from './sessions.inputs';
 import { primeSessionRow, type SessionJoins } from './session-relations';
-import { sessionCountSql, sessionPageSql, sessionWhere } from './sessions.sql';
+import { sessionCountSql, sessionPageJsonSql, sessionPageSql, sessionWhere } from './sessions.sql';
 import { SessionSortBy, SortDirection } from './sessions.types';
 
 export interface SessionPage {
@@ -16,6 +16,17 @@ export interface SessionPage {
   limit: number;
 }
 
+/** The list's filters, page and order, after the argument checks and the tenant check. */
+async function sessionListQuery(ctx: AppContext, org: string, ws: string, args: SessionListArgs) {
+  const labels = parseLabelFilters(args.label ?? [], ['label']); // 422 before the tenant lookup
+  const scope = await resolveWorkspace(ctx, org, ws);
+  const where = sessionWhere(scope.workspace.id, scope.viewer.user.id, args, labels);
+  const page = args.page ?? 1;
+  const limit = args.limit ?? 20;
+  checkPageDepth(page, limit);
+  return { where, page, limit, sortBy: args.sort_by ?? SessionSortBy.updated_at, sortDir: args.sort_dir ?? SortDirection.desc };
+}
+
 export async function listSessions(
   ctx: AppContext,
   org: string,
@@ -23,17 +34,26 @@ export async function listSessions(
   args: SessionListArgs,
   joins: SessionJoins = { relations: false, usage: false },
 ): Promise<SessionPage> {
-  const labels = parseLabelFilters(args.label ?? [], ['label']); // 422 before the tenant lookup
-  const scope = await resolveWorkspace(ctx, org, ws);
-  const where = sessionWhere(scope.workspace.id, scope.viewer.user.id, args, labels);
-  const page = args.page ?? 1;
-  const limit = args.limit ?? 20;
-  checkPageDepth(page, limit);
-  const pageSql = sessionPageSql(where.sql, args.sort_by ?? SessionSortBy.updated_at, args.sort_dir ?? SortDirection.desc, joins);
+  const { where, page, limit, sortBy, sortDir } = await sessionListQuery(ctx, org, ws, args);
   const [counted, sessions] = await Promise.all([
     plainQuery<{ total: string }>(sessionCountSql(where.sql), where.bind),
     // Plain rows: the list maps them straight to GraphQL types, no model instances.
-    plainQuery<Record<string, unknown>>(pageSql, { ...where.bind, limit, offset: (page - 1) * limit }),
+    plainQuery<Record<string, unknown>>(sessionPageSql(where.sql, sortBy, sortDir, joins), { ...where.bind, limit, offset: (page - 1) * limit }),
   ]);
   return { sessions: sessions.map((row) => primeSessionRow(ctx, row)), total: Number(counted[0]?.total ?? 0), page, limit };
+}
+
+/**
+ * The same list as the JSON text of SessionListResponse, its sessions built
+ * by PostgreSQL with everything the REST reply shows (REST, @RestJson):
+ * GraphQL execution of 100 sessions with their relations and usage was most
+ * of the node CPU of the list (bench/README.md, requests).
+ */
+export async function listSessionsJson(ctx: AppContext, org: string, ws: string, args: SessionListArgs): Promise<string> {
+  const { where, page, limit, sortBy, sortDir } = await sessionListQuery(ctx, org, ws, args);
+  const [counted, [items]] = await Promise.all([
+    plainQuery<{ total: string }>(sessionCountSql(where.sql), where.bind),
+    plainQuery<{ items: string }>(sessionPageJsonSql(where.sql, sortBy, sortDir), { ...where.bind, limit, offset: (page - 1) * limit }),
+  ]);
+  return pageJson(Number(counted[0]?.total ?? 0), page, limit, 'sessions', items.items);
 }

@@ -1,3 +1,4 @@
+import { compactJson } from '../../db/json-sql';
 import type { SessionUsageResponse } from './sessions.types';
 
 /**
@@ -79,3 +80,15 @@ export function toStats(row: UsageRow): SessionStats {
   return { usage: out as unknown as SessionUsageResponse, recent_message_count: Number(row.recent_message_count) };
 }
 
+/**
+ * toStats in SQL, over the USAGE_AGGREGATE row `stats` and the last
+ * generation row `last` (REST session list, @RestJson): the usage object
+ * (a session without messages aggregates to EMPTY_USAGE as it is) and
+ * recent_message_count (null without transcript messages).
+ */
+export function usageJson(stats: string, last: string): { usage: string; recent: string } {
+  const fields = Object.keys(EMPTY_USAGE)
+    .map((key) => (key === 'last_generation_input_tokens' ? `${last}.input_tokens AS ${key}` : `${stats}.${key} AS ${key}`))
+    .join(', ');
+  return { usage: compactJson(fields), recent: `CASE WHEN ${stats}.total_message_count = 0 THEN NULL ELSE ${stats}.recent_message_count END` };
+}

@@ -1,4 +1,8 @@
 import type { RecordOf, SessionMessageModel, SessionModel } from '../../../models';
+import { compactJson, jsonTimestamp } from '../../db/json-sql';
+import { userIdentityJson } from '../accounts/accounts.mapper';
+import { sessionGroupJson } from '../session-groups/session-groups.mapper';
+import { usageJson } from './session-usage';
 import type {
   SessionFrozenByEnum,
   SessionOriginEnum,
@@ -36,6 +40,26 @@ export function toSession(row: RecordOf<SessionModel>): SessionResponse {
     shared_at: row.shared_at,
     shared_by_id: row.shared_by,
   };
+}
+
+/**
+ * toSession and the session's field resolvers in SQL (REST session list,
+ * @RestJson): one SessionResponse as JSON from session `s` with the joins of
+ * sessionJoinSql({ relations: true, usage: true }) beside it (project `p` and
+ * group `g` of the session's own workspace, owner `u`, sharer `su`, usage
+ * `st` and last generation `lg`), fields in the order of the route's document.
+ */
+export function sessionJson(): string {
+  const usage = usageJson('st', 'lg');
+  return compactJson(`
+    s.id AS id, s.agent AS agent, s.model AS model, s.title AS title, s.origin AS origin, s.visibility AS visibility,
+    s.workspace_id AS workspace_id, s.user_id AS user_id, s.project_id AS project_id, p.key AS project_key, p.name AS project_name,
+    s.runtime_id AS runtime_id, s.group_id AS group_id, ${sessionGroupJson('g')} AS "group", s.labels AS labels,
+    s.message_count AS message_count, ${usage.recent} AS recent_message_count, s.preview_text AS preview_text,
+    ${jsonTimestamp('s.last_message_at')} AS last_message_at, ${jsonTimestamp('s.created_at')} AS created_at,
+    ${jsonTimestamp('s.updated_at')} AS updated_at, ${jsonTimestamp('s.archived_at')} AS archived_at,
+    ${jsonTimestamp('s.frozen_at')} AS frozen_at, s.frozen_by AS frozen_by, ${userIdentityJson('u')} AS created_by,
+    ${jsonTimestamp('s.shared_at')} AS shared_at, ${userIdentityJson('su')} AS shared_by, ${usage.usage} AS usage`);
 }
 
 function count(value: string | number | null): number {

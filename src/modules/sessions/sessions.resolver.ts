@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, Extensions, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
-import { Rest } from '../../core/graphql-decorators';
+import { Rest, RestJson } from '../../core/graphql-decorators';
 import { withBaseCost } from '../../core/graphql-limits';
 import { selectedJoins } from './session-relations';
 import { pageInfo } from '../../core/pagination';
@@ -21,7 +21,7 @@ import {
 import { toUserIdentity } from '../accounts/accounts.mapper';
 import { toSession, toTranscriptMessage } from './sessions.mapper';
 import { sessionFacets } from './session-facets.service';
-import { listSessions } from './session-list.service';
+import { listSessions, listSessionsJson } from './session-list.service';
 import { deleteSession, freezeSession, getSession, saveSession, setArchived, updateSession } from './sessions.service';
 import { appendTranscript, compactTranscript, readTranscript } from './transcript.service';
 import {
@@ -63,6 +63,7 @@ export class SessionResolver {
     complexity: withBaseCost(listCost, 20),
   })
   @Rest('GET', WS, TAGS)
+  @RestJson((ctx: AppContext, args: SessionListArgs & { org: string; workspace: string }) => listSessionsJson(ctx, args.org, args.workspace, args))
   async sessions(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,

@@ -2,6 +2,7 @@ import { isUuid } from '../../core/scalars';
 import { parseLabelFilters } from './labels';
 import type { SessionFilterArgs } from './sessions.inputs';
 import { sessionJoinSql, type SessionJoins } from './session-relations';
+import { sessionJson } from './sessions.mapper';
 import { SessionArchivedScope, SessionSortBy, SortDirection } from './sessions.types';
 
 /**
@@ -96,11 +97,7 @@ export function sessionPageSql(
   sortDir: SortDirection,
   joins: SessionJoins = { relations: false, usage: false },
 ): string {
-  const direction = sortDir === SortDirection.asc ? 'ASC' : 'DESC';
-  // Only last_message_at can be null; leaving NULLS LAST off the others lets
-  // the default order (updated_at desc, id desc) walk the partial index.
-  const nulls = sortBy === SessionSortBy.last_message_at ? ' NULLS LAST' : '';
-  const order = `${SORT_COLUMNS[sortBy]} ${direction}${nulls}, s.id ${direction}`;
+  const order = sessionOrder(sortBy, sortDir);
   const joined = sessionJoinSql(joins);
   return `SELECT to_json(s) AS "s"${joined.select} FROM (
              SELECT s.id FROM sessions s WHERE ${whereSql}
@@ -109,6 +106,30 @@ export function sessionPageSql(
            JOIN sessions s ON s.id = page.id
            ${joined.from}
           ORDER BY ${order}`;
+}
+
+/** The list's ORDER BY over sessions `s`. */
+function sessionOrder(sortBy: SessionSortBy, sortDir: SortDirection): string {
+  const direction = sortDir === SortDirection.asc ? 'ASC' : 'DESC';
+  // Only last_message_at can be null; leaving NULLS LAST off the others lets
+  // the default order (updated_at desc, id desc) walk the partial index.
+  const nulls = sortBy === SessionSortBy.last_message_at ? ' NULLS LAST' : '';
+  return `${SORT_COLUMNS[sortBy]} ${direction}${nulls}, s.id ${direction}`;
+}
+
+/**
+ * The same page as the JSON text of its sessions (REST list, @RestJson):
+ * the page's ids chosen as in sessionPageSql, each session built by
+ * sessionJson with its relations and usage, in the page's order.
+ */
+export function sessionPageJsonSql(whereSql: string, sortBy: SessionSortBy, sortDir: SortDirection): string {
+  const order = sessionOrder(sortBy, sortDir);
+  return `SELECT coalesce(json_agg(${sessionJson()} ORDER BY ${order}), '[]')::text AS items FROM (
+             SELECT s.id FROM sessions s WHERE ${whereSql}
+              ORDER BY ${order}
+              LIMIT $limit OFFSET $offset) page
+           JOIN sessions s ON s.id = page.id
+           ${sessionJoinSql({ relations: true, usage: true }).from}`;
 }
 
 export function sessionCountSql(whereSql: string): string {

@@ -1,6 +1,7 @@
 import { print } from 'graphql';
 import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
 import { catalogName, publishDataset, publishTask } from '../../factories/catalogs';
+import { appendMessages, createGroup, createProject, saveSession, sessionsPath } from '../../factories/sessions';
 import { database } from '../../../src/db/database';
 import { createRestRouter, type RestPlan } from '../../../src/rest';
 import { gql, rest } from '../../helpers/http';
@@ -26,13 +27,13 @@ async function bothWays(key: string, path: string, variables: Record<string, unk
   const plan = plans.get(key)!;
   const viaRest = await rest(api, 'GET', path, { token: user.token, query });
   const viaGraphql = await gql(api, print(plan.document), { ...variables, ...query }, user.token);
-  expect(viaRest.status).toBe(200);
+  expect([viaRest.status, viaRest.status === 200 ? null : viaRest.body]).toEqual([200, null]);
   expect(viaGraphql.body.errors).toBeUndefined();
   return { rest: viaRest.body, graphql: viaGraphql.body.data![plan.fieldName] };
 }
 
 it('lists every route that has a PostgreSQL-built reply; each has a comparison below', () => {
-  expect([...plans.values()].filter((plan) => plan.json).map((plan) => `${plan.kind}.${plan.fieldName}`)).toEqual(['Query.assessment_attacks', 'Query.datasets', 'Query.tasks']);
+  expect([...plans.values()].filter((plan) => plan.json).map((plan) => `${plan.kind}.${plan.fieldName}`)).toEqual(['Query.assessment_attacks', 'Query.sessions', 'Query.datasets', 'Query.tasks']);
 });
 
 describe('Query.assessment_attacks (GET …/traces/attacks)', () => {
@@ -231,5 +232,94 @@ describe('Query.datasets (GET ORG/datasets)', () => {
     const defaults = await bothWays('Query.datasets', path, variables, { tags: [tag] });
     expect(defaults.rest).toEqual(defaults.graphql);
     expect(defaults.rest.datasets.find((item: { version: string }) => item.version === '1.1.0').origin).toEqual({});
+  });
+});
+
+describe('Query.sessions (GET WS/sessions)', () => {
+  it('equals executing the route’s document: relations, usage, roll-ups, missing relations, filters, sorts and pages', async () => {
+    const roles = await createOrgWithRoles();
+    const { owner: boss, contributor } = roles;
+    const on = { orgKey: roles.orgKey };
+    const path = sessionsPath(roles.orgKey);
+    const variables = { org: roles.orgKey, workspace: 'default' };
+    const second = await createProject(roles.orgKey, 'default', 'second');
+    const group = await createGroup(api, boss, { kind: 'workflow_run', title: 'run "one" ünïcødé', worker: 'w-1', capability: 'cap', capability_version: '1.2.3' }, on);
+
+    const plain = await saveSession(api, boss, {}, on);
+    const rich = await saveSession(api, boss, {
+      agent: 'agent-x',
+      title: 'quotes " \\ and\nnewlines 🚀',
+      group_id: group.id,
+      labels: { tier: ['gold', 'silver'], 'ünï': ['cødé'] },
+      message_count: 3,
+    }, on);
+    const shared = await saveSession(api, contributor, { visibility: 'workspace', agent: 'agent-y', model: 'model-b', group_id: group.id }, on);
+    const hidden = await saveSession(api, contributor, { title: 'private to the contributor' }, on);
+    await appendMessages(api, boss, rich.id, [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'a', usage: { input_tokens: 100000000, output_tokens: 7, cache_creation_input_tokens: 2, cache_read_input_tokens: 1, cost_usd: 1e-7 } },
+      { role: 'assistant', content: 'b', usage: { input_tokens: 5, output_tokens: 1, cost_usd: 0.30000000000000004 } },
+      { role: 'user', content: 'no usage after the last generation' },
+    ], on);
+    const compact = await rest(api, 'POST', `${path}/${rich.id}/transcript/compact`, {
+      token: boss.token,
+      body: { up_to_seq: 2, summary: { role: 'system', content: 'summary', usage: { input_tokens: 3, output_tokens: 1 } } },
+    });
+    expect(compact.status).toBe(200);
+    await appendMessages(api, contributor, shared.id, [{ role: 'user', content: 'old' }, { role: 'user', content: 'new' }], on);
+    // A message older than the recent window; a second project; no project at all.
+    await database().query(`UPDATE session_messages SET created_at = now() - interval '3 days' WHERE session_id = $id AND seq = 1`, { bind: { id: shared.id } });
+    const inSecond = await saveSession(api, boss, { agent: 'agent-x', project_id: second.id }, on);
+    await database().query(`UPDATE sessions SET project_id = NULL WHERE id = $id`, { bind: { id: plain.id } });
+    expect((await rest(api, 'POST', `${path}/${plain.id}/freeze`, { token: boss.token })).status).toBe(200);
+    const archived = await saveSession(api, boss, { title: 'archived' }, on);
+    expect((await rest(api, 'POST', `${path}/${archived.id}/archive`, { token: boss.token })).status).toBe(200);
+
+    const all = await bothWays('Query.sessions', path, variables, {}, boss);
+    expect(all.rest.total).toBe(4);
+    expect(all.rest).toEqual(all.graphql);
+    const byId = new Map(all.rest.sessions.map((session: { id: string }) => [session.id, session]));
+    expect(byId.has(hidden.id)).toBe(false);
+    expect(byId.get(rich.id)).toMatchObject({
+      group: { id: group.id, session_count: 2, kind: 'workflow_run' },
+      recent_message_count: 5,
+      usage: { total_message_count: 5, current_message_count: 3, compaction_count: 1, total_input_tokens: 100000008, last_generation_input_tokens: 3 },
+    });
+    expect(byId.get(shared.id)).toMatchObject({ recent_message_count: 1, created_by: { id: contributor.id }, shared_by: { id: contributor.id } });
+    expect(byId.get(inSecond.id)).toMatchObject({ project_id: second.id, project_key: 'second', project_name: 'Project second', recent_message_count: null });
+    expect(byId.get(plain.id)).toMatchObject({ project_id: null, frozen_by: 'user', usage: { total_message_count: 0, total_cost_usd: null } });
+
+    const queries: Record<string, string | number | boolean | string[]>[] = [
+      { limit: 2 },
+      { limit: 2, page: 2 },
+      { page: 9 },
+      { sort_by: 'created_at', sort_dir: 'asc' },
+      { sort_by: 'last_message_at' },
+      { sort_by: 'message_count', sort_dir: 'asc', limit: 3 },
+      { archived: 'any' },
+      { archived: 'archived' },
+      { agent: ['agent-x'], label: ['tier:gold'] },
+      { search: 'quotes' },
+      { user: [contributor.username] },
+    ];
+    for (const query of queries) {
+      const both = await bothWays('Query.sessions', path, variables, query, boss);
+      expect([query, both.rest]).toEqual([query, both.graphql]);
+    }
+    // Another member sees the shared session and not the owner's private ones.
+    const theirs = await bothWays('Query.sessions', path, variables, {}, contributor);
+    expect(theirs.rest.sessions.map((session: { id: string }) => session.id).sort()).toEqual([hidden.id, shared.id].sort());
+    expect(theirs.rest).toEqual(theirs.graphql);
+  });
+
+  it('still validates its arguments (422 with every problem at its REST place)', async () => {
+    const path = sessionsPath(owner.orgKey);
+    const res = await rest(api, 'GET', path, { token: owner.token, query: { limit: 0, sort_by: 'nope' } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((item: { loc: string[] }) => item.loc.join('.')).sort()).toEqual(['query.limit', 'query.sort_by']);
+    const label = await rest(api, 'GET', path, { token: owner.token, query: { label: ['no-colon'] } });
+    expect([label.status, label.body.errors.map((item: { loc: string[] }) => item.loc.join('.'))]).toEqual([422, ['query.label']]);
+    const deep = await rest(api, 'GET', path, { token: owner.token, query: { page: 300, limit: 100 } });
+    expect([deep.status, deep.body.errors.map((item: { loc: string[] }) => item.loc)]).toEqual([422, [['query', 'page']]]);
   });
 });
