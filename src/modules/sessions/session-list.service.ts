@@ -16,6 +16,12 @@ export interface SessionPage {
   limit: number;
 }
 
+/**
+ * The list's statements are prepared (plainQuery `prepare`): their columns are
+ * a count, JSON values and a JSON text, whose types no new column changes.
+ */
+const PREPARED = { prepare: true };
+
 /** The list's filters, page and order, after the argument checks and the tenant check. */
 async function sessionListQuery(ctx: AppContext, org: string, ws: string, args: SessionListArgs) {
   const labels = parseLabelFilters(args.label ?? [], ['label']); // 422 before the tenant lookup
@@ -36,9 +42,9 @@ export async function listSessions(
 ): Promise<SessionPage> {
   const { where, page, limit, sortBy, sortDir } = await sessionListQuery(ctx, org, ws, args);
   const [counted, sessions] = await Promise.all([
-    plainQuery<{ total: string }>(sessionCountSql(where.sql), where.bind),
+    plainQuery<{ total: string }>(sessionCountSql(where.sql), where.bind, PREPARED),
     // Plain rows: the list maps them straight to GraphQL types, no model instances.
-    plainQuery<Record<string, unknown>>(sessionPageSql(where.sql, sortBy, sortDir, joins), { ...where.bind, limit, offset: (page - 1) * limit }),
+    plainQuery<Record<string, unknown>>(sessionPageSql(where.sql, sortBy, sortDir, joins), { ...where.bind, limit, offset: (page - 1) * limit }, PREPARED),
   ]);
   return { sessions: sessions.map((row) => primeSessionRow(ctx, row)), total: Number(counted[0]?.total ?? 0), page, limit };
 }
@@ -52,8 +58,8 @@ export async function listSessions(
 export async function listSessionsJson(ctx: AppContext, org: string, ws: string, args: SessionListArgs): Promise<string> {
   const { where, page, limit, sortBy, sortDir } = await sessionListQuery(ctx, org, ws, args);
   const [counted, [items]] = await Promise.all([
-    plainQuery<{ total: string }>(sessionCountSql(where.sql), where.bind),
-    plainQuery<{ items: string }>(sessionPageJsonSql(where.sql, sortBy, sortDir), { ...where.bind, limit, offset: (page - 1) * limit }),
+    plainQuery<{ total: string }>(sessionCountSql(where.sql), where.bind, PREPARED),
+    plainQuery<{ items: string }>(sessionPageJsonSql(where.sql, sortBy, sortDir), { ...where.bind, limit, offset: (page - 1) * limit }, PREPARED),
   ]);
   return pageJson(Number(counted[0]?.total ?? 0), page, limit, 'sessions', items.items);
 }
