@@ -148,6 +148,8 @@ function childSessionsLoader(tenant: TenantFilter | null, column: 'workspace_id'
               WHERE ${tenant.where('s')}
               ORDER BY s.updated_at DESC, s.id DESC`,
             { ...tenant.bind, ids: group.map((key) => key.parent_id), limit: group[0].limit },
+            // Its columns are JSON values, whatever columns sessions gains (plainQuery `prepare`).
+            { prepare: true },
           );
           const byParent = new Map(group.map((key) => [key.parent_id, out.get(key)!]));
           for (const row of rows) byParent.get((row.s as Record<string, unknown>)[column] as string)?.push(row);
