@@ -85,6 +85,40 @@ export function buildPlatform(modules: readonly AppModule[]): Platform {
     errorTypes,
     projectCounts,
     authenticators: modules.flatMap((module) => module.authenticators ?? []),
-    createLoaders: (viewer) => Object.assign({}, ...modules.map((module) => module.loaders?.(viewer, deps) ?? {})) as Loaders,
+    createLoaders: lazyLoaders(modules, deps),
+  };
+}
+
+/**
+ * A request's loaders, each module's made on first use: a request touches
+ * one or two modules' loaders (a small REST read, none), and making all
+ * seventeen DataLoaders and their closures on every request was a visible
+ * part of its fixed cost. Every loader name is learnt once, from a factory
+ * call without a viewer (factories only build DataLoaders); its getter, on
+ * the request's object, calls the owning module's factory with the request's
+ * viewer and keeps all of that module's loaders on the object.
+ */
+function lazyLoaders(modules: readonly AppModule[], deps: LoaderDeps): (viewer: Viewer | null) => Loaders {
+  const viewers = new WeakMap<object, Viewer | null>();
+  const prototype = {};
+  for (const module of modules) {
+    const factory = module.loaders;
+    if (!factory) continue;
+    for (const name of Object.keys(factory(null, deps))) {
+      if (Object.prototype.hasOwnProperty.call(prototype, name)) throw new Error(`Loader ${name} is declared by two modules`);
+      Object.defineProperty(prototype, name, {
+        enumerable: true,
+        get(this: object) {
+          const made = factory(viewers.get(this) ?? null, deps) as Record<string, unknown>;
+          for (const [key, loader] of Object.entries(made)) Object.defineProperty(this, key, { value: loader, enumerable: true });
+          return made[name];
+        },
+      });
+    }
+  }
+  return (viewer) => {
+    const loaders = Object.create(prototype) as Loaders;
+    viewers.set(loaders, viewer);
+    return loaders;
   };
 }

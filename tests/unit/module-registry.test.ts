@@ -42,4 +42,24 @@ describe('the module registry', () => {
       false,
     );
   });
+
+  it('makes a module’s loaders on first use, with the request’s viewer, once per request; two modules may not declare one loader', () => {
+    const made: (string | null)[] = [];
+    const loaders = (viewer: { user: { id: string } } | null) => {
+      made.push(viewer?.user.id ?? null);
+      return { first: { viewer: viewer?.user.id ?? null }, second: { viewer: viewer?.user.id ?? null } };
+    };
+    const built = buildPlatform([{ name: 'a', loaders: loaders as never }, { name: 'b' }]);
+    made.length = 0; // the build learns the names once, without a viewer
+    const request = built.createLoaders({ user: { id: 'u-1' } } as never) as unknown as Record<string, { viewer: string }>;
+    const other = built.createLoaders(null) as unknown as Record<string, { viewer: string | null }>;
+    expect(made).toEqual([]);
+    expect(request.second.viewer).toBe('u-1');
+    expect(request.first).toBe(request.first);
+    expect(request.first.viewer).toBe('u-1');
+    expect(other.first.viewer).toBeNull();
+    expect(made).toEqual(['u-1', null]);
+    expect(Object.keys(request).sort()).toEqual(['first', 'second']);
+    expect(() => buildPlatform([{ name: 'a', loaders: loaders as never }, { name: 'b', loaders: loaders as never }])).toThrow(/Loader first is declared by two modules/);
+  });
 });

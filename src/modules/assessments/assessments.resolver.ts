@@ -13,6 +13,7 @@ import { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, A
 import { toAssessment, toAttackSpan } from './assessments.mapper';
 import {
   assessmentAnalytics,
+  assessmentAnalyticsJson,
   assessmentTraceStats,
   createAssessment,
   deleteAssessment,
@@ -152,6 +153,9 @@ export class AssessmentResolver {
 
   @Query(() => AssessmentAnalyticsResponse, { description: 'Risk score, overall ASR, totals and the analytics snapshot.' })
   @Rest('GET', `${ONE}/analytics`, TAGS)
+  @RestJson((ctx: AppContext, args: { org: string; workspace: string; assessment_id: string }) =>
+    assessmentAnalyticsJson(ctx, args.org, args.workspace, args.assessment_id),
+  )
   assessment_analytics(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,

@@ -6,6 +6,7 @@ import { checkPageDepth } from '../../core/pagination';
 import { can, requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { hotQuery, plainQuery } from '../../db/hot';
+import { compactJson } from '../../db/json-sql';
 import { resolveProject } from '../projects/projects.service';
 import type { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, AttackSpanIngestRequest, AttackSpanInput } from './assessments.inputs';
 import { ATTACK_LIST_JSON_SQL, INSERT_SPANS_SQL, SPAN_ROW_COLUMNS, RECOMPUTE_SQL, TRACE_STATS_SQL } from './assessments.sql';
@@ -286,6 +287,22 @@ export async function listAttacksJson(ctx: AppContext, org: string, ws: string, 
   const assessment = await readAssessment(scope, id);
   describeWindow(ctx, assessment, window);
   const [row] = await plainQuery<{ reply: string }>(ATTACK_LIST_JSON_SQL, { assessment_id: assessment.id, limit: window.limit, offset: window.offset }, { prepare: true });
+  return row.reply;
+}
+
+/**
+ * assessmentAnalytics as JSON text built by PostgreSQL, for the REST route
+ * (@RestJson): one named statement reads and serialises the five fields.
+ */
+export async function assessmentAnalyticsJson(ctx: AppContext, org: string, ws: string, id: string): Promise<string> {
+  const scope = await resolveWorkspace(ctx, org, ws);
+  const [row] = await hotQuery<{ reply: string }>(
+    'assessment-analytics-json',
+    `SELECT ${compactJson('a.risk_score AS risk_score, a.overall_asr AS overall_asr, a.total_attacks AS total_attacks, a.total_trials AS total_trials, a.analytics_snapshot AS analytics_snapshot')}::text AS reply
+       FROM airt_assessments a WHERE a.id = $1 AND a.workspace_id = $2`,
+    [id, scope.workspace.id],
+  );
+  if (!row) throw new NotFoundError('Assessment');
   return row.reply;
 }
 

@@ -33,7 +33,7 @@ async function bothWays(key: string, path: string, variables: Record<string, unk
 }
 
 it('lists every route that has a PostgreSQL-built reply; each has a comparison below', () => {
-  expect([...plans.values()].filter((plan) => plan.json).map((plan) => `${plan.kind}.${plan.fieldName}`)).toEqual(['Query.assessment_attacks', 'Query.sessions', 'Query.datasets', 'Query.tasks']);
+  expect([...plans.values()].filter((plan) => plan.json).map((plan) => `${plan.kind}.${plan.fieldName}`)).toEqual(['Query.assessment_attacks', 'Query.assessment_analytics', 'Query.sessions', 'Query.datasets', 'Query.tasks']);
 });
 
 describe('Query.assessment_attacks (GET …/traces/attacks)', () => {
@@ -95,6 +95,31 @@ describe('Query.assessment_attacks (GET …/traces/attacks)', () => {
     const onTheFly = await bothWays('Query.assessment_attacks', path, variables);
     expect(onTheFly.rest).toEqual(onTheFly.graphql);
     expect(onTheFly.rest).toEqual(stored.rest);
+  });
+
+  it('the analytics equal executing the route’s document, before any span and after, and answer 404 and 422 as it does', async () => {
+    const base = `/org/${owner.orgKey}/ws/default/airt/assessments`;
+    const created = await rest(api, 'POST', base, { token: owner.token, body: { name: 'analytics shapes' } });
+    const id = created.body.id as string;
+    const path = `${base}/${id}/analytics`;
+    const variables = { org: owner.orgKey, workspace: 'default', assessment_id: id };
+    const empty = await bothWays('Query.assessment_analytics', path, variables);
+    expect(empty.rest).toEqual({ risk_score: null, overall_asr: null, total_attacks: 0, total_trials: 0, analytics_snapshot: null });
+    expect(empty.rest).toEqual(empty.graphql);
+    expect((await rest(api, 'POST', `${base}/${id}/traces/attacks`, { token: owner.token, body: { attacks: spans } })).status).toBe(201);
+    const filled = await bothWays('Query.assessment_analytics', path, variables);
+    expect(filled.rest.total_attacks).toBe(3);
+    expect(filled.rest.analytics_snapshot.by_goal_category.harm.attacks).toBe(2);
+    expect(filled.rest).toEqual(filled.graphql);
+    // Totals beyond 2^31 and scores with many digits.
+    await database().query(`UPDATE airt_assessments SET total_trials = 9007199254740991, overall_asr = 0.30000000000000004, risk_score = 1e-7 WHERE id = $id`, { bind: { id } });
+    const large = await bothWays('Query.assessment_analytics', path, variables);
+    expect(large.rest).toMatchObject({ total_trials: 9007199254740991, overall_asr: 0.30000000000000004, risk_score: 1e-7 });
+    expect(large.rest).toEqual(large.graphql);
+    const missing = await rest(api, 'GET', `${base}/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}/analytics`, { token: owner.token });
+    expect([missing.status, missing.body.type]).toEqual([404, 'not_found_error']);
+    const invalid = await rest(api, 'GET', `${base}/not-a-uuid/analytics`, { token: owner.token });
+    expect([invalid.status, invalid.body.errors.map((item: { loc: string[] }) => item.loc)]).toEqual([422, [['path', 'assessment_id']]]);
   });
 
   it('still checks the query parameters’ rules (422 with every problem)', async () => {
