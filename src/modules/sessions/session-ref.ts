@@ -2,6 +2,7 @@ import { Op, type Transaction } from 'sequelize';
 import { SessionModel, type RecordOf } from '../../../models';
 import { hotQuery } from '../../db/hot';
 import { primeSessionRow, sessionJoinSql } from './session-relations';
+import { sessionJson } from './sessions.mapper';
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError, validationFailure } from '../../core/errors';
 import { isUuid } from '../../core/scalars';
@@ -87,7 +88,30 @@ export async function readSession(ctx: AppContext, scope: WorkspaceScope, ref: s
   const range = refRange(ref);
   if (!range) throw new NotFoundError('Session');
   const rows = await hotQuery<Record<string, unknown>>(withUsage ? 'session_read_usage' : 'session_read', sessionReadSql(withUsage), [scope.workspace.id, range[0], range[1], scope.viewer.user.id]);
+  return primeSessionRow(ctx, theOne(rows, ref));
+}
+
+function theOne<T>(rows: T[], ref: string): T {
   if (rows.length === 0) throw new NotFoundError('Session');
   if (rows.length > 1) throw new ConflictError(`Session id prefix '${ref}' matches more than one session; use more characters`);
-  return primeSessionRow(ctx, rows[0]);
+  return rows[0];
+}
+
+let readJsonSql: string | undefined;
+
+/**
+ * The same read as the JSON text of its reply, built by PostgreSQL
+ * (sessionJson, the REST route's @RestJson): one named statement.
+ */
+export async function readSessionJson(scope: WorkspaceScope, ref: string): Promise<string> {
+  const range = refRange(ref);
+  if (!range) throw new NotFoundError('Session');
+  readJsonSql ??= `
+    SELECT ${sessionJson()}::text AS reply
+      FROM sessions s
+      ${sessionJoinSql({ relations: true, usage: true }).from}
+     WHERE s.workspace_id = $1 AND s.id BETWEEN $2 AND $3 AND (s.user_id = $4 OR s.visibility = 'workspace')
+     LIMIT 2`;
+  const rows = await hotQuery<{ reply: string }>('session_read_json', readJsonSql, [scope.workspace.id, range[0], range[1], scope.viewer.user.id]);
+  return theOne(rows, ref).reply;
 }

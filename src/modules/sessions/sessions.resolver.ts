@@ -22,7 +22,7 @@ import { toUserIdentity } from '../accounts/accounts.mapper';
 import { toSession, toTranscriptMessage } from './sessions.mapper';
 import { sessionFacets } from './session-facets.service';
 import { listSessions, listSessionsJson } from './session-list.service';
-import { deleteSession, freezeSession, getSession, saveSession, setArchived, updateSession } from './sessions.service';
+import { deleteSession, freezeSession, getSession, getSessionJson, saveSession, setArchived, updateSession } from './sessions.service';
 import { appendTranscript, compactTranscript, readTranscript } from './transcript.service';
 import {
   SessionArchivedScope,
@@ -88,6 +88,7 @@ export class SessionResolver {
 
   @Query(() => SessionResponse, { description: 'Get one session by id or unique id prefix (4+ characters).' })
   @Rest('GET', `${WS}/:session_id`, TAGS)
+  @RestJson((ctx: AppContext, args: { org: string; workspace: string; session_id: string }) => getSessionJson(ctx, args.org, args.workspace, args.session_id))
   async session(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,

@@ -33,7 +33,7 @@ async function bothWays(key: string, path: string, variables: Record<string, unk
 }
 
 it('lists every route that has a PostgreSQL-built reply; each has a comparison below', () => {
-  expect([...plans.values()].filter((plan) => plan.json).map((plan) => `${plan.kind}.${plan.fieldName}`)).toEqual(['Query.assessment_attacks', 'Query.assessment_analytics', 'Query.sessions', 'Query.datasets', 'Query.tasks']);
+  expect([...plans.values()].filter((plan) => plan.json).map((plan) => `${plan.kind}.${plan.fieldName}`)).toEqual(['Query.assessment_attacks', 'Query.assessment_analytics', 'Query.session', 'Query.sessions', 'Query.datasets', 'Query.tasks']);
 });
 
 describe('Query.assessment_attacks (GET …/traces/attacks)', () => {
@@ -331,10 +331,36 @@ describe('Query.sessions (GET WS/sessions)', () => {
       const both = await bothWays('Query.sessions', path, variables, query, boss);
       expect([query, both.rest]).toEqual([query, both.graphql]);
     }
+    // Each one read alone (GET WS/sessions/{id}, Query.session), by id and by a unique prefix.
+    for (const session of [plain, rich, shared, inSecond, archived]) {
+      const one = await bothWays('Query.session', `${path}/${session.id}`, { ...variables, session_id: session.id }, {}, boss);
+      expect(one.rest).toEqual(one.graphql);
+      expect(one.rest).toEqual({ ...(byId.get(session.id) ?? one.rest) });
+    }
+    const prefix = rich.id.slice(0, 13);
+    const byPrefix = await bothWays('Query.session', `${path}/${prefix}`, { ...variables, session_id: prefix }, {}, boss);
+    expect(byPrefix.rest).toEqual(byPrefix.graphql);
+    expect(byPrefix.rest.id).toBe(rich.id);
     // Another member sees the shared session and not the owner's private ones.
     const theirs = await bothWays('Query.sessions', path, variables, {}, contributor);
     expect(theirs.rest.sessions.map((session: { id: string }) => session.id).sort()).toEqual([hidden.id, shared.id].sort());
     expect(theirs.rest).toEqual(theirs.graphql);
+  });
+
+  it('a single read answers 404, 409 and 422 as executing its document does', async () => {
+    const path = sessionsPath(owner.orgKey);
+    const ids = ['abcd0000-0000-4000-8000-000000000001', 'abcd0000-0000-4000-8000-000000000002'];
+    for (const id of ids) await saveSession(api, owner, { id });
+    const ambiguous = await rest(api, 'GET', `${path}/abcd0000`, { token: owner.token });
+    expect([ambiguous.status, ambiguous.body.type]).toEqual([409, 'conflict_error']);
+    const missing = await rest(api, 'GET', `${path}/${'f'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, { token: owner.token });
+    expect([missing.status, missing.body.type]).toEqual([404, 'not_found_error']);
+    const notAPrefix = await rest(api, 'GET', `${path}/zzzz`, { token: owner.token });
+    expect([notAPrefix.status, notAPrefix.body.type]).toEqual([404, 'not_found_error']);
+    const short = await rest(api, 'GET', `${path}/abc`, { token: owner.token });
+    expect([short.status, short.body.errors.map((item: { loc: string[] }) => item.loc)]).toEqual([422, [['path', 'session_id']]]);
+    const elsewhere = await rest(api, 'GET', `/org/${owner.orgKey}/ws/nope/sessions/${ids[0]}`, { token: owner.token });
+    expect(elsewhere.status).toBe(404);
   });
 
   it('still validates its arguments (422 with every problem at its REST place)', async () => {
