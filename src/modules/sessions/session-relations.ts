@@ -55,10 +55,13 @@ export function sessionJoinSql(joins: SessionJoins): { select: string; from: str
     select.push('to_json(p) AS "p"', 'to_json(g) AS "g"', identity('u'), identity('su'));
     from.push(
       // Only the session's own workspace: a row pointing elsewhere resolves nothing (as the tenant-bound loaders).
-      'LEFT JOIN projects p ON p.id = s.project_id AND p.workspace_id = s.workspace_id',
-      'LEFT JOIN session_groups g ON g.id = s.group_id AND g.workspace_id = s.workspace_id',
-      'LEFT JOIN users u ON u.id = s.user_id',
-      'LEFT JOIN users su ON su.id = s.shared_by',
+      // Each is a key lookup per session (LATERAL … LIMIT 1 is never flattened into a join): the generic plan of
+      // a page, whose LIMIT is a parameter, guesses thousands of rows and hashed a sequential scan of every
+      // tenant's session groups instead (1.2 of the 4.7 ms of a 100-session page at 2,000 groups).
+      'LEFT JOIN LATERAL (SELECT * FROM projects p WHERE p.id = s.project_id AND p.workspace_id = s.workspace_id LIMIT 1) p ON TRUE',
+      'LEFT JOIN LATERAL (SELECT * FROM session_groups g WHERE g.id = s.group_id AND g.workspace_id = s.workspace_id LIMIT 1) g ON TRUE',
+      'LEFT JOIN LATERAL (SELECT * FROM users u WHERE u.id = s.user_id LIMIT 1) u ON TRUE',
+      'LEFT JOIN LATERAL (SELECT * FROM users su WHERE su.id = s.shared_by LIMIT 1) su ON TRUE',
     );
   }
   if (joins.usage) {
