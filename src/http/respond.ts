@@ -7,9 +7,10 @@ import { readAsset } from './static-assets';
  * the headers every reply carries (X-Request-Id, X-RateLimit-*) and what
  * runs once the reply is handed to the socket (metrics and the log line).
  * Headers go out in the one `writeHead` of the reply, not by `setHeader`
- * beforehand: a header set early turns Node's `writeHead` into its slow
- * merging path, which with the `finish` listener this replaces cost a
- * quarter of the throughput of the health route (bench/README.md).
+ * beforehand (a header set early sends Node's `writeHead` down its merging
+ * path), and the hooks run when the reply is ended here, not from a
+ * `finish` listener: less work on every request, the health route's most of
+ * all (bench/README.md, requests).
  */
 export interface ReplyHooks {
   headers: Record<string, string>;
