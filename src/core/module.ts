@@ -92,11 +92,12 @@ export function buildPlatform(modules: readonly AppModule[]): Platform {
 /**
  * A request's loaders, each module's made on first use: a request touches
  * one or two modules' loaders (a small REST read, none), and making all
- * seventeen DataLoaders and their closures on every request was a visible
+ * 27 DataLoaders and their closures on every request was a visible
  * part of its fixed cost. Every loader name is learnt once, from a factory
  * call without a viewer (factories only build DataLoaders); its getter, on
  * the request's object, calls the owning module's factory with the request's
- * viewer and keeps all of that module's loaders on the object.
+ * viewer and keeps all of that module's loaders on the object (so a loader
+ * is an own property only once its module was used: nothing enumerates them).
  */
 function lazyLoaders(modules: readonly AppModule[], deps: LoaderDeps): (viewer: Viewer | null) => Loaders {
   const viewers = new WeakMap<object, Viewer | null>();
@@ -109,7 +110,9 @@ function lazyLoaders(modules: readonly AppModule[], deps: LoaderDeps): (viewer: 
       Object.defineProperty(prototype, name, {
         enumerable: true,
         get(this: object) {
-          const made = factory(viewers.get(this) ?? null, deps) as Record<string, unknown>;
+          if (!viewers.has(this)) throw new Error(`Loader ${name} read outside a request's loaders`);
+          const made = factory(viewers.get(this)!, deps) as Record<string, unknown>;
+          if (!(name in made)) throw new Error(`Module ${module.name} did not make loader ${name} for this viewer`);
           for (const [key, loader] of Object.entries(made)) Object.defineProperty(this, key, { value: loader, enumerable: true });
           return made[name];
         },

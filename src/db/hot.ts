@@ -30,17 +30,23 @@ export async function hotQuery<T extends QueryResultRow>(name: string, text: str
  * (`plan_cache_mode=force_generic_plan`, see models/index.ts).
  *
  * Sent unnamed, it is parsed and planned on every execution (3.6 ms of the
- * 7.7 ms of the 100-session JSON page). With `prepare`, each distinct text
- * becomes a named prepared statement, parsed and planned once per
- * connection; the first PREPARED_SHAPES texts of the process are prepared
- * and later ones run unnamed, which bounds what each connection keeps. Only
- * for statements whose result columns keep their types when a table gains a
- * column (no `*` or `t.*` in the select list: PostgreSQL refuses to run a
- * prepared statement whose result type changed).
+ * 7.7 ms of the 100-session JSON page). With `prepare`, it runs as a named
+ * prepared statement, parsed and planned once per connection:
+ * - `prepare: 'name'` for a statement whose text never changes: always
+ *   named, with that name (unique per text, as hotQuery's);
+ * - `prepare: true` for a text built from the request's filters: each
+ *   distinct text is named in turn, for the first PREPARED_SHAPES such texts
+ *   of the process (among the 1,000 texts it keeps converted); later ones run
+ *   unnamed, which bounds what each connection keeps.
+ * Only for statements whose result columns keep their types when a table
+ * gains a column (no `*` or `t.*` in the select list: PostgreSQL refuses to
+ * run a prepared statement whose result type changed).
  */
-export async function plainQuery<T extends QueryResultRow>(text: string, bind: Record<string, unknown>, options: { prepare?: boolean } = {}): Promise<T[]> {
+export async function plainQuery<T extends QueryResultRow>(text: string, bind: Record<string, unknown>, options: { prepare?: boolean | string } = {}): Promise<T[]> {
   notifyStatement(text);
-  const { sql, names, name } = positional(text, options.prepare === true);
+  const converted = positional(text, options.prepare === true);
+  const { sql, names } = converted;
+  const name = typeof options.prepare === 'string' ? options.prepare : options.prepare ? converted.name : undefined;
   const manager = database().connectionManager;
   const client = (await manager.getConnection({ type: 'read' })) as unknown as Client;
   try {
@@ -51,7 +57,7 @@ export async function plainQuery<T extends QueryResultRow>(text: string, bind: R
   }
 }
 
-/** How many distinct statement texts a process prepares (plainQuery `prepare`); later ones run unnamed. */
+/** How many distinct filter-built texts a process prepares (plainQuery `prepare: true`); later ones run unnamed. */
 export const PREPARED_SHAPES = 256;
 let preparedShapes = 0;
 

@@ -87,10 +87,13 @@ export async function createGraphQLTransport(schema: GraphQLSchema): Promise<Gra
       httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body: body.value },
       context: async () => ctx,
     });
-    const replyHeaders: Record<string, string> = {};
+    const replyHeaders: Record<string, string | number> = {};
     for (const [name, value] of response.headers) replyHeaders[name] = value;
+    if (response.body.kind === 'complete') {
+      writeHead(res, response.status ?? 200, { ...replyHeaders, 'Content-Length': Buffer.byteLength(response.body.string) });
+      return endReply(res, response.body.string);
+    }
     writeHead(res, response.status ?? 200, replyHeaders);
-    if (response.body.kind === 'complete') return endReply(res, response.body.string);
     for await (const chunk of response.body.asyncIterator) res.write(chunk);
     endReply(res);
   }

@@ -33,7 +33,7 @@ export function opsRoutes(openApi: () => object): RouteTable<OpsRoute> {
       label: 'metrics',
       async handle(_req, res) {
         const text = await registry.metrics();
-        writeHead(res, 200, { 'Content-Type': registry.contentType });
+        writeHead(res, 200, { 'Content-Type': registry.contentType, 'Content-Length': Buffer.byteLength(text) });
         endReply(res, text);
       },
     })

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { NotFoundError, toEnvelope, type AppError } from '../core/errors';
+import { logger } from '../core/logger';
 import { readAsset } from './static-assets';
 
 /**
@@ -37,7 +38,12 @@ export function endReply(res: ServerResponse, body?: string | Buffer): void {
   const hooks = (res as HookedResponse)[HOOKS];
   if (!hooks) return;
   (res as HookedResponse)[HOOKS] = undefined;
-  hooks.written(res);
+  try {
+    hooks.written(res);
+  } catch (error) {
+    // The reply is already on its way: a failing log line or metric must not cut it short.
+    logger.error({ err: error }, 'recording a reply failed');
+  }
 }
 
 /** The one place replies are written. */

@@ -60,6 +60,10 @@ describe('the module registry', () => {
     expect(other.first.viewer).toBeNull();
     expect(made).toEqual(['u-1', null]);
     expect(Object.keys(request).sort()).toEqual(['first', 'second']);
+    // Nothing but a request's own loaders object makes loaders (never with no tenant by accident).
+    const foreign = Object.create(Object.getPrototypeOf(other)) as Record<string, unknown>;
+    expect(() => foreign.first).toThrow(/outside a request's loaders/);
+    expect(Object.keys(built.createLoaders(null))).toEqual([]); // own properties appear on first use
     expect(() => buildPlatform([{ name: 'a', loaders: loaders as never }, { name: 'b', loaders: loaders as never }])).toThrow(/Loader first is declared by two modules/);
   });
 });

@@ -286,7 +286,7 @@ export async function listAttacksJson(ctx: AppContext, org: string, ws: string, 
   const scope = await resolveWorkspace(ctx, org, ws);
   const assessment = await readAssessment(scope, id);
   describeWindow(ctx, assessment, window);
-  const [row] = await plainQuery<{ reply: string }>(ATTACK_LIST_JSON_SQL, { assessment_id: assessment.id, limit: window.limit, offset: window.offset }, { prepare: true });
+  const [row] = await plainQuery<{ reply: string }>(ATTACK_LIST_JSON_SQL, { assessment_id: assessment.id, limit: window.limit, offset: window.offset }, { prepare: 'attack-list-json' });
   return row.reply;
 }
 
@@ -332,7 +332,7 @@ interface TraceStatsRow {
 export async function assessmentTraceStats(ctx: AppContext, org: string, ws: string, id: string) {
   const scope = await resolveWorkspace(ctx, org, ws);
   const assessment = await readAssessment(scope, id);
-  const [row] = await plainQuery<TraceStatsRow>(TRACE_STATS_SQL, { assessment_id: assessment.id }, { prepare: true });
+  const [row] = await plainQuery<TraceStatsRow>(TRACE_STATS_SQL, { assessment_id: assessment.id }, { prepare: 'assessment-trace-stats' });
   const trials = Number(row.trial_spans);
   return {
     total_spans: row.attack_spans + trials + row.transform_spans,

@@ -54,7 +54,9 @@ export function sessionJoinSql(joins: SessionJoins): { select: string; from: str
   if (joins.relations) {
     select.push('to_json(p) AS "p"', 'to_json(g) AS "g"', identity('u'), identity('su'));
     from.push(
-      // Only the session's own workspace: a row pointing elsewhere resolves nothing (as the tenant-bound loaders).
+      // Only the session's own workspace: a row pointing elsewhere resolves nothing here (the loaders, which a
+      // GraphQL field falls back to when nothing was primed, are bound to the organization; no write can point a
+      // session at another workspace's project or group).
       // Each is a key lookup per session (LATERAL … LIMIT 1 is never flattened into a join): the generic plan of
       // a page, whose LIMIT is a parameter, guesses thousands of rows and hashed a sequential scan of every
       // tenant's session groups instead (1.2 of the 4.7 ms of a 100-session page at 2,000 groups).

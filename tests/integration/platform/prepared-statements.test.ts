@@ -32,6 +32,16 @@ async function preparedOnEachConnection(): Promise<string[][]> {
   }
 }
 
+async function preparedNamesOnEachConnection(): Promise<string[][]> {
+  const manager = database().connectionManager;
+  const clients = (await Promise.all(Array.from({ length: POOL }, () => manager.getConnection({ type: 'read' })))) as unknown as Client[];
+  try {
+    return await Promise.all(clients.map(async (client) => (await client.query<{ name: string }>('SELECT name FROM pg_prepared_statements')).rows.map((row) => row.name)));
+  } finally {
+    for (const client of clients) manager.releaseConnection(client as never);
+  }
+}
+
 /** The list over REST (its JSON page) and over GraphQL (its rows page, `to_json(s)` and the joined rows as JSON). */
 async function listSessions(times: number): Promise<void> {
   // Concurrent requests, so the statements reach several connections.
@@ -44,7 +54,15 @@ async function listSessions(times: number): Promise<void> {
   );
 }
 
-it('prepares the session list’s count and page once per connection', async () => {
+it('prepares the session list’s count and pages, the attack list and the trace statistics on the connections', async () => {
+  const base = `/org/${owner.orgKey}/ws/default/airt/assessments`;
+  const created = await rest(api, 'POST', base, { token: owner.token, body: { name: 'prepared' } });
+  expect((await rest(api, 'POST', `${base}/${created.body.id}/traces/attacks`, { token: owner.token, body: { attacks: [{ attack_name: 'a', goal: 'g', goal_category: 'c' }] } })).status).toBe(201);
+  for (const read of ['traces/attacks', 'traces', 'traces/attacks', 'traces']) {
+    expect((await rest(api, 'GET', `${base}/${created.body.id}/${read}`, { token: owner.token })).status).toBe(200);
+  }
+  const names = new Set((await preparedNamesOnEachConnection()).flat());
+  expect([names.has('attack-list-json'), names.has('assessment-trace-stats')]).toEqual([true, true]);
   await listSessions(12);
   const prepared = (await preparedOnEachConnection()).flat();
   expect(prepared.some((statement) => statement.startsWith('SELECT count(*) AS total FROM sessions s'))).toBe(true);
@@ -76,11 +94,12 @@ it(`prepares at most ${PREPARED_SHAPES} texts per process; later texts run unnam
     expect(await plainQuery<{ sum: number }>(text, { value: 1 }, { prepare: true })).toEqual([{ sum: 1 + index }]);
     expect(await plainQuery<{ sum: number }>(text, { value: 2 }, { prepare: true })).toEqual([{ sum: 2 + index }]);
   }
-  const prepared = await preparedOnEachConnection();
-  for (const statements of prepared) expect(statements.filter((statement) => statement.includes('AS sum')).length).toBeLessThanOrEqual(PREPARED_SHAPES);
-  const all = new Set(prepared.flat());
-  expect(all.has('SELECT $1::int + 0 AS sum')).toBe(true);
-  expect(all.has(`SELECT $1::int + ${PREPARED_SHAPES + 19} AS sum`)).toBe(false);
+  // The prepared ones, over every connection, are exactly the first texts: as many as the quota had left.
+  const all = new Set((await preparedOnEachConnection()).flat().filter((statement) => statement.includes('AS sum')));
+  const first = texts.map((text) => text.replace('$value', '$1')).filter((text) => all.has(text));
+  expect(first).toEqual(texts.slice(0, first.length).map((text) => text.replace('$value', '$1')));
+  expect(first.length).toBeGreaterThan(PREPARED_SHAPES - 10); // the list's few texts took the rest of the quota
+  expect(first.length).toBeLessThan(PREPARED_SHAPES);
   // Without `prepare` nothing is named.
   await plainQuery('SELECT $value::int AS unprepared_probe', { value: 1 });
   expect((await preparedOnEachConnection()).flat().some((statement) => statement.includes('unprepared_probe'))).toBe(false);

@@ -50,3 +50,53 @@ describe('the request log line', () => {
     expect(line.workspace).toBeUndefined();
   });
 });
+
+describe('every reply (src/http/respond.ts writes them all)', () => {
+  /** Runs one raw request with info logging on; its reply and the request's log lines. */
+  async function withLines(path: string, init: RequestInit = {}): Promise<{ res: Response; text: string; lines: Record<string, unknown>[] }> {
+    const level = logger.level;
+    logger.level = 'info';
+    const spy = jest.spyOn(logger, 'info').mockImplementation(() => undefined);
+    try {
+      const res = await fetch(`${api.baseUrl}${path}`, init);
+      const text = await res.text();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const requestId = res.headers.get('x-request-id');
+      const lines = spy.mock.calls
+        .filter(([fields, message]) => message === 'request' && (fields as { request_id?: string }).request_id === requestId)
+        .map(([fields]) => fields as unknown as Record<string, unknown>);
+      return { res, text, lines };
+    } finally {
+      spy.mockRestore();
+      logger.level = level;
+    }
+  }
+
+  it('carries X-Request-Id and Content-Length and is logged exactly once, whatever answered it', async () => {
+    const graphql = { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` } };
+    const cases: [string, string, RequestInit, number][] = [
+      ['health', '/api/v1/health', {}, 200],
+      ['REST read', `/api/v1/org/${user.orgKey}/ws/default/projects`, { headers: { authorization: `Bearer ${user.token}` } }, 200],
+      ['REST 401', `/api/v1/org/${user.orgKey}/ws/default/projects`, {}, 401],
+      ['REST 404 route', '/api/v1/nope', {}, 404],
+      ['REST 422', `/api/v1/org/${user.orgKey}/ws/default/sessions?limit=0`, { headers: { authorization: `Bearer ${user.token}` } }, 422],
+      ['GraphQL', '/graphql', { ...graphql, body: JSON.stringify({ query: '{ user { id } }' }) }, 200],
+      ['GraphQL refused', '/graphql', { ...graphql, body: JSON.stringify({ query: '{ nope }' }) }, 422],
+      ['metrics', '/metrics', {}, 200],
+      ['docs page', '/api/docs', {}, 200],
+    ];
+    for (const [name, path, init, status] of cases) {
+      const { res, text, lines } = await withLines(path, init);
+      expect([name, res.status]).toEqual([name, status]);
+      expect([name, res.headers.get('x-request-id')]).toEqual([name, expect.stringMatching(/^[\w.:-]+$/)]);
+      expect([name, res.headers.get('content-length'), res.headers.get('transfer-encoding')]).toEqual([name, String(Buffer.byteLength(text)), null]);
+      expect([name, lines.length, lines[0]?.status]).toEqual([name, 1, status]);
+    }
+  });
+
+  it('echoes a client request id', async () => {
+    const { res, lines } = await withLines('/api/v1/health', { headers: { 'x-request-id': 'client-id.1' } });
+    expect(res.headers.get('x-request-id')).toBe('client-id.1');
+    expect(lines).toHaveLength(1);
+  });
+});
