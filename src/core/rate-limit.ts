@@ -38,7 +38,7 @@ async function consume(prefix: string, points: number, key: string): Promise<Rat
     return await limiter(prefix, points).consume(key);
   } catch (rejection) {
     if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
+    throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), points);
   }
 }
 

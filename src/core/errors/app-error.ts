@@ -116,9 +116,13 @@ export class UpgradeRequiredError extends AppError {
 }
 
 export class RateLimitedError extends AppError {
-  constructor(retryAfterSeconds: number) {
+  /** `limit`: the quota per minute, reported as X-RateLimit-Limit with X-RateLimit-Remaining 0, as on the replies within it. */
+  constructor(retryAfterSeconds: number, limit?: number) {
     super(429, 'usage_limit_exceeded_error', 'Rate limit exceeded; retry later', {
-      headers: { 'Retry-After': String(retryAfterSeconds) },
+      headers: {
+        'Retry-After': String(retryAfterSeconds),
+        ...(limit === undefined ? {} : { 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': '0' }),
+      },
     });
   }
 }

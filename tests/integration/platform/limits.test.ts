@@ -16,11 +16,19 @@ describe('rate limits', () => {
     overrideConfig({ RATE_LIMIT_PER_MINUTE: 3, AUTH_RATE_LIMIT_PER_MINUTE: 0 });
     const other = await createUser();
     const statuses: number[] = [];
-    for (let index = 0; index < 4; index += 1) statuses.push((await rest(api, 'GET', `/org/${user.orgKey}/ws`, { token: user.token })).status);
+    const remaining: (string | null)[] = [];
+    for (let index = 0; index < 4; index += 1) {
+      const res = await rest(api, 'GET', `/org/${user.orgKey}/ws`, { token: user.token });
+      statuses.push(res.status);
+      remaining.push(res.headers.get('x-ratelimit-remaining'));
+    }
     expect(statuses).toEqual([200, 200, 200, 429]);
+    expect(remaining).toEqual(['2', '1', '0', '0']);
     const limited = await rest(api, 'GET', `/org/${user.orgKey}/ws`, { token: user.token });
     expect(limited.body).toMatchObject({ code: 429, type: 'usage_limit_exceeded_error' });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The refusal says which quota it is, as the replies within it do.
+    expect([limited.headers.get('x-ratelimit-limit'), limited.headers.get('x-ratelimit-remaining')]).toEqual(['3', '0']);
     expect((await rest(api, 'GET', `/org/${other.orgKey}/ws`, { token: other.token })).status).toBe(200);
   });
 
