@@ -2,7 +2,7 @@ import { Op, type Transaction } from 'sequelize';
 import { SessionModel, type RecordOf } from '../../../models';
 import { hotQuery } from '../../db/hot';
 import { primeSessionRow, sessionJoinSql } from './session-relations';
-import { sessionJson } from './sessions.mapper';
+import { SESSION_JSON_JOINS, sessionJson } from './sessions.mapper';
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError, validationFailure } from '../../core/errors';
 import { isUuid } from '../../core/scalars';
@@ -57,23 +57,38 @@ export async function findSession(scope: WorkspaceScope, ref: string, transactio
     transaction,
     lock: transaction ? transaction.LOCK.UPDATE : undefined,
   });
+  return theOne(rows, ref);
+}
+
+/** None is 404, several (a shared prefix) 409. */
+function theOne<T>(rows: T[], ref: string): T {
   if (rows.length === 0) throw new NotFoundError('Session');
   if (rows.length > 1) throw new ConflictError(`Session id prefix '${ref}' matches more than one session; use more characters`);
   return rows[0];
 }
 
-const readSql = new Map<boolean, string>();
-function sessionReadSql(withUsage: boolean): string {
-  const cached = readSql.get(withUsage);
-  if (cached) return cached;
-  const joins = sessionJoinSql({ relations: true, usage: withUsage });
-  const sql = `
-    SELECT to_json(s) AS "s"${joins.select}
+/** The sessions of a named read beside `joinsFrom`: the reference's id range among the caller's visible sessions of the workspace. */
+const readFrom = (joinsFrom: string) => `
       FROM sessions s
-      ${joins.from}
+      ${joinsFrom}
      WHERE s.workspace_id = $1 AND s.id BETWEEN $2 AND $3 AND (s.user_id = $4 OR s.visibility = 'workspace')
      LIMIT 2`;
-  readSql.set(withUsage, sql);
+
+/** The parameters of readFrom for a reference (404 when it cannot name any id). */
+function readParams(scope: WorkspaceScope, ref: string): unknown[] {
+  const range = refRange(ref);
+  if (!range) throw new NotFoundError('Session');
+  return [scope.workspace.id, range[0], range[1], scope.viewer.user.id];
+}
+
+const readSql = new Map<boolean, string>();
+function sessionReadSql(withUsage: boolean): string {
+  let sql = readSql.get(withUsage);
+  if (!sql) {
+    const joins = sessionJoinSql({ relations: true, usage: withUsage });
+    sql = `SELECT to_json(s) AS "s"${joins.select}${readFrom(joins.from)}`;
+    readSql.set(withUsage, sql);
+  }
   return sql;
 }
 
@@ -85,16 +100,8 @@ function sessionReadSql(withUsage: boolean): string {
  * The joined rows belong to the session's own workspace.
  */
 export async function readSession(ctx: AppContext, scope: WorkspaceScope, ref: string, withUsage: boolean): Promise<RecordOf<SessionModel>> {
-  const range = refRange(ref);
-  if (!range) throw new NotFoundError('Session');
-  const rows = await hotQuery<Record<string, unknown>>(withUsage ? 'session_read_usage' : 'session_read', sessionReadSql(withUsage), [scope.workspace.id, range[0], range[1], scope.viewer.user.id]);
+  const rows = await hotQuery<Record<string, unknown>>(withUsage ? 'session_read_usage' : 'session_read', sessionReadSql(withUsage), readParams(scope, ref));
   return primeSessionRow(ctx, theOne(rows, ref));
-}
-
-function theOne<T>(rows: T[], ref: string): T {
-  if (rows.length === 0) throw new NotFoundError('Session');
-  if (rows.length > 1) throw new ConflictError(`Session id prefix '${ref}' matches more than one session; use more characters`);
-  return rows[0];
 }
 
 let readJsonSql: string | undefined;
@@ -104,14 +111,7 @@ let readJsonSql: string | undefined;
  * (sessionJson, the REST route's @RestJson): one named statement.
  */
 export async function readSessionJson(scope: WorkspaceScope, ref: string): Promise<string> {
-  const range = refRange(ref);
-  if (!range) throw new NotFoundError('Session');
-  readJsonSql ??= `
-    SELECT ${sessionJson()}::text AS reply
-      FROM sessions s
-      ${sessionJoinSql({ relations: true, usage: true }).from}
-     WHERE s.workspace_id = $1 AND s.id BETWEEN $2 AND $3 AND (s.user_id = $4 OR s.visibility = 'workspace')
-     LIMIT 2`;
-  const rows = await hotQuery<{ reply: string }>('session_read_json', readJsonSql, [scope.workspace.id, range[0], range[1], scope.viewer.user.id]);
+  readJsonSql ??= `SELECT ${sessionJson()}::text AS reply${readFrom(SESSION_JSON_JOINS.from)}`;
+  const rows = await hotQuery<{ reply: string }>('session_read_json', readJsonSql, readParams(scope, ref));
   return theOne(rows, ref).reply;
 }

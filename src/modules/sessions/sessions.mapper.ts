@@ -3,6 +3,7 @@ import { compactJson, jsonTimestamp } from '../../db/json-sql';
 import { userIdentityJson } from '../accounts/accounts.mapper';
 import { sessionGroupJson } from '../session-groups/session-groups.mapper';
 import { usageJson } from './session-usage';
+import { sessionJoinSql } from './session-relations';
 import type {
   SessionFrozenByEnum,
   SessionOriginEnum,
@@ -50,6 +51,14 @@ export function toSession(row: RecordOf<SessionModel>): SessionResponse {
  * `st` and last generation `lg`), fields in the order of the route's document.
  */
 export function sessionJson(): string {
+  return (json ??= buildSessionJson());
+}
+
+/** The joins sessionJson reads from. */
+export const SESSION_JSON_JOINS = sessionJoinSql({ relations: true, usage: true });
+
+let json: string | undefined;
+function buildSessionJson(): string {
   const usage = usageJson('st', 'lg');
   return compactJson(`
     s.id AS id, s.agent AS agent, s.model AS model, s.title AS title, s.origin AS origin, s.visibility AS visibility,

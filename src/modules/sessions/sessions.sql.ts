@@ -2,7 +2,7 @@ import { isUuid } from '../../core/scalars';
 import { parseLabelFilters } from './labels';
 import type { SessionFilterArgs } from './sessions.inputs';
 import { sessionJoinSql, type SessionJoins } from './session-relations';
-import { sessionJson } from './sessions.mapper';
+import { SESSION_JSON_JOINS, sessionJson } from './sessions.mapper';
 import { SessionArchivedScope, SessionSortBy, SortDirection } from './sessions.types';
 
 /**
@@ -99,13 +99,18 @@ export function sessionPageSql(
 ): string {
   const order = sessionOrder(sortBy, sortDir);
   const joined = sessionJoinSql(joins);
-  return `SELECT to_json(s) AS "s"${joined.select} FROM (
+  return `SELECT to_json(s) AS "s"${joined.select} ${pageFrom(whereSql, order, joined.from)}
+          ORDER BY ${order}`;
+}
+
+/** The page's ids chosen from the index first, then their rows and `joinsFrom` beside them. */
+function pageFrom(whereSql: string, order: string, joinsFrom: string): string {
+  return `FROM (
              SELECT s.id FROM sessions s WHERE ${whereSql}
               ORDER BY ${order}
               LIMIT $limit OFFSET $offset) page
            JOIN sessions s ON s.id = page.id
-           ${joined.from}
-          ORDER BY ${order}`;
+           ${joinsFrom}`;
 }
 
 /** The list's ORDER BY over sessions `s`. */
@@ -124,12 +129,7 @@ function sessionOrder(sortBy: SessionSortBy, sortDir: SortDirection): string {
  */
 export function sessionPageJsonSql(whereSql: string, sortBy: SessionSortBy, sortDir: SortDirection): string {
   const order = sessionOrder(sortBy, sortDir);
-  return `SELECT coalesce(json_agg(${sessionJson()} ORDER BY ${order}), '[]')::text AS items FROM (
-             SELECT s.id FROM sessions s WHERE ${whereSql}
-              ORDER BY ${order}
-              LIMIT $limit OFFSET $offset) page
-           JOIN sessions s ON s.id = page.id
-           ${sessionJoinSql({ relations: true, usage: true }).from}`;
+  return `SELECT coalesce(json_agg(${sessionJson()} ORDER BY ${order}), '[]')::text AS items ${pageFrom(whereSql, order, SESSION_JSON_JOINS.from)}`;
 }
 
 export function sessionCountSql(whereSql: string): string {

@@ -21,22 +21,12 @@ beforeAll(async () => {
   await saveSession(api, owner, { title: 'one' });
 });
 
-/** The prepared statements of every pooled connection (all of them held at once, so each is a different one). */
-async function preparedOnEachConnection(): Promise<string[][]> {
+/** The prepared statements (name and text) of every pooled connection (all of them held at once, so each is a different one). */
+async function preparedOnEachConnection(): Promise<{ name: string; statement: string }[][]> {
   const manager = database().connectionManager;
   const clients = (await Promise.all(Array.from({ length: POOL }, () => manager.getConnection({ type: 'read' })))) as unknown as Client[];
   try {
-    return await Promise.all(clients.map(async (client) => (await client.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements')).rows.map((row) => row.statement)));
-  } finally {
-    for (const client of clients) manager.releaseConnection(client as never);
-  }
-}
-
-async function preparedNamesOnEachConnection(): Promise<string[][]> {
-  const manager = database().connectionManager;
-  const clients = (await Promise.all(Array.from({ length: POOL }, () => manager.getConnection({ type: 'read' })))) as unknown as Client[];
-  try {
-    return await Promise.all(clients.map(async (client) => (await client.query<{ name: string }>('SELECT name FROM pg_prepared_statements')).rows.map((row) => row.name)));
+    return await Promise.all(clients.map(async (client) => (await client.query<{ name: string; statement: string }>('SELECT name, statement FROM pg_prepared_statements')).rows));
   } finally {
     for (const client of clients) manager.releaseConnection(client as never);
   }
@@ -61,10 +51,10 @@ it('prepares the session list’s count and pages, the attack list and the trace
   for (const read of ['traces/attacks', 'traces', 'traces/attacks', 'traces']) {
     expect((await rest(api, 'GET', `${base}/${created.body.id}/${read}`, { token: owner.token })).status).toBe(200);
   }
-  const names = new Set((await preparedNamesOnEachConnection()).flat());
+  const names = new Set((await preparedOnEachConnection()).flat().map((row) => row.name));
   expect([names.has('attack-list-json'), names.has('assessment-trace-stats')]).toEqual([true, true]);
   await listSessions(12);
-  const prepared = (await preparedOnEachConnection()).flat();
+  const prepared = (await preparedOnEachConnection()).flat().map((row) => row.statement);
   expect(prepared.some((statement) => statement.startsWith('SELECT count(*) AS total FROM sessions s'))).toBe(true);
   expect(prepared.some((statement) => statement.startsWith('SELECT coalesce(json_agg('))).toBe(true);
   expect(prepared.some((statement) => statement.startsWith('SELECT to_json(s) AS "s"'))).toBe(true);
@@ -95,12 +85,12 @@ it(`prepares at most ${PREPARED_SHAPES} texts per process; later texts run unnam
     expect(await plainQuery<{ sum: number }>(text, { value: 2 }, { prepare: true })).toEqual([{ sum: 2 + index }]);
   }
   // The prepared ones, over every connection, are exactly the first texts: as many as the quota had left.
-  const all = new Set((await preparedOnEachConnection()).flat().filter((statement) => statement.includes('AS sum')));
+  const all = new Set((await preparedOnEachConnection()).flat().map((row) => row.statement).filter((statement) => statement.includes('AS sum')));
   const first = texts.map((text) => text.replace('$value', '$1')).filter((text) => all.has(text));
   expect(first).toEqual(texts.slice(0, first.length).map((text) => text.replace('$value', '$1')));
   expect(first.length).toBeGreaterThan(PREPARED_SHAPES - 10); // the list's few texts took the rest of the quota
   expect(first.length).toBeLessThan(PREPARED_SHAPES);
   // Without `prepare` nothing is named.
   await plainQuery('SELECT $value::int AS unprepared_probe', { value: 1 });
-  expect((await preparedOnEachConnection()).flat().some((statement) => statement.includes('unprepared_probe'))).toBe(false);
+  expect((await preparedOnEachConnection()).flat().some((row) => row.statement.includes('unprepared_probe'))).toBe(false);
 });
