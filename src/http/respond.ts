@@ -15,7 +15,7 @@ import { readAsset } from './static-assets';
  */
 export interface ReplyHooks {
   headers: Record<string, string>;
-  written(res: ServerResponse): void;
+  written(): void;
 }
 
 const HOOKS = Symbol('replyHooks');
@@ -39,7 +39,7 @@ export function endReply(res: ServerResponse, body?: string | Buffer): void {
   if (!hooks) return;
   (res as HookedResponse)[HOOKS] = undefined;
   try {
-    hooks.written(res);
+    hooks.written();
   } catch (error) {
     // The reply is already on its way: a failing log line or metric must not cut it short.
     logger.error({ err: error }, 'recording a reply failed');
