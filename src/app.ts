@@ -11,6 +11,7 @@ import { headerValue, observe, type RequestState } from './http/request';
 import { attachReplyHooks, sendError } from './http/respond';
 import { createRestTransport } from './http/rest-transport';
 import { REST_BASE } from './rest';
+import { platform } from './modules';
 import { createSchema } from './schema';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -25,7 +26,7 @@ export interface App {
 /** Builds the one HTTP handler: ops routes, then GraphQL (Apollo) or REST (Sofa). */
 export async function createApp(): Promise<App> {
   const schema = await createSchema();
-  const graphql = await createGraphQLTransport(schema);
+  const graphql = await createGraphQLTransport(schema, platform.sql);
   const rest = createRestTransport(schema);
   const ops = opsRoutes(rest.openApi);
 

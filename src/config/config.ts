@@ -50,6 +50,8 @@ const schema = z.object({
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(10000),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5000),
+  /** Answer a query whose every field has a SQL description with one statement (core/graphql-sql). */
+  GRAPHQL_SQL: bool.default('true'),
   /** HTTP worker processes (node:cluster); 1 serves from the main process. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),

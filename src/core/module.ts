@@ -2,6 +2,8 @@ import type { ModelCtor } from 'sequelize-typescript';
 import { buildAccessPolicy, type AccessPolicy, type ScopeDefinitions } from './authz/scopes';
 import type { Loaders } from './context';
 import { CORE_ERROR_TYPES, type ErrorType } from './errors';
+import { mergeSqlSchema, type SqlSchema } from './graphql-sql/compile';
+import type { SqlSchemaPart } from './graphql-sql/sql-fields';
 import type { PrefetchedScope, ScopeHint } from './tenancy/scope';
 import type { Viewer } from './viewer';
 
@@ -38,7 +40,8 @@ export interface LoaderDeps {
  * One domain's descriptor (`modules/<domain>/<domain>.module.ts`): everything
  * it plugs into the platform. `modules/index.ts` lists the modules once; the
  * schema, the model list, the loaders, the scopes, the error-type table, the
- * project counts and the authenticators are all built from that list.
+ * project counts, the authenticators and the SQL descriptions of its types
+ * are all built from that list.
  */
 export interface AppModule {
   name: string;
@@ -49,6 +52,8 @@ export interface AppModule {
   errorTypes?: readonly ErrorType[];
   projectCounts?: readonly ProjectCountSource[];
   authenticators?: readonly Authenticator[];
+  /** Its GraphQL types described in SQL, for queries answered by one statement (core/graphql-sql). */
+  sql?: SqlSchemaPart;
 }
 
 /** The registry, assembled. */
@@ -61,6 +66,7 @@ export interface Platform {
   errorTypes: ReadonlyMap<ErrorType, string>;
   projectCounts: ProjectCountSource[];
   authenticators: Authenticator[];
+  sql: SqlSchema;
   createLoaders(viewer: Viewer | null): Loaders;
 }
 
@@ -85,6 +91,7 @@ export function buildPlatform(modules: readonly AppModule[]): Platform {
     errorTypes,
     projectCounts,
     authenticators: modules.flatMap((module) => module.authenticators ?? []),
+    sql: mergeSqlSchema(modules),
     createLoaders: lazyLoaders(modules, deps),
   };
 }

@@ -3,7 +3,9 @@ import { ApolloServer, HeaderMap, type BaseContext } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import type { AppContext } from '../core/context';
-import { reportError, ValidationError } from '../core/errors';
+import { compileQuery, type SqlSchema } from '../core/graphql-sql/compile';
+import { plainQuery } from '../db/hot';
+import { AppError, reportError, ValidationError } from '../core/errors';
 import { formatGraphQLError } from '../core/errors/graphql-errors';
 import { config } from '../config/config';
 import { checkOperationLimits } from '../core/graphql-limits';
@@ -22,7 +24,12 @@ export interface GraphQLTransport {
  * POST /graphql through Apollo (executeHTTPGraphQLRequest, CSRF prevention
  * on), and GraphiQL for a browser's GET. The same context factory as REST.
  */
-export async function createGraphQLTransport(schema: GraphQLSchema): Promise<GraphQLTransport> {
+/** The JSON text of a query PostgreSQL answered (core/graphql-sql), by request id (Apollo hands plugins a copy of the context). */
+const sqlReplies = new Map<string, string>();
+/** What Apollo writes for such a query: its data, and nothing else, is PostgreSQL's text. */
+const SQL_PLACEHOLDER = '{"data":{}}\n';
+
+export async function createGraphQLTransport(schema: GraphQLSchema, sql: SqlSchema): Promise<GraphQLTransport> {
   const apollo = new ApolloServer<AppContext & BaseContext>({
     schema,
     csrfPrevention: true,
@@ -56,6 +63,23 @@ export async function createGraphQLTransport(schema: GraphQLSchema): Promise<Gra
                 throw asRequestError(error);
               }
             },
+            // A query made only of fields described in SQL is answered by one statement (core/graphql-sql).
+            async responseForOperation({ document, operationName, request }) {
+              if (!config().GRAPHQL_SQL) return null;
+              const compiled = compileQuery(schema, sql, document, operationName, request.variables, contextValue);
+              if (!compiled) return null;
+              try {
+                const { text, params } = await compiled.statement(contextValue);
+                const [row] = await plainQuery<{ data: string }>(text, params, { prepare: true });
+                // The reply is PostgreSQL's JSON text as it is: Apollo serialises a placeholder, handle() puts the text in.
+                sqlReplies.set(contextValue.requestId, row.data);
+                return { http: { status: undefined, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { data: {} } } };
+              } catch (error) {
+                // The resolvers answer instead: an API error (not found, forbidden) exactly as they always report it.
+                if (!(error instanceof AppError)) contextValue.logger.warn({ err: error }, 'compiled GraphQL query failed; executing it');
+                return null;
+              }
+            },
             async willSendResponse({ response }) {
               // A request refused before execution (parse, validation, budget) answers the status its error carries.
               if (response.body.kind !== 'single') return;
@@ -83,15 +107,23 @@ export async function createGraphQLTransport(schema: GraphQLSchema): Promise<Gra
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
     const ctx = await contextFor(req, state, null);
-    const response = await apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body: body.value },
-      context: async () => ctx,
-    });
+    let response: Awaited<ReturnType<typeof apollo.executeHTTPGraphQLRequest>>;
+    let sqlReply: string | undefined;
+    try {
+      response = await apollo.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body: body.value },
+        context: async () => ctx,
+      });
+    } finally {
+      sqlReply = sqlReplies.get(ctx.requestId);
+      sqlReplies.delete(ctx.requestId);
+    }
     const replyHeaders: Record<string, string | number> = {};
     for (const [name, value] of response.headers) replyHeaders[name] = value;
     if (response.body.kind === 'complete') {
-      writeHead(res, response.status ?? 200, { ...replyHeaders, 'Content-Length': Buffer.byteLength(response.body.string) });
-      return endReply(res, response.body.string);
+      const body = sqlReply !== undefined && response.body.string === SQL_PLACEHOLDER ? `{"data":${sqlReply}}\n` : response.body.string;
+      writeHead(res, response.status ?? 200, { ...replyHeaders, 'Content-Length': Buffer.byteLength(body) });
+      return endReply(res, body);
     }
     writeHead(res, response.status ?? 200, replyHeaders);
     for await (const chunk of response.body.asyncIterator) res.write(chunk);

@@ -1,5 +1,5 @@
-import DataLoader from 'dataloader';
 import { QueryTypes } from 'sequelize';
+import { PrimedLoader } from '../../core/loaders/primed-loader';
 import type { UserIdentityRecord } from '../../../models';
 import type { Viewer } from '../../core/viewer';
 import { database } from '../../db/database';
@@ -10,7 +10,7 @@ import { database } from '../../db/database';
  */
 export function createAccountLoaders(_viewer: Viewer | null) {
   return {
-    userById: new DataLoader<string, UserIdentityRecord | null>(async (ids) => {
+    userById: new PrimedLoader<UserIdentityRecord | null>(async (ids) => {
       const rows = await database().query<UserIdentityRecord>('SELECT id, email, username, full_name FROM users WHERE id = ANY($ids::uuid[])', {
         bind: { ids: [...ids] },
         type: QueryTypes.SELECT,

@@ -1,5 +1,5 @@
-import DataLoader from 'dataloader';
 import { QueryTypes } from 'sequelize';
+import { PrimedLoader } from '../../core/loaders/primed-loader';
 import type { RecordOf, SessionGroupModel } from '../../../models';
 import { database } from '../../db/database';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
@@ -9,7 +9,7 @@ import type { Viewer } from '../../core/viewer';
 export function createSessionGroupLoaders(viewer: Viewer | null) {
   const tenant = viewer ? tenantFilter(viewer) : null;
   return {
-    sessionGroupById: new DataLoader<string, RecordOf<SessionGroupModel> | null>(async (ids) => {
+    sessionGroupById: new PrimedLoader<RecordOf<SessionGroupModel> | null>(async (ids) => {
       if (!tenant) return ids.map(() => null);
       const rows = await database().query<RecordOf<SessionGroupModel>>(
         `SELECT g.* FROM session_groups g WHERE g.id = ANY($ids::uuid[]) AND ${tenant.where('g')}`,

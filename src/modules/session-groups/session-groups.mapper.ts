@@ -1,5 +1,5 @@
 import type { RecordOf, SessionGroupModel } from '../../../models';
-import { compactJson, jsonTimestamp } from '../../db/json-sql';
+import { column, columns, timestamp, valuesJson } from '../../core/graphql-sql/sql-fields';
 import type { SessionGroupKindEnum, SessionGroupStatusEnum, SessionGroupSummary } from './session-groups.types';
 
 /** Row → GraphQL type (metadata stays internal); the counts are columns maintained on write. */
@@ -30,18 +30,22 @@ export function toSessionGroup(row: RecordOf<SessionGroupModel>): SessionGroupSu
   };
 }
 
+/** toSessionGroup in SQL (core/graphql-sql): the fields of a SessionGroupSummary over a `session_groups` row, in reply order. */
+export const SESSION_GROUP_SQL = {
+  ...columns('id', 'kind', 'status', 'title', 'worker', 'capability', 'capability_version', 'evaluation_id', 'evaluation_item_id'),
+  ...columns('evaluation_item_attempt_id', 'runtime_id', 'active_session_count', 'session_count', 'message_count'),
+  total_tokens: column('total_tokens'),
+  created_at: timestamp('created_at'),
+  updated_at: timestamp('updated_at'),
+  started_at: timestamp('started_at'),
+  completed_at: timestamp('completed_at'),
+  last_activity_at: timestamp('last_activity_at'),
+};
+
 /**
  * toSessionGroup in SQL: the SessionGroupSummary of `session_groups` row
  * `alias` as JSON, null when the join found none (REST session list, @RestJson).
  */
 export function sessionGroupJson(alias: string): string {
-  const c = (column: string) => `${alias}.${column}`;
-  return `CASE WHEN ${c('id')} IS NULL THEN NULL ELSE ${compactJson(`
-    ${c('id')} AS id, ${c('kind')} AS kind, ${c('status')} AS status, ${c('title')} AS title, ${c('worker')} AS worker,
-    ${c('capability')} AS capability, ${c('capability_version')} AS capability_version, ${c('evaluation_id')} AS evaluation_id,
-    ${c('evaluation_item_id')} AS evaluation_item_id, ${c('evaluation_item_attempt_id')} AS evaluation_item_attempt_id,
-    ${c('runtime_id')} AS runtime_id, ${c('active_session_count')} AS active_session_count, ${c('session_count')} AS session_count,
-    ${c('message_count')} AS message_count, ${c('total_tokens')} AS total_tokens, ${jsonTimestamp(c('created_at'))} AS created_at,
-    ${jsonTimestamp(c('updated_at'))} AS updated_at, ${jsonTimestamp(c('started_at'))} AS started_at,
-    ${jsonTimestamp(c('completed_at'))} AS completed_at, ${jsonTimestamp(c('last_activity_at'))} AS last_activity_at`)} END`;
+  return `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE ${valuesJson(SESSION_GROUP_SQL, alias)} END`;
 }

@@ -1,7 +1,9 @@
 import { SessionGroupModel } from '../../../models';
 import type { AppModule } from '../../core/module';
 import { createSessionGroupLoaders } from './session-groups.loaders';
+import { SESSION_GROUP_SQL } from './session-groups.mapper';
 import { SessionGroupResolver } from './session-groups.resolver';
+import { childSessionsSql } from '../sessions/sessions.graphql-sql';
 
 /** Session groups (workflows, worker runs, evaluation items) with counts derived from their sessions. */
 export const sessionGroupsModule: AppModule = {
@@ -9,4 +11,5 @@ export const sessionGroupsModule: AppModule = {
   resolvers: [SessionGroupResolver],
   models: [SessionGroupModel],
   loaders: createSessionGroupLoaders,
+  sql: { types: { SessionGroupSummary: { ...SESSION_GROUP_SQL, sessions: childSessionsSql('group') } } },
 };

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import { QueryTypes } from 'sequelize';
+import { PrimedLoader } from '../../core/loaders/primed-loader';
 import type { ProjectModel, RecordOf, SessionMessageModel, SessionModel } from '../../../models';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
@@ -7,6 +8,7 @@ import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { sessionJoinSql, type SessionJoins } from './session-relations';
 import { visibleSql } from './session.policy';
+import { CHILD_SESSIONS } from './sessions.graphql-sql';
 import { EMPTY_STATS, lastGenerationSql, toStats, USAGE_AGGREGATE, type SessionStats, type UsageRow } from './session-usage';
 
 /** Usage of many sessions in one statement, bound to the viewer's tenant. */
@@ -62,7 +64,7 @@ export function createSessionLoaders(viewer: Viewer | null) {
 
   return {
     /** Usage and recent_message_count of sessions: one statement per batch. */
-    sessionStats: new DataLoader<string, SessionStats>(async (ids) => {
+    sessionStats: new PrimedLoader<SessionStats>(async (ids) => {
       if (!tenant) return ids.map(() => EMPTY_STATS);
       const rows = await database().query<UsageRow & { session_id: string }>(usageSql(tenant), {
         bind: { ...tenant.bind, ids: [...ids] },
@@ -72,7 +74,7 @@ export function createSessionLoaders(viewer: Viewer | null) {
       return ids.map((id) => byId.get(id) ?? EMPTY_STATS);
     }),
 
-    sessionProjectById: new DataLoader<string, RecordOf<ProjectModel> | null>(async (ids) => {
+    sessionProjectById: new PrimedLoader<RecordOf<ProjectModel> | null>(async (ids) => {
       if (!tenant) return ids.map(() => null);
       const rows = await database().query<RecordOf<ProjectModel>>(
         `SELECT p.* FROM projects p WHERE p.id = ANY($ids::uuid[]) AND ${tenant.where('p')}`,
@@ -113,10 +115,10 @@ export function createSessionLoaders(viewer: Viewer | null) {
     ),
 
     /** Active, user-origin sessions of each workspace the viewer can see, newest first. */
-    workspaceSessions: childSessionsLoader(tenant, 'workspace_id', (x) => `${x}.archived_at IS NULL AND ${x}.origin = 'user'`),
+    workspaceSessions: childSessionsLoader(tenant, CHILD_SESSIONS.workspace),
 
     /** Visible sessions of each group (any origin, any archive state), newest first. */
-    groupSessions: childSessionsLoader(tenant, 'group_id', () => 'TRUE'),
+    groupSessions: childSessionsLoader(tenant, CHILD_SESSIONS.group),
   };
 }
 
@@ -128,7 +130,7 @@ type SessionRow = Record<string, unknown>;
  * relations and usage joined when the selection shows them. `condition` is a
  * filter on the sessions alias it is given.
  */
-function childSessionsLoader(tenant: TenantFilter | null, column: 'workspace_id' | 'group_id', condition: (alias: string) => string) {
+function childSessionsLoader(tenant: TenantFilter | null, { column, condition }: (typeof CHILD_SESSIONS)[keyof typeof CHILD_SESSIONS]) {
   return new DataLoader<ChildSessionsKey, SessionRow[], string>(
     (keys) =>
       batchByShape(

@@ -1,23 +1,27 @@
 import type { RecordOf, SessionMessageModel, SessionModel } from '../../../models';
-import { compactJson, jsonTimestamp } from '../../db/json-sql';
+import { compactJson } from '../../db/json-sql';
 import { userIdentityJson } from '../accounts/accounts.mapper';
 import { sessionGroupJson } from '../session-groups/session-groups.mapper';
+import { SESSION_SQL } from './sessions.graphql-sql';
 import { usageJson } from './session-usage';
 import { sessionJoinSql } from './session-relations';
-import type {
-  SessionFrozenByEnum,
-  SessionOriginEnum,
+import {
   SessionResponse,
-  SessionVisibilityEnum,
-  TranscriptMessage,
+  type SessionFrozenByEnum,
+  type SessionOriginEnum,
+  type SessionVisibilityEnum,
+  type TranscriptMessage,
 } from './sessions.types';
 
 /**
  * Row → GraphQL type. project_key/project_name, group, created_by, shared_by,
  * recent_message_count and usage resolve through loaders (sessions.resolver.ts).
+ * An instance of the class, not a plain object: type-graphql copies a field
+ * resolver's parent into its class on every call unless it already is one
+ * (nine resolvers on each session of a 100-session dashboard).
  */
 export function toSession(row: RecordOf<SessionModel>): SessionResponse {
-  return {
+  return Object.assign(new SessionResponse(), {
     id: row.id,
     agent: row.agent,
     model: row.model,
@@ -40,7 +44,7 @@ export function toSession(row: RecordOf<SessionModel>): SessionResponse {
     frozen_by: row.frozen_by as SessionFrozenByEnum | null,
     shared_at: row.shared_at,
     shared_by_id: row.shared_by,
-  };
+  });
 }
 
 /**
@@ -60,16 +64,27 @@ export const SESSION_JSON_JOINS = sessionJoinSql({ relations: true, usage: true 
 let json: string | undefined;
 function buildSessionJson(): string {
   const usage = usageJson('st', 'lg');
-  return compactJson(`
-    s.id AS id, s.agent AS agent, s.model AS model, s.title AS title, s.origin AS origin, s.visibility AS visibility,
-    s.workspace_id AS workspace_id, s.user_id AS user_id, s.project_id AS project_id, p.key AS project_key, p.name AS project_name,
-    s.runtime_id AS runtime_id, s.group_id AS group_id, ${sessionGroupJson('g')} AS "group", s.labels AS labels,
-    s.message_count AS message_count, ${usage.recent} AS recent_message_count, s.preview_text AS preview_text,
-    ${jsonTimestamp('s.last_message_at')} AS last_message_at, ${jsonTimestamp('s.created_at')} AS created_at,
-    ${jsonTimestamp('s.updated_at')} AS updated_at, ${jsonTimestamp('s.archived_at')} AS archived_at,
-    ${jsonTimestamp('s.frozen_at')} AS frozen_at, s.frozen_by AS frozen_by, ${userIdentityJson('u')} AS created_by,
-    ${jsonTimestamp('s.shared_at')} AS shared_at, ${userIdentityJson('su')} AS shared_by, ${usage.usage} AS usage`);
+  const joined: Record<string, string> = {
+    project_key: 'p.key',
+    project_name: 'p.name',
+    group: sessionGroupJson('g'),
+    recent_message_count: usage.recent,
+    created_by: userIdentityJson('u'),
+    shared_by: userIdentityJson('su'),
+    usage: usage.usage,
+  };
+  const own: Record<string, { sql(row: string): string }> = SESSION_SQL;
+  return compactJson(
+    REST_ORDER.map((name) => `${joined[name] ?? own[name].sql('s')} AS "${name}"`).join(', '),
+  );
 }
+
+/** The fields of a REST session reply, in the order of the route's document. */
+const REST_ORDER = [
+  'id', 'agent', 'model', 'title', 'origin', 'visibility', 'workspace_id', 'user_id', 'project_id', 'project_key', 'project_name',
+  'runtime_id', 'group_id', 'group', 'labels', 'message_count', 'recent_message_count', 'preview_text', 'last_message_at',
+  'created_at', 'updated_at', 'archived_at', 'frozen_at', 'frozen_by', 'created_by', 'shared_at', 'shared_by', 'usage',
+];
 
 function count(value: string | number | null): number {
   return value == null ? 0 : Number(value);

@@ -1,5 +1,6 @@
 import { SessionMessageModel, SessionModel } from '../../../models';
 import type { AppModule } from '../../core/module';
+import { SESSIONS_SQL } from './sessions.graphql-sql';
 import { createSessionLoaders } from './sessions.loaders';
 import { SessionResolver } from './sessions.resolver';
 import { WorkspaceSessionsResolver } from './workspace-sessions.resolver';
@@ -10,5 +11,6 @@ export const sessionsModule: AppModule = {
   resolvers: [SessionResolver, WorkspaceSessionsResolver],
   models: [SessionModel, SessionMessageModel],
   loaders: createSessionLoaders,
+  sql: SESSIONS_SQL,
   projectCounts: [{ field: 'sessions', sql: 'SELECT count(*) FROM sessions r WHERE r.project_id = p.id' }],
 };

@@ -4,6 +4,7 @@ import type { AppContext } from '../../core/context';
 import { Rest, RestJson } from '../../core/graphql-decorators';
 import { withBaseCost } from '../../core/graphql-limits';
 import { selectedJoins } from './session-relations';
+import { mapNow } from '../../core/loaders/primed-loader';
 import { pageInfo } from '../../core/pagination';
 import { toProject } from '../projects/projects.mapper';
 import { ProjectResponse } from '../projects/projects.types';
@@ -55,6 +56,9 @@ const listCost = (args: Record<string, unknown>) => (args.search || (args.archiv
 const TAGS = { tags: ['sessions'] };
 
 
+
+/** A value now or once loaded: see PrimedLoader. */
+type Nullable<T> = T | null | Promise<T | null>;
 
 @Resolver(() => SessionResponse)
 export class SessionResolver {
@@ -217,64 +221,63 @@ export class SessionResolver {
 
   // Fields resolved through per-request loaders (one statement per batch).
 
+  // The relation fields answer at once (not through a promise) when the list that read the session joined
+  // and primed its relations (PrimedLoader.loadNow), and load them in a batch otherwise.
+
   @FieldResolver(() => String, { nullable: true })
-  async project_key(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<string | null> {
-    return session.project_id ? ((await ctx.loaders.sessionProjectById.load(session.project_id))?.key ?? null) : null;
+  project_key(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<string> {
+    return session.project_id ? mapNow(ctx.loaders.sessionProjectById.loadNow(session.project_id), (row) => row?.key ?? null) : null;
   }
 
   @FieldResolver(() => String, { nullable: true })
-  async project_name(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<string | null> {
-    return session.project_id ? ((await ctx.loaders.sessionProjectById.load(session.project_id))?.name ?? null) : null;
+  project_name(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<string> {
+    return session.project_id ? mapNow(ctx.loaders.sessionProjectById.loadNow(session.project_id), (row) => row?.name ?? null) : null;
   }
 
   @FieldResolver(() => SessionGroupSummary, { nullable: true })
-  async group(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<SessionGroupSummary | null> {
+  group(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<SessionGroupSummary> {
     if (!session.group_id) return null;
-    const row = await ctx.loaders.sessionGroupById.load(session.group_id);
-    return row ? toSessionGroup(row) : null;
+    return mapNow(ctx.loaders.sessionGroupById.loadNow(session.group_id), (row) => (row ? toSessionGroup(row) : null));
   }
 
   @FieldResolver(() => SessionCreatorResponse, { nullable: true })
-  async created_by(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<SessionCreatorResponse | null> {
-    const user = await ctx.loaders.userById.load(session.user_id);
-    return user ? toUserIdentity(user) : null;
+  created_by(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<SessionCreatorResponse> {
+    return mapNow(ctx.loaders.userById.loadNow(session.user_id), (user) => (user ? toUserIdentity(user) : null));
   }
 
   @FieldResolver(() => SessionCreatorResponse, { nullable: true })
-  async shared_by(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<SessionCreatorResponse | null> {
+  shared_by(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<SessionCreatorResponse> {
     if (!session.shared_by_id) return null;
-    const user = await ctx.loaders.userById.load(session.shared_by_id);
-    return user ? toUserIdentity(user) : null;
+    return mapNow(ctx.loaders.userById.loadNow(session.shared_by_id), (user) => (user ? toUserIdentity(user) : null));
   }
 
   // A usage object aggregates the session's messages: priced above a plain object (bench: limits).
   @FieldResolver(() => SessionUsageResponse, { complexity: withBaseCost(USAGE_COST) })
-  async usage(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<SessionUsageResponse> {
-    return (await ctx.loaders.sessionStats.load(session.id)).usage;
+  usage(@Root() session: SessionResponse, @Ctx() ctx: AppContext): SessionUsageResponse | Promise<SessionUsageResponse> {
+    return mapNow(ctx.loaders.sessionStats.loadNow(session.id), (stats) => stats.usage);
   }
 
   @FieldResolver(() => Int, {
     nullable: true,
     description: 'Messages of the last 24 hours, at most 25 (derived when read); null without transcript messages.',
   })
-  async recent_message_count(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<number | null> {
-    return (await ctx.loaders.sessionStats.load(session.id)).recent_message_count;
+  recent_message_count(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<number> {
+    return mapNow(ctx.loaders.sessionStats.loadNow(session.id), (stats) => stats.recent_message_count);
   }
 
   // GraphQL-only navigation (kept out of REST replies).
 
   @FieldResolver(() => SessionCreatorResponse, { nullable: true, description: 'The owner (same as created_by).' })
   @Extensions({ graphqlOnly: true })
-  creator(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<SessionCreatorResponse | null> {
+  creator(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<SessionCreatorResponse> {
     return this.created_by(session, ctx);
   }
 
   @FieldResolver(() => ProjectResponse, { nullable: true, description: 'The project of the session.' })
   @Extensions({ graphqlOnly: true })
-  async project(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Promise<ProjectResponse | null> {
+  project(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<ProjectResponse> {
     if (!session.project_id) return null;
-    const row = await ctx.loaders.sessionProjectById.load(session.project_id);
-    return row ? toProject(row) : null;
+    return mapNow(ctx.loaders.sessionProjectById.loadNow(session.project_id), (row) => (row ? toProject(row) : null));
   }
 
   @FieldResolver(() => [TranscriptMessage], { description: 'Transcript messages in seq order (non-compacted unless include_compacted).' })

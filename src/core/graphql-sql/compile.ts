@@ -1,0 +1,162 @@
+import {
+  getArgumentValues,
+  getNamedType,
+  getNullableType,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from 'graphql';
+import { collectFields, collectSubfields } from 'graphql/execution/collectFields';
+import type { AppContext } from '../context';
+import { SqlParams, type SqlField, type SqlRoot, type SqlSchemaPart } from './sql-fields';
+
+/** Every module's SQL fields, merged by type (a field described twice is refused). */
+export interface SqlSchema {
+  types: Map<string, Record<string, SqlField>>;
+  roots: Map<string, SqlRoot>;
+}
+
+export function mergeSqlSchema(parts: readonly { name: string; sql?: SqlSchemaPart }[]): SqlSchema {
+  const types = new Map<string, Record<string, SqlField>>();
+  const roots = new Map<string, SqlRoot>();
+  const owners = new Map<string, string>();
+  const claim = (key: string, module: string) => {
+    if (owners.has(key)) throw new Error(`SQL field ${key} is described by ${owners.get(key)} and ${module}`);
+    owners.set(key, module);
+  };
+  for (const { name, sql } of parts) {
+    for (const [type, fields] of Object.entries(sql?.types ?? {})) {
+      for (const field of Object.keys(fields)) claim(`${type}.${field}`, name);
+      types.set(type, { ...types.get(type), ...fields });
+    }
+    for (const [field, root] of Object.entries(sql?.roots ?? {})) {
+      claim(`Query.${field}`, name);
+      roots.set(field, root);
+    }
+  }
+  return { types, roots };
+}
+
+/** The statement that answers a query, before its root fields' tenant checks ran. */
+export interface CompiledQuery {
+  /** Runs the roots' checks and answers the statement text with its parameters. */
+  statement(ctx: AppContext): Promise<{ text: string; params: Record<string, unknown> }>;
+}
+
+/** Could not be compiled: the resolvers answer. */
+class NotCompiled extends Error {}
+
+/**
+ * The statement of a GraphQL query whose every selected field has a SQL
+ * description (fragments, aliases, @skip/@include and __typename as
+ * graphql-js collects them, so keys come in the order executing gives
+ * them), or null. Queries only: a mutation always runs its resolvers.
+ */
+export function compileQuery(
+  schema: GraphQLSchema,
+  sql: SqlSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  rawVariables: Record<string, unknown> | undefined,
+  ctx: AppContext,
+): CompiledQuery | null {
+  const operation = getOperationAST(document, operationName);
+  const queryType = schema.getQueryType();
+  if (!operation || operation.operation !== 'query' || !queryType) return null;
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables ?? {});
+  if (coerced.errors) return null;
+  const variables = coerced.coerced;
+  const params = new SqlParams();
+  let aliases = 0;
+  const nextAlias = () => `t${aliases++}`;
+
+  function objectJson(type: GraphQLObjectType, row: string, nodes: readonly FieldNode[]): string {
+    const fields = sql.types.get(type.name);
+    if (!fields) throw new NotCompiled();
+    const selected = collectSubfields(schema, fragments, variables, type, nodes);
+    const parts: string[] = [];
+    for (const [key, fieldNodes] of selected) parts.push(`${fieldSql(type, fields, row, fieldNodes)} AS "${key}"`);
+    return `(SELECT to_json(j) FROM (SELECT ${parts.join(', ')}) j)`;
+  }
+
+  function fieldSql(type: GraphQLObjectType, fields: Record<string, SqlField>, row: string, nodes: readonly FieldNode[]): string {
+    const name = nodes[0].name.value;
+    if (name === '__typename') return `'${type.name}'::text`;
+    const described = fields[name];
+    const definition = type.getFields()[name];
+    if (!described || !definition) throw new NotCompiled();
+    const args = getArgumentValues(definition, nodes[0], variables);
+    switch (described.kind) {
+      case 'value':
+        if (definition.args.length) throw new NotCompiled();
+        return described.sql(row);
+      case 'object': {
+        // A null from SQL must be a null GraphQL allows.
+        if (definition.args.length || isNonNullType(definition.type)) throw new NotCompiled();
+        const child = objectTypeOf(definition);
+        const as = nextAlias();
+        return `(SELECT ${objectJson(child, as, nodes)} FROM ${described.from(row, as)} LIMIT 1)`;
+      }
+      case 'list': {
+        if (!isListType(getNullableType(definition.type))) throw new NotCompiled();
+        const child = objectTypeOf(definition);
+        const as = nextAlias();
+        const rows = described.rows(row, as, args, params, ctx);
+        if (!rows) throw new NotCompiled();
+        // array_to_json writes no space between items (json_agg does), as graphql-js serialises a list.
+        return `(SELECT coalesce(array_to_json(array_agg(${objectJson(child, as, nodes)} ORDER BY ${rows.orderBy})), '[]'::json) FROM (${rows.select}) ${as})`;
+      }
+    }
+  }
+
+  try {
+    const roots: { key: string; root: SqlRoot; args: Record<string, unknown>; as: string; json: string }[] = [];
+    const typenames: { key: string }[] = [];
+    const selected = collectFields(schema, fragments, variables, queryType, operation.selectionSet);
+    for (const [key, nodes] of selected) {
+      const name = nodes[0].name.value;
+      if (name === '__typename') {
+        typenames.push({ key });
+        continue;
+      }
+      const root = sql.roots.get(name);
+      const definition = queryType.getFields()[name];
+      if (!root || !definition) return null;
+      const as = nextAlias();
+      roots.push({ key, root, args: getArgumentValues(definition, nodes[0], variables), as, json: objectJson(objectTypeOf(definition), as, nodes) });
+    }
+    if (!roots.length) return null;
+    const order = [...selected.keys()];
+    return {
+      async statement(context) {
+        const columns = new Map<string, string>();
+        for (const { key } of typenames) columns.set(key, `'Query'::text`);
+        for (const { key, root, args, as, json } of roots) columns.set(key, `(SELECT ${json} FROM ${await root.from(context, args, params, as)})`);
+        const select = order.map((key) => `${columns.get(key)} AS "${key}"`).join(', ');
+        return { text: `SELECT to_json(j)::text AS data FROM (SELECT ${select}) j`, params: params.values };
+      },
+    };
+  } catch (error) {
+    // Arguments graphql-js would refuse are its to report.
+    if (error instanceof NotCompiled || error instanceof GraphQLError) return null;
+    throw error;
+  }
+}
+
+function objectTypeOf(field: GraphQLField<unknown, unknown>): GraphQLObjectType {
+  const type = getNamedType(field.type);
+  if (!isObjectType(type)) throw new NotCompiled();
+  return type;
+}
