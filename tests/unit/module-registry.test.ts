@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { defineScopes, OWNER_ONLY, ALL_ROLES } from '../../src/core/authz/scopes';
+import { column } from '../../src/core/graphql-sql/sql-fields';
 import { buildPlatform, type AppModule } from '../../src/core/module';
 import { MODULES, platform } from '../../src/modules';
 
@@ -41,6 +42,22 @@ describe('the module registry', () => {
     expect(buildPlatform([a, { name: 'b', scopes: defineScopes({ 'x:write': { roles: OWNER_ONLY } }) }]).policy.roleHas('reader', 'x:write' as never)).toBe(
       false,
     );
+  });
+
+  it('merges the SQL descriptions of one type from several modules, and refuses a field or root described twice', () => {
+    const id = column('id');
+    const root = { from: async () => 'workspaces w' };
+    const merged = buildPlatform([
+      { name: 'a', sql: { types: { T: { id } }, roots: { t: root } } },
+      { name: 'b', sql: { types: { T: { other: id } } } },
+    ]).sql;
+    expect(Object.keys(merged.types.get('T')!)).toEqual(['id', 'other']);
+    expect(merged.roots.get('t')).toBe(root);
+    expect(() => buildPlatform([{ name: 'a', sql: { types: { T: { id } } } }, { name: 'b', sql: { types: { T: { id } } } }])).toThrow(/T.id is described by a and b/);
+    expect(() => buildPlatform([{ name: 'a', sql: { roots: { t: root } } }, { name: 'b', sql: { roots: { t: root } } }])).toThrow(/Query.t is described by a and b/);
+    // The platform's own: the dashboard's types, and the workspace root.
+    expect([...platform.sql.types.keys()].sort()).toEqual(['ProjectResponse', 'SessionCreatorResponse', 'SessionGroupSummary', 'SessionResponse', 'WorkspaceResponse']);
+    expect([...platform.sql.roots.keys()]).toEqual(['workspace']);
   });
 
   it('makes a module’s loaders on first use, with the request’s viewer, once per request; two modules may not declare one loader', () => {

@@ -1,0 +1,185 @@
+import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
+import { appendMessages, createGroup, createProject, createWorkspace, saveSession, sessionsPath } from '../../factories/sessions';
+import { config, overrideConfig } from '../../../src/config/config';
+import { database } from '../../../src/db/database';
+import { gql, rest } from '../../helpers/http';
+import { countStatements } from '../../helpers/statements';
+import { useTestApp } from '../../helpers/test-app';
+
+/**
+ * A GraphQL query whose every field has a SQL description is answered by one
+ * statement that PostgreSQL turns into the reply (core/graphql-sql), not by
+ * the resolvers. Nothing but this file keeps the two equal: each document
+ * runs both ways and the replies must be the same JSON, keys in the same
+ * order (`canonical`: the text of a jsonb value such as `labels` comes from
+ * PostgreSQL with a space after each `:` and `,`, which no JSON reader sees).
+ */
+const api = useTestApp();
+let roles: Awaited<ReturnType<typeof createOrgWithRoles>>;
+let boss: TestUser;
+let ids: Record<string, string>;
+let secondWs: string;
+
+const isCompiled = (sql: string) => sql.includes('to_json(j)::text AS data');
+/** A reply's JSON rewritten without insignificant whitespace: same values, same key order. */
+const canonical = (text: string) => JSON.stringify(JSON.parse(text));
+
+/** The reply with the SQL path on, the reply executing the resolvers, and whether the first was compiled. */
+async function bothWays(query: string, variables: Record<string, unknown> = {}, user: TestUser = boss) {
+  const enabled = config().GRAPHQL_SQL;
+  try {
+    overrideConfig({ GRAPHQL_SQL: true });
+    const compiled = await countStatements(() => gql(api, query, variables, user.token));
+    overrideConfig({ GRAPHQL_SQL: false });
+    const executed = await gql(api, query, variables, user.token);
+    return { compiled: compiled.result, executed, statements: compiled.statements, usedSql: compiled.statements.some(isCompiled) };
+  } finally {
+    overrideConfig({ GRAPHQL_SQL: enabled });
+  }
+}
+
+/** Asserts the same status and bytes both ways, the SQL path taken, and no errors; returns the data. */
+async function sameReply(query: string, variables: Record<string, unknown> = {}, user: TestUser = boss): Promise<any> {
+  const both = await bothWays(query, variables, user);
+  expect(both.executed.body.errors).toBeUndefined();
+  expect(both.usedSql).toBe(true);
+  expect([both.compiled.status, canonical(both.compiled.text)]).toEqual([both.executed.status, canonical(both.executed.text)]);
+  return both.compiled.body.data;
+}
+
+const SESSION_FIELDS = `id agent model title origin visibility workspace_id user_id project_id project_key project_name runtime_id
+  group_id labels message_count preview_text last_message_at created_at updated_at archived_at frozen_at frozen_by shared_at`;
+const GROUP_FIELDS = `id kind status title worker capability capability_version evaluation_id evaluation_item_id evaluation_item_attempt_id
+  runtime_id active_session_count session_count message_count total_tokens created_at updated_at started_at completed_at last_activity_at`;
+const PERSON = 'id email username full_name';
+const PROJECT_FIELDS = 'id key name description workspace_id is_default created_at updated_at';
+const WORKSPACE_FIELDS = 'id org_id key name description is_active is_default created_by created_at updated_at org_name';
+
+beforeAll(async () => {
+  roles = await createOrgWithRoles();
+  boss = roles.owner;
+  const on = { orgKey: roles.orgKey };
+  const { contributor } = roles;
+  const second = await createProject(roles.orgKey, 'default', 'second');
+  const group = await createGroup(api, boss, { kind: 'workflow_run', title: 'run "one" ünïcødé', worker: 'w-1', capability: 'cap', capability_version: '1.2.3' }, on);
+  const plain = await saveSession(api, boss, {}, on);
+  const rich = await saveSession(api, boss, {
+    agent: 'agent-x',
+    title: 'quotes " \\ and\nnewlines 🚀',
+    group_id: group.id,
+    labels: { tier: ['gold', 'silver'], 'ünï': ['cødé'] },
+  }, on);
+  const shared = await saveSession(api, contributor, { visibility: 'workspace', agent: 'agent-y', model: 'model-b', group_id: group.id, project_id: second.id }, on);
+  const hidden = await saveSession(api, contributor, { title: 'private to the contributor', group_id: group.id }, on);
+  await appendMessages(api, boss, rich.id, [
+    { role: 'user', content: 'hi' },
+    { role: 'assistant', content: 'a', usage: { input_tokens: 100000000, output_tokens: 7, cost_usd: 1e-7 } },
+  ], on);
+  await database().query(`UPDATE sessions SET project_id = NULL WHERE id = $id`, { bind: { id: plain.id } });
+  expect((await rest(api, 'POST', `${sessionsPath(roles.orgKey)}/${plain.id}/freeze`, { token: boss.token })).status).toBe(200);
+  const archived = await saveSession(api, boss, { title: 'archived', group_id: group.id }, on);
+  expect((await rest(api, 'POST', `${sessionsPath(roles.orgKey)}/${archived.id}/archive`, { token: boss.token })).status).toBe(200);
+  secondWs = (await createWorkspace(roles.orgKey)).key;
+  await saveSession(api, boss, { title: 'in the second workspace' }, { ...on, ws: secondWs });
+  ids = { group: group.id, plain: plain.id, rich: rich.id, shared: shared.id, hidden: hidden.id, archived: archived.id };
+});
+
+describe('GraphQL queries answered by one SQL statement', () => {
+  it('answers every described field of workspaces, sessions, groups, people and projects exactly as the resolvers do', async () => {
+    const data = await sameReply(`query($org: String!) { workspace(org: $org, workspace: "default") { ${WORKSPACE_FIELDS}
+      sessions(limit: 20) { ${SESSION_FIELDS} group { ${GROUP_FIELDS} sessions(limit: 10) { id title archived_at } }
+        created_by { ${PERSON} } creator { ${PERSON} } shared_by { ${PERSON} } project { ${PROJECT_FIELDS} } } } }`, { org: roles.orgKey });
+    const byId = new Map(data.workspace.sessions.map((session: { id: string }) => [session.id, session]));
+    // Visible active sessions only: the contributor's private one and the archived one are not listed.
+    expect([...byId.keys()].sort()).toEqual([ids.plain, ids.rich, ids.shared].sort());
+    expect(byId.get(ids.rich)).toMatchObject({ message_count: 2, labels: { tier: ['gold', 'silver'] }, group: { id: ids.group, session_count: 4 } });
+    expect(byId.get(ids.shared)).toMatchObject({ project_key: 'second', shared_by: { id: roles.contributor.id } });
+    expect(byId.get(ids.plain)).toMatchObject({ project: null, project_key: null, group: null, frozen_by: 'user', shared_by: null });
+    // The group lists every visible session of the group, archived ones included, not the contributor's private one.
+    const inGroup = (byId.get(ids.rich) as { group: { sessions: { id: string }[] } }).group.sessions.map((session) => session.id);
+    expect(inGroup.sort()).toEqual([ids.rich, ids.shared, ids.archived].sort());
+    expect(data.workspace.org_name).toBe(roles.orgKey);
+  });
+
+  it('keeps aliases, fragments, inline fragments, __typename, @skip/@include and merged fields in the order executing gives them', async () => {
+    const query = `query($org: String!, $withGroup: Boolean!, $noPeople: Boolean!) {
+      __typename
+      home: workspace(org: $org, workspace: "default") { ...ws sessions(limit: 100) { ...session __typename id } }
+      other: workspace(org: $org, workspace: "${secondWs}") { key sessions { title } } }
+      fragment ws on WorkspaceResponse { __typename name key }
+      fragment session on SessionResponse {
+        sessionId: id
+        ... on SessionResponse { title owner: created_by @skip(if: $noPeople) { username } }
+        group @include(if: $withGroup) { kind ... on SessionGroupSummary { status kind } }
+        created_by @include(if: $noPeople) { id }
+      }`;
+    for (const flags of [{ withGroup: true, noPeople: false }, { withGroup: false, noPeople: true }]) {
+      const data = await sameReply(query, { org: roles.orgKey, ...flags });
+      expect(data.home.sessions).toHaveLength(3);
+      expect(Object.keys(data.home.sessions[0])).toEqual(flags.withGroup ? ['sessionId', 'title', 'owner', 'group', '__typename', 'id'] : ['sessionId', 'title', 'created_by', '__typename', 'id']);
+      expect(data.other.sessions).toEqual([{ title: 'in the second workspace' }]);
+    }
+  });
+
+  it('clamps list limits as the resolvers do, and uses their defaults', async () => {
+    for (const limit of [0, -5, 1, 2, 500]) {
+      const data = await sameReply(`query($org: String!, $limit: Int!) { workspace(org: $org, workspace: "default") { sessions(limit: $limit) { id } } }`, { org: roles.orgKey, limit });
+      expect(data.workspace.sessions).toHaveLength(Math.min(Math.max(limit, 1), 3));
+    }
+    await sameReply(`query($org: String!) { workspace(org: $org, workspace: "default") { sessions { id group { sessions { id } } } } }`, { org: roles.orgKey });
+  });
+
+  it('shows another member only what that member may see', async () => {
+    const data = await sameReply(`query($org: String!) { workspace(org: $org, workspace: "default") { sessions(limit: 20) { id group { sessions(limit: 10) { id } } } } }`, { org: roles.orgKey }, roles.contributor);
+    // The contributor sees its own sessions (the private one included) and the shared ones; not the owner's private ones.
+    expect(data.workspace.sessions.map((session: { id: string }) => session.id).sort()).toEqual([ids.shared, ids.hidden].sort());
+  });
+
+  it('costs one statement after the credential and the workspace, however many sessions and relations', async () => {
+    const query = `query($org: String!, $limit: Int!) { workspace(org: $org, workspace: "default") {
+      sessions(limit: $limit) { id group { kind sessions(limit: 5) { id created_by { username } } } created_by { username } project { key } } } }`;
+    const one = await bothWays(query, { org: roles.orgKey, limit: 1 });
+    const all = await bothWays(query, { org: roles.orgKey, limit: 100 });
+    expect(all.statements.filter(isCompiled)).toHaveLength(1);
+    expect(all.statements).toHaveLength(one.statements.length);
+    expect(all.statements).toHaveLength(3);
+    expect(canonical(all.compiled.text)).toBe(canonical(all.executed.text));
+  });
+
+  it('leaves to the resolvers a query with a field that has no SQL description, with the same reply', async () => {
+    for (const selection of ['project_count', 'sessions { usage { total_input_tokens } }', 'sessions { recent_message_count }', 'sessions { messages { id } }', 'sessions { project { resource_counts { sessions } } }', 'projects { key }']) {
+      const both = await bothWays(`query($org: String!) { workspace(org: $org, workspace: "default") { key ${selection} } }`, { org: roles.orgKey });
+      expect(both.executed.body.errors).toBeUndefined();
+      expect([selection, both.usedSql]).toEqual([selection, false]);
+      expect(both.compiled.text).toBe(both.executed.text);
+    }
+    // A root field without a description, beside one with.
+    const mixed = await bothWays(`query($org: String!) { me { id } workspace(org: $org, workspace: "default") { key } }`, { org: roles.orgKey });
+    expect(mixed.usedSql).toBe(false);
+    expect(mixed.compiled.text).toBe(mixed.executed.text);
+  });
+
+  it('answers errors exactly as the resolvers do: another organization (404), an unknown workspace (404), no credential (401)', async () => {
+    const outsider = await createUser();
+    const query = `query($org: String!, $ws: String!) { workspace(org: $org, workspace: $ws) { key sessions { id } } }`;
+    for (const [variables, user, status] of [
+      [{ org: roles.orgKey, ws: 'default' }, outsider, 404],
+      [{ org: roles.orgKey, ws: 'no-such-workspace' }, boss, 404],
+    ] as const) {
+      const both = await bothWays(query, variables, user);
+      expect(both.usedSql).toBe(false);
+      expect(both.compiled.body.errors[0].extensions).toMatchObject({ status, type: 'not_found_error' });
+      expect([both.compiled.status, both.compiled.text]).toEqual([both.executed.status, both.executed.text]);
+    }
+    const anonymous = await gql(api, query, { org: roles.orgKey, ws: 'default' });
+    expect(anonymous.body.errors[0].extensions).toMatchObject({ status: 401 });
+  });
+
+  it('never answers a mutation from SQL', async () => {
+    const { statements, result } = await countStatements(() =>
+      gql(api, `mutation($org: String!) { update_workspace(org: $org, workspace: "default", input: { name: "Default" }) { key } }`, { org: roles.orgKey }, boss.token),
+    );
+    expect(result.body.errors).toBeUndefined();
+    expect(statements.some(isCompiled)).toBe(false);
+  });
+});
