@@ -4,6 +4,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import type { GraphQLSchema } from 'graphql';
 import type { AppContext } from '../core/context';
 import { compileQuery, type SqlSchema } from '../core/graphql-sql/compile';
+import type { ScopeHint } from '../core/tenancy/scope';
 import { plainQuery } from '../db/hot';
 import { AppError, reportError, ValidationError } from '../core/errors';
 import { formatGraphQLError } from '../core/errors/graphql-errors';
@@ -24,6 +25,23 @@ export interface GraphQLTransport {
  * POST /graphql through Apollo (executeHTTPGraphQLRequest, CSRF prevention
  * on), and GraphiQL for a browser's GET. The same context factory as REST.
  */
+/**
+ * The organization and workspace a GraphQL request names in its variables
+ * `org` and `workspace` (as the dashboards' documents do), read with the
+ * credential in its one statement, as a REST route's path keys are. Only a
+ * prefetch: the tenant check uses it when it resolves exactly these keys and
+ * reads its own row otherwise, so variables named differently cost nothing
+ * but the statement a query would run anyway.
+ */
+function scopeHintOf(body: unknown): ScopeHint | null {
+  const variables = (body as { variables?: unknown } | null)?.variables as Record<string, unknown> | null | undefined;
+  const org = variables?.org;
+  const workspace = variables?.workspace;
+  if (typeof org !== 'string' || org.includes('\0')) return null;
+  if (workspace !== undefined && (typeof workspace !== 'string' || workspace.includes('\0'))) return null;
+  return { org, workspace: workspace ?? null };
+}
+
 /** The JSON text of a query PostgreSQL answered (core/graphql-sql), by request id (Apollo hands plugins a copy of the context). */
 const sqlReplies = new Map<string, string>();
 /** What Apollo writes for such a query: its data, and nothing else, is PostgreSQL's text. */
@@ -106,7 +124,7 @@ export async function createGraphQLTransport(schema: GraphQLSchema, sql: SqlSche
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
-    const ctx = await contextFor(req, state, null);
+    const ctx = await contextFor(req, state, null, scopeHintOf(body.value));
     let response: Awaited<ReturnType<typeof apollo.executeHTTPGraphQLRequest>>;
     let sqlReply: string | undefined;
     try {

@@ -87,7 +87,7 @@ export function compileQuery(
     if (!fields) throw new NotCompiled();
     const selected = collectSubfields(schema, fragments, variables, type, nodes);
     const parts: string[] = [];
-    for (const [key, fieldNodes] of selected) parts.push(`${fieldSql(type, fields, row, fieldNodes)} AS "${key}"`);
+    for (const [key, fieldNodes] of selected) parts.push(`${fieldSql(type, fields, row, fieldNodes)} AS ${columnName(key)}`);
     return `(SELECT to_json(j) FROM (SELECT ${parts.join(', ')}) j)`;
   }
 
@@ -138,13 +138,13 @@ export function compileQuery(
       roots.push({ key, root, args: getArgumentValues(definition, nodes[0], variables), as, json: objectJson(objectTypeOf(definition), as, nodes) });
     }
     if (!roots.length) return null;
-    const order = [...selected.keys()];
+    const order = [...selected.keys()].map((key) => ({ key, column: columnName(key) }));
     return {
       async statement(context) {
         const columns = new Map<string, string>();
         for (const { key } of typenames) columns.set(key, `'Query'::text`);
         for (const { key, root, args, as, json } of roots) columns.set(key, `(SELECT ${json} FROM ${await root.from(context, args, params, as)})`);
-        const select = order.map((key) => `${columns.get(key)} AS "${key}"`).join(', ');
+        const select = order.map(({ key, column }) => `${columns.get(key)} AS ${column}`).join(', ');
         return { text: `SELECT to_json(j)::text AS data FROM (SELECT ${select}) j`, params: params.values };
       },
     };
@@ -153,6 +153,16 @@ export function compileQuery(
     if (error instanceof NotCompiled || error instanceof GraphQLError) return null;
     throw error;
   }
+}
+
+/**
+ * A reply key as a column name. PostgreSQL cuts names at 63 bytes, which
+ * would change the key: such a query runs its resolvers. (A GraphQL name is
+ * ASCII letters, digits and `_`, so quoting it is all it needs.)
+ */
+function columnName(key: string): string {
+  if (key.length > 63) throw new NotCompiled();
+  return `"${key}"`;
 }
 
 function objectTypeOf(field: GraphQLField<unknown, unknown>): GraphQLObjectType {
