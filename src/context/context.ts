@@ -10,7 +10,7 @@ export interface ContextInput {
   ip: string;
   requestId?: string;
   rest?: RestRequest | null;
-  /** The route's `{org}` / `{workspace}`, when known: read with the credential in one statement. */
+  /** The route's `{org}` / `{workspace}` (REST) or a query's `org` / `workspace` variables: read with the credential in one statement. */
   scopeHint?: ScopeHint | null;
 }
 

@@ -47,7 +47,7 @@ export interface AppContext {
   operation: string | null;
   /** The organization (and workspace) the request resolved to, for logs. */
   tenant: TenantScope | null;
-  /** The route's organization and workspace, read with the credential (REST). */
+  /** The route's organization and workspace, read with the credential (REST path keys, GraphQL query variables). */
   prefetched: PrefetchedScope | null;
 }
 

@@ -37,16 +37,23 @@ export async function hotQuery<T extends QueryResultRow>(name: string, text: str
  * - `prepare: true` for a text built from the request's filters: each
  *   distinct text is named in turn, for the first PREPARED_SHAPES such texts
  *   of the process (among the 1,000 texts it keeps converted); later ones run
- *   unnamed, which bounds what each connection keeps.
+ *   unnamed, which bounds what each connection keeps;
+ * - `prepare: { quota: 'graphql' }` the same, within a quota of its own
+ *   (PREPARED_GRAPHQL_SHAPES), for the statements of GraphQL queries.
  * Only for statements whose result columns keep their types when a table
  * gains a column (no `*` or `t.*` in the select list: PostgreSQL refuses to
  * run a prepared statement whose result type changed).
  */
-export async function plainQuery<T extends QueryResultRow>(text: string, bind: Record<string, unknown>, options: { prepare?: boolean | string } = {}): Promise<T[]> {
+export async function plainQuery<T extends QueryResultRow>(
+  text: string,
+  bind: Record<string, unknown>,
+  options: { prepare?: boolean | string | { quota: 'graphql' } } = {},
+): Promise<T[]> {
   notifyStatement(text);
-  const converted = positional(text, options.prepare === true);
+  const quota = options.prepare === true ? 'filters' : typeof options.prepare === 'object' ? options.prepare.quota : null;
+  const converted = positional(text, quota);
   const { sql, names } = converted;
-  const name = typeof options.prepare === 'string' ? options.prepare : options.prepare ? converted.name : undefined;
+  const name = typeof options.prepare === 'string' ? options.prepare : quota ? converted.name : undefined;
   const manager = database().connectionManager;
   const client = (await manager.getConnection({ type: 'read' })) as unknown as Client;
   try {
@@ -59,11 +66,18 @@ export async function plainQuery<T extends QueryResultRow>(text: string, bind: R
 
 /** How many distinct filter-built texts a process prepares (plainQuery `prepare: true`); later ones run unnamed. */
 export const PREPARED_SHAPES = 256;
-let preparedShapes = 0;
+/**
+ * The same for the statements of GraphQL queries PostgreSQL answers
+ * (`prepare: { quota: 'graphql' }`, core/graphql-sql): their texts follow the
+ * documents clients send, so they have a quota of their own and cannot use up
+ * the lists'.
+ */
+export const PREPARED_GRAPHQL_SHAPES = 64;
+const quotas = { filters: { limit: PREPARED_SHAPES, used: 0, prefix: 'plain' }, graphql: { limit: PREPARED_GRAPHQL_SHAPES, used: 0, prefix: 'graphql' } };
 
 /** `$name` parameters to `$1…`, once per statement text, with its prepared statement name once prepared. */
 const positionalTexts = new Map<string, { sql: string; names: string[]; name?: string }>();
-function positional(text: string, prepare: boolean): { sql: string; names: string[]; name?: string } {
+function positional(text: string, quotaName: keyof typeof quotas | null): { sql: string; names: string[]; name?: string } {
   let converted = positionalTexts.get(text);
   if (!converted) {
     const names: string[] = [];
@@ -75,9 +89,10 @@ function positional(text: string, prepare: boolean): { sql: string; names: strin
     converted = { sql, names };
     if (positionalTexts.size < 1_000) positionalTexts.set(text, converted);
   }
-  if (prepare && converted.name === undefined && preparedShapes < PREPARED_SHAPES && positionalTexts.get(text) === converted) {
-    preparedShapes += 1;
-    converted.name = `plain_${preparedShapes}`;
+  const quota = quotaName ? quotas[quotaName] : null;
+  if (quota && converted.name === undefined && quota.used < quota.limit && positionalTexts.get(text) === converted) {
+    quota.used += 1;
+    converted.name = `${quota.prefix}_${quota.used}`;
   }
   return converted;
 }

@@ -22,10 +22,6 @@ export interface GraphQLTransport {
 }
 
 /**
- * POST /graphql through Apollo (executeHTTPGraphQLRequest, CSRF prevention
- * on), and GraphiQL for a browser's GET. The same context factory as REST.
- */
-/**
  * The organization and workspace a GraphQL request names in its variables
  * `org` and `workspace` (as the dashboards' documents do), read with the
  * credential in its one statement, as a REST route's path keys are. Only a
@@ -42,11 +38,20 @@ function scopeHintOf(body: unknown): ScopeHint | null {
   return { org, workspace: workspace ?? null };
 }
 
-/** The JSON text of a query PostgreSQL answered (core/graphql-sql), by request id (Apollo hands plugins a copy of the context). */
-const sqlReplies = new Map<string, string>();
+/**
+ * The JSON text of a query PostgreSQL answered (core/graphql-sql), by the
+ * request's own `response` object: Apollo hands plugins a shallow copy of the
+ * context, which still shares it (never by request id, which the client may
+ * choose and reuse).
+ */
+const sqlReplies = new WeakMap<AppContext['response'], string>();
 /** What Apollo writes for such a query: its data, and nothing else, is PostgreSQL's text. */
 const SQL_PLACEHOLDER = '{"data":{}}\n';
 
+/**
+ * POST /graphql through Apollo (executeHTTPGraphQLRequest, CSRF prevention
+ * on), and GraphiQL for a browser's GET. The same context factory as REST.
+ */
 export async function createGraphQLTransport(schema: GraphQLSchema, sql: SqlSchema): Promise<GraphQLTransport> {
   const apollo = new ApolloServer<AppContext & BaseContext>({
     schema,
@@ -67,6 +72,9 @@ export async function createGraphQLTransport(schema: GraphQLSchema, sql: SqlSche
               // Logged per request; metrics keep the bounded route label `graphql`.
               contextValue.operation = `graphql:${operationName ?? operation?.operation ?? 'anonymous'}`;
               if (!operation) return;
+              // The scope read with the credential is a snapshot from before the document ran: a mutation's later
+              // fields must see what its earlier ones changed (a workspace created, renamed, a role changed).
+              if (operation.operation !== 'query') contextValue.prefetched = null;
               // Order of checks before execution: credentials, variables, then the budget.
               const settings = config();
               try {
@@ -82,15 +90,15 @@ export async function createGraphQLTransport(schema: GraphQLSchema, sql: SqlSche
               }
             },
             // A query made only of fields described in SQL is answered by one statement (core/graphql-sql).
-            async responseForOperation({ document, operationName, request }) {
-              if (!config().GRAPHQL_SQL) return null;
+            async responseForOperation({ document, operationName, request, requestIsBatched }) {
+              if (!config().GRAPHQL_SQL || requestIsBatched) return null;
               const compiled = compileQuery(schema, sql, document, operationName, request.variables, contextValue);
               if (!compiled) return null;
               try {
                 const { text, params } = await compiled.statement(contextValue);
-                const [row] = await plainQuery<{ data: string }>(text, params, { prepare: true });
+                const [row] = await plainQuery<{ data: string }>(text, params, { prepare: { quota: 'graphql' } });
                 // The reply is PostgreSQL's JSON text as it is: Apollo serialises a placeholder, handle() puts the text in.
-                sqlReplies.set(contextValue.requestId, row.data);
+                sqlReplies.set(contextValue.response, row.data);
                 return { http: { status: undefined, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { data: {} } } };
               } catch (error) {
                 // The resolvers answer instead: an API error (not found, forbidden) exactly as they always report it.
@@ -133,8 +141,8 @@ export async function createGraphQLTransport(schema: GraphQLSchema, sql: SqlSche
         context: async () => ctx,
       });
     } finally {
-      sqlReply = sqlReplies.get(ctx.requestId);
-      sqlReplies.delete(ctx.requestId);
+      sqlReply = sqlReplies.get(ctx.response);
+      sqlReplies.delete(ctx.response);
     }
     const replyHeaders: Record<string, string | number> = {};
     for (const [name, value] of response.headers) replyHeaders[name] = value;

@@ -54,6 +54,18 @@ describe('PrimedLoader', () => {
     expect(batches).toEqual([['a']]);
   });
 
+  it('keeps an Error or a promise primed first, as DataLoader does, even when a value is primed after it', async () => {
+    const { loader } = make();
+    loader.prime('e', new Error('first'));
+    loader.prime('e', 'later value');
+    const failed = loader.loadNow('e');
+    expect(failed).toBeInstanceOf(Promise);
+    await expect(failed).rejects.toThrow('first');
+    loader.prime('p', Promise.resolve('promised'));
+    loader.prime('p', 'later value');
+    expect(await loader.loadNow('p')).toBe('promised');
+  });
+
   it('mapNow stays synchronous for a value and follows a promise', async () => {
     expect(mapNow(2, (value) => value * 3)).toBe(6);
     const mapped = mapNow(Promise.resolve(2), (value) => value * 3);

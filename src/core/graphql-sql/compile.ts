@@ -53,6 +53,13 @@ export interface CompiledQuery {
   statement(ctx: AppContext): Promise<{ text: string; params: Record<string, unknown> }>;
 }
 
+/**
+ * The alias of each object's row of reply keys. A bare name that is both a
+ * column and the row's alias means the column to PostgreSQL, so it is one no
+ * GraphQL name can be (a reply key `j` once turned `to_json(j)` into a value).
+ */
+const ROW = '"row$"';
+
 /** Could not be compiled: the resolvers answer. */
 class NotCompiled extends Error {}
 
@@ -88,7 +95,7 @@ export function compileQuery(
     const selected = collectSubfields(schema, fragments, variables, type, nodes);
     const parts: string[] = [];
     for (const [key, fieldNodes] of selected) parts.push(`${fieldSql(type, fields, row, fieldNodes)} AS ${columnName(key)}`);
-    return `(SELECT to_json(j) FROM (SELECT ${parts.join(', ')}) j)`;
+    return `(SELECT to_json(${ROW}) FROM (SELECT ${parts.join(', ')}) ${ROW})`;
   }
 
   function fieldSql(type: GraphQLObjectType, fields: Record<string, SqlField>, row: string, nodes: readonly FieldNode[]): string {
@@ -142,10 +149,10 @@ export function compileQuery(
     return {
       async statement(context) {
         const columns = new Map<string, string>();
-        for (const { key } of typenames) columns.set(key, `'Query'::text`);
+        for (const { key } of typenames) columns.set(key, `'${queryType.name}'::text`);
         for (const { key, root, args, as, json } of roots) columns.set(key, `(SELECT ${json} FROM ${await root.from(context, args, params, as)})`);
         const select = order.map(({ key, column }) => `${columns.get(key)} AS ${column}`).join(', ');
-        return { text: `SELECT to_json(j)::text AS data FROM (SELECT ${select}) j`, params: params.values };
+        return { text: `SELECT to_json(${ROW})::text AS data FROM (SELECT ${select}) ${ROW}`, params: params.values };
       },
     };
   } catch (error) {

@@ -8,7 +8,7 @@ import { compactJson, jsonTimestamp } from '../../db/json-sql';
  * query, instead of graphql-js resolving every field of every row.
  *
  * Each entry must produce exactly what executing the field produces: the
- * equivalence tests run the same documents both ways and compare the bytes.
+ * equivalence tests run the same documents both ways and compare the replies.
  * A field without an entry (or with arguments its entry does not take)
  * makes the whole query run through the resolvers as before.
  */

@@ -13,7 +13,7 @@ import DataLoader from 'dataloader';
  */
 export class PrimedLoader<V> extends DataLoader<string, V> {
   private readonly primed = new Map<string, V>();
-  /** Keys asked for before any prime: DataLoader keeps what it loaded, so must this. */
+  /** Keys loaded, or primed with an Error or a promise: DataLoader keeps what it has, so must this. */
   private readonly loaded = new Set<string>();
 
   override load(key: string): Promise<V> {
@@ -21,9 +21,18 @@ export class PrimedLoader<V> extends DataLoader<string, V> {
     return super.load(key);
   }
 
+  constructor(batch: DataLoader.BatchLoadFn<string, V>, options?: Pick<DataLoader.Options<string, V>, 'batch' | 'maxBatchSize' | 'batchScheduleFn' | 'name'>) {
+    // Caching options (cache: false, cacheKeyFn, cacheMap) would make loadNow disagree with load: not offered.
+    super(batch, options);
+  }
+
   override prime(key: string, value: V | PromiseLike<V> | Error): this {
     const kept = this.primed.has(key) || this.loaded.has(key);
-    if (!kept && !(value instanceof Error) && !isPromiseLike(value)) this.primed.set(key, value);
+    if (!kept) {
+      // DataLoader keeps the first thing primed, an Error or a promise included: loadNow must not answer a later value.
+      if (value instanceof Error || isPromiseLike(value)) this.loaded.add(key);
+      else this.primed.set(key, value);
+    }
     return super.prime(key, value);
   }
 

@@ -20,10 +20,12 @@ import type { OrgScope, PrefetchedScope, ScopeHint, TenantScope, WorkspaceScope 
  *   4. 403  role and key scopes   requireScope / requireUnrestrictedKey
  *   5. 409  state conflicts       the service's business rules and unique constraints
  *
- * On REST the route's keys are known before the context is made: the
- * authenticator reads them with the credential in one statement
- * (`scopeJoinSql`), and resolving costs nothing. GraphQL resolves them here
- * with one named statement.
+ * On REST the route's keys are known before the context is made, and a
+ * GraphQL query names them in its variables `org` and `workspace` (the
+ * dashboards' documents do): the authenticator reads them with the credential
+ * in one statement (`scopeJoinSql`), and resolving costs nothing. Other keys
+ * (and every mutation, whose later fields must see what earlier ones changed)
+ * are resolved here with one named statement.
  */
 const ORG_COLUMNS = [
   'id', 'key', 'name', 'description', 'is_active', 'is_personal', 'plan_type', 'max_members',

@@ -95,8 +95,8 @@ const USER_SCOPE_SQL = `SELECT ${USER_SELECT}, ${SCOPED.select} FROM users u ${S
 /**
  * `Authorization: Bearer <jwt>`: valid signature and expiry, an existing
  * user, the current token version (a password reset bumps it, so older tokens
- * fail on the next request). One named statement reads the user, and on REST
- * the route's organization, membership and workspace with it.
+ * fail on the next request). One named statement reads the user, and when known
+ * (REST path, GraphQL query variables) the organization, membership and workspace with it.
  */
 export const jwtAuthenticator: Authenticator = {
   name: 'access token',

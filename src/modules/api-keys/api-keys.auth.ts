@@ -24,7 +24,7 @@ const KEY_SCOPE_SQL = `SELECT ${KEY_SELECT}, ${USER_SELECT}, ${SCOPED.select} FR
 /**
  * Looks a key up by its hash on every request, so a revoked key fails at once
  * (401 token_error from the context), in one named statement with its user
- * (and on REST the route's organization, membership and workspace), and
+ * (and, when known, the request's organization, membership and workspace), and
  * records its use at most once a minute.
  */
 export async function resolveApiKey(key: string, hint: ScopeHint | null = null): Promise<Authenticated | null> {

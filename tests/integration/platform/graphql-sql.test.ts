@@ -1,7 +1,9 @@
+import { QueryTypes } from 'sequelize';
 import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { appendMessages, createGroup, createProject, createWorkspace, saveSession, sessionsPath } from '../../factories/sessions';
 import { config, overrideConfig } from '../../../src/config/config';
 import { database } from '../../../src/db/database';
+import { createApiKey } from '../../factories/api-keys';
 import { gql, rest } from '../../helpers/http';
 import { countStatements } from '../../helpers/statements';
 import { useTestApp } from '../../helpers/test-app';
@@ -20,7 +22,7 @@ let boss: TestUser;
 let ids: Record<string, string>;
 let secondWs: string;
 
-const isCompiled = (sql: string) => sql.includes('to_json(j)::text AS data');
+const isCompiled = (sql: string) => sql.includes('::text AS data FROM');
 /** A reply's JSON rewritten without insignificant whitespace: same values, same key order. */
 const canonical = (text: string) => JSON.stringify(JSON.parse(text));
 
@@ -32,7 +34,9 @@ async function bothWays(query: string, variables: Record<string, unknown> = {}, 
     const compiled = await countStatements(() => gql(api, query, variables, user.token));
     overrideConfig({ GRAPHQL_SQL: false });
     const executed = await gql(api, query, variables, user.token);
-    return { compiled: compiled.result, executed, statements: compiled.statements, usedSql: compiled.statements.some(isCompiled) };
+    // Answered from SQL: the compiled statement ran last (a failing one would be followed by the resolvers' own).
+    const last = compiled.statements[compiled.statements.length - 1];
+    return { compiled: compiled.result, executed, statements: compiled.statements, usedSql: last !== undefined && isCompiled(last) };
   } finally {
     overrideConfig({ GRAPHQL_SQL: enabled });
   }
@@ -121,6 +125,14 @@ describe('GraphQL queries answered by one SQL statement', () => {
     }
   });
 
+  it('keeps reply keys that are also names in the statement (j, t0, data, row)', async () => {
+    const data = await sameReply(`query($org: String!) { j: workspace(org: $org, workspace: "default") { j: key t0: name data: id row: org_name
+      t1: sessions(limit: 2) { j: id t2: group { j: kind } } } data: __typename }`, { org: roles.orgKey });
+    expect(data.j.j).toBe('default');
+    expect(data.data).toBe('Query');
+    expect(data.j.t1).toHaveLength(2);
+  });
+
   it('clamps list limits as the resolvers do, and uses their defaults', async () => {
     for (const limit of [0, -5, 1, 2, 500]) {
       const data = await sameReply(`query($org: String!, $limit: Int!) { workspace(org: $org, workspace: "default") { sessions(limit: $limit) { id } } }`, { org: roles.orgKey, limit });
@@ -202,6 +214,58 @@ describe('GraphQL queries answered by one SQL statement', () => {
     }
     const anonymous = await gql(api, query, { org: roles.orgKey, ws: 'default' });
     expect(anonymous.body.errors?.[0].extensions).toMatchObject({ status: 401 });
+  });
+
+  it('keeps an API key within its workspace and organization, as the resolvers do', async () => {
+    const [second] = await database().query<{ id: string }>(`SELECT w.id FROM workspaces w JOIN organizations o ON o.id = w.organization_id WHERE o.key = $org AND w.key = $ws`, {
+      bind: { org: roles.orgKey, ws: secondWs },
+      type: QueryTypes.SELECT,
+    });
+    const limited = await createApiKey(api, boss, { workspace_id: second.id });
+    const query = `query($org: String!, $workspace: String!) { workspace(org: $org, workspace: $workspace) { key sessions { title created_by { username } } } }`;
+    const run = async (workspace: string, sqlOn: boolean) => {
+      const enabled = config().GRAPHQL_SQL;
+      overrideConfig({ GRAPHQL_SQL: sqlOn });
+      try {
+        return await countStatements(() => rest(api, 'POST', '/graphql', { headers: { 'x-api-key': limited.key }, body: { query, variables: { org: roles.orgKey, workspace } } }));
+      } finally {
+        overrideConfig({ GRAPHQL_SQL: enabled });
+      }
+    };
+    const inside = await run(secondWs, true);
+    expect(inside.result.body.data.workspace.sessions).toEqual([{ title: 'in the second workspace', created_by: { username: boss.username } }]);
+    expect(isCompiled(inside.statements[inside.statements.length - 1])).toBe(true);
+    expect(canonical(inside.result.text)).toBe(canonical((await run(secondWs, false)).result.text));
+    // The default workspace lies outside the key: the same 404 both ways, nothing read from SQL.
+    const outside = await run('default', true);
+    expect(outside.result.body.errors[0].extensions).toMatchObject({ status: 404, type: 'not_found_error' });
+    expect(outside.statements.some(isCompiled)).toBe(false);
+    expect(outside.result.text).toBe((await run('default', false)).result.text);
+  });
+
+  it('gives each request its own reply when concurrent requests share one X-Request-Id', async () => {
+    const other = await createUser();
+    await saveSession(api, other, { title: 'other tenant' });
+    const query = `query($org: String!) { workspace(org: $org, workspace: "default") { key org_name sessions(limit: 5) { title } } }`;
+    const callers = Array.from({ length: 12 }, (_, index) => (index % 2 ? { user: other, org: other.orgKey } : { user: boss, org: roles.orgKey }));
+    const replies = await Promise.all(
+      callers.map(({ user, org }) => rest(api, 'POST', '/graphql', { token: user.token, headers: { 'x-request-id': 'shared-id' }, body: { query, variables: { org } } })),
+    );
+    replies.forEach((reply, index) => {
+      expect(reply.body.data.workspace.org_name).toBe(callers[index].org);
+    });
+    expect(replies.filter((reply, index) => index % 2).every((reply) => reply.body.data.workspace.sessions[0].title === 'other tenant')).toBe(true);
+  });
+
+  it('reads no scope ahead for a mutation: a later field sees the workspace an earlier one created', async () => {
+    const workspace = `w-${Date.now().toString(36)}`;
+    const { result } = await countStatements(() =>
+      gql(api, `mutation($org: String!, $workspace: String!) {
+        create_workspace(org: $org, input: { key: $workspace, name: "Made" }) { key }
+        update_workspace(org: $org, workspace: $workspace, input: { name: "Renamed" }) { key name } }`, { org: roles.orgKey, workspace }, boss.token),
+    );
+    expect(result.body.errors).toBeUndefined();
+    expect(result.body.data).toEqual({ create_workspace: { key: workspace }, update_workspace: { key: workspace, name: 'Renamed' } });
   });
 
   it('never answers a mutation from SQL', async () => {
