@@ -92,9 +92,9 @@ export async function createGraphQLTransport(schema: GraphQLSchema, sql: SqlSche
             // A query made only of fields described in SQL is answered by one statement (core/graphql-sql).
             async responseForOperation({ document, operationName, request, requestIsBatched }) {
               if (!config().GRAPHQL_SQL || requestIsBatched) return null;
-              const compiled = compileQuery(schema, sql, document, operationName, request.variables, contextValue);
-              if (!compiled) return null;
               try {
+                const compiled = compileQuery(schema, sql, document, operationName, request.variables, contextValue);
+                if (!compiled) return null;
                 const { text, params } = await compiled.statement(contextValue);
                 const [row] = await plainQuery<{ data: string }>(text, params, { prepare: { quota: 'graphql' } });
                 // The reply is PostgreSQL's JSON text as it is: Apollo serialises a placeholder, handle() puts the text in.
@@ -102,6 +102,7 @@ export async function createGraphQLTransport(schema: GraphQLSchema, sql: SqlSche
                 return { http: { status: undefined, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { data: {} } } };
               } catch (error) {
                 // The resolvers answer instead: an API error (not found, forbidden) exactly as they always report it.
+                // (A statement cancelled at DB_STATEMENT_TIMEOUT_MS is run again by them too, and answers 504 then.)
                 if (!(error instanceof AppError)) contextValue.logger.warn({ err: error }, 'compiled GraphQL query failed; executing it');
                 return null;
               }
