@@ -148,9 +148,9 @@ export async function createGraphQLTransport(schema: GraphQLSchema, sql: SqlSche
     const replyHeaders: Record<string, string | number> = {};
     for (const [name, value] of response.headers) replyHeaders[name] = value;
     if (response.body.kind === 'complete') {
-      const body = sqlReply !== undefined && response.body.string === SQL_PLACEHOLDER ? `{"data":${sqlReply}}\n` : response.body.string;
-      writeHead(res, response.status ?? 200, { ...replyHeaders, 'Content-Length': Buffer.byteLength(body) });
-      return endReply(res, body);
+      const text = sqlReply !== undefined && response.body.string === SQL_PLACEHOLDER ? `{"data":${sqlReply}}\n` : response.body.string;
+      writeHead(res, response.status ?? 200, { ...replyHeaders, 'Content-Length': Buffer.byteLength(text) });
+      return endReply(res, text);
     }
     writeHead(res, response.status ?? 200, replyHeaders);
     for await (const chunk of response.body.asyncIterator) res.write(chunk);
