@@ -104,7 +104,6 @@ export function compileQuery(
     const described = fields[name];
     const definition = type.getFields()[name];
     if (!described || !definition) throw new NotCompiled();
-    const args = getArgumentValues(definition, nodes[0], variables);
     switch (described.kind) {
       case 'value':
         if (definition.args.length) throw new NotCompiled();
@@ -120,7 +119,7 @@ export function compileQuery(
         if (!isListType(getNullableType(definition.type))) throw new NotCompiled();
         const child = objectTypeOf(definition);
         const as = nextAlias();
-        const rows = described.rows(row, as, args, params, ctx);
+        const rows = described.rows(row, as, getArgumentValues(definition, nodes[0], variables), params, ctx);
         if (!rows) throw new NotCompiled();
         // array_to_json writes no space between items (json_agg does), as graphql-js serialises a list.
         return `(SELECT coalesce(array_to_json(array_agg(${objectJson(child, as, nodes)} ORDER BY ${rows.orderBy})), '[]'::json) FROM (${rows.select}) ${as})`;

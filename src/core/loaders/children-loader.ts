@@ -6,6 +6,11 @@ export interface ChildrenKey {
   limit: number;
 }
 
+/** How many children a navigation field lists at most: its `limit` argument, brought into 1–100. */
+export function childLimit(limit: number): number {
+  return Math.max(1, Math.min(limit, 100));
+}
+
 const keyOf = (key: ChildrenKey) => `${key.parent_id}:${key.limit}`;
 
 /**

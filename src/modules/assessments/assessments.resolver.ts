@@ -1,4 +1,5 @@
 import { Max, Min } from 'class-validator';
+import { childLimit } from '../../core/loaders/children-loader';
 import { Arg, Args, ArgsType, Ctx, Extensions, Field, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ComplexityEstimator } from 'graphql-query-complexity';
 import type { AppContext } from '../../core/context';
@@ -214,7 +215,7 @@ export class ProjectAssessmentsResolver {
     @Arg('limit', () => Int, { defaultValue: 20, description: 'At most 100.' }) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<AssessmentResponse[]> {
-    const rows = await ctx.loaders.assessmentsByProject.load({ parent_id: project.id, limit: Math.max(1, Math.min(limit, 100)) });
+    const rows = await ctx.loaders.assessmentsByProject.load({ parent_id: project.id, limit: childLimit(limit) });
     return rows.map(toAssessment);
   }
 }

@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { childLimit } from '../../core/loaders/children-loader';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { withBaseCost } from '../../core/graphql-limits';
@@ -33,7 +34,6 @@ import {
 const WS = '/org/:org/ws/:workspace';
 const ONE = `${WS}/evaluation/:id`;
 const TAGS = { tags: ['evaluations'] };
-const clamp = (limit: number) => Math.max(1, Math.min(limit, 100));
 
 @Resolver(() => EvaluationJobResponse)
 export class EvaluationResolver {
@@ -157,7 +157,7 @@ export class EvaluationResolver {
     @Arg('limit', () => Int, { defaultValue: 100, description: 'At most 100.' }) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationItemResponse[]> {
-    return (await ctx.loaders.evaluationItemRows.load({ parent_id: job.id, limit: clamp(limit) })).map(toEvaluationItem);
+    return (await ctx.loaders.evaluationItemRows.load({ parent_id: job.id, limit: childLimit(limit) })).map(toEvaluationItem);
   }
 
   @FieldResolver(() => TaskSetResponse, { nullable: true, description: 'The task set it was created from, while it exists and is visible.' })
@@ -186,6 +186,6 @@ export class EvaluationItemResolver {
     @Arg('limit', () => Int, { defaultValue: 20, description: 'At most 100.' }) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<SessionGroupSummary[]> {
-    return (await ctx.loaders.itemSessionGroups.load({ parent_id: item.id, limit: clamp(limit) })).map(toSessionGroup);
+    return (await ctx.loaders.itemSessionGroups.load({ parent_id: item.id, limit: childLimit(limit) })).map(toSessionGroup);
   }
 }

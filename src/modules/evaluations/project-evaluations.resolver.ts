@@ -1,4 +1,5 @@
 import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { childLimit } from '../../core/loaders/children-loader';
 import type { AppContext } from '../../core/context';
 import { ProjectResponse } from '../projects/projects.types';
 import { toEvaluation } from './evaluations.mapper';
@@ -14,7 +15,7 @@ export class ProjectEvaluationsResolver {
     @Arg('limit', () => Int, { defaultValue: 20, description: 'At most 100.' }) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationJobResponse[]> {
-    const rows = await ctx.loaders.projectEvaluations.load({ parent_id: project.id, limit: Math.max(1, Math.min(limit, 100)) });
+    const rows = await ctx.loaders.projectEvaluations.load({ parent_id: project.id, limit: childLimit(limit) });
     return rows.map(toEvaluation);
   }
 }

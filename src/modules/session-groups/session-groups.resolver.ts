@@ -1,4 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
+import { childLimit } from '../../core/loaders/children-loader';
 import { Arg, Args, Ctx, Extensions, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
@@ -72,7 +73,7 @@ export class SessionGroupResolver {
     @Ctx() ctx: AppContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<SessionResponse[]> {
-    const rows = await ctx.loaders.groupSessions.load({ parent_id: group.id, limit: Math.max(1, Math.min(limit, 100)), joins: selectedJoins(info) });
+    const rows = await ctx.loaders.groupSessions.load({ parent_id: group.id, limit: childLimit(limit), joins: selectedJoins(info) });
     return rows.map((row) => toSession(primeSessionRow(ctx, row)));
   }
 }

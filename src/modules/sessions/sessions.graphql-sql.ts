@@ -8,6 +8,7 @@ import {
   type SqlObject,
   type SqlSchemaPart,
 } from '../../core/graphql-sql/sql-fields';
+import { childLimit } from '../../core/loaders/children-loader';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import { USER_IDENTITY_SQL } from '../accounts/accounts.mapper';
 import { visibleSql } from './session.policy';
@@ -25,7 +26,7 @@ export const CHILD_SESSIONS = {
 } as const;
 
 /** Newest first, as the child-session loaders order them. */
-const NEWEST = (x: string) => `${x}.updated_at DESC, ${x}.id DESC`;
+export const NEWEST = (x: string) => `${x}.updated_at DESC, ${x}.id DESC`;
 
 /**
  * `parent.sessions(limit)` in SQL: the caller's visible sessions of the
@@ -39,7 +40,7 @@ export function childSessionsSql(parent: keyof typeof CHILD_SESSIONS): SqlList {
       if (!ctx.viewer) return null;
       const tenant = tenantFilter(ctx.viewer);
       params.named(tenant.bind);
-      const limit = params.add(Math.max(1, Math.min(Number(args.limit), 100)));
+      const limit = params.add(childLimit(Number(args.limit)));
       return {
         select: `SELECT ${as}.* FROM sessions ${as}
           WHERE ${as}.${parentColumn} = ${row}.id AND ${condition(as)} AND ${visibleSql(as)} AND ${tenant.where(as)}

@@ -8,7 +8,7 @@ import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { sessionJoinSql, type SessionJoins } from './session-relations';
 import { visibleSql } from './session.policy';
-import { CHILD_SESSIONS } from './sessions.graphql-sql';
+import { CHILD_SESSIONS, NEWEST } from './sessions.graphql-sql';
 import { EMPTY_STATS, lastGenerationSql, toStats, USAGE_AGGREGATE, type SessionStats, type UsageRow } from './session-usage';
 
 /** Usage of many sessions in one statement, bound to the viewer's tenant. */
@@ -145,10 +145,10 @@ function childSessionsLoader(tenant: TenantFilter | null, { column, condition }:
                CROSS JOIN LATERAL (
                  SELECT * FROM sessions x
                   WHERE x.${column} = k.id AND ${condition('x')} AND ${visibleSql('x')}
-                  ORDER BY x.updated_at DESC, x.id DESC LIMIT $limit) s
+                  ORDER BY ${NEWEST('x')} LIMIT $limit) s
                ${joined.from}
               WHERE ${tenant.where('s')}
-              ORDER BY s.updated_at DESC, s.id DESC`,
+              ORDER BY ${NEWEST('s')}`,
             { ...tenant.bind, ids: group.map((key) => key.parent_id), limit: group[0].limit },
             // Its columns are JSON values, whatever columns sessions gains (plainQuery `prepare`).
             { prepare: true },

@@ -1,4 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
+import { childLimit } from '../../core/loaders/children-loader';
 import { Arg, Ctx, Extensions, FieldResolver, Info, Int, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { WorkspaceResponse } from '../workspaces/workspaces.types';
@@ -19,7 +20,7 @@ export class WorkspaceSessionsResolver {
     @Ctx() ctx: AppContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<SessionResponse[]> {
-    const rows = await ctx.loaders.workspaceSessions.load({ parent_id: workspace.id, limit: Math.max(1, Math.min(limit, 100)), joins: selectedJoins(info) });
+    const rows = await ctx.loaders.workspaceSessions.load({ parent_id: workspace.id, limit: childLimit(limit), joins: selectedJoins(info) });
     return rows.map((row) => toSession(primeSessionRow(ctx, row)));
   }
 }

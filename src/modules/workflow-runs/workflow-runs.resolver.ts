@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { childLimit } from '../../core/loaders/children-loader';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { pageInfo } from '../../core/pagination';
@@ -83,7 +84,7 @@ export class ProjectWorkflowRunsResolver {
     @Arg('limit', () => Int, { defaultValue: 20, description: 'At most 100.' }) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<WorkflowRunSummary[]> {
-    const rows = await ctx.loaders.workflowRunsByProject.load({ parent_id: project.id, limit: Math.max(1, Math.min(limit, 100)) });
+    const rows = await ctx.loaders.workflowRunsByProject.load({ parent_id: project.id, limit: childLimit(limit) });
     return rows.map(toWorkflowRun);
   }
 }
