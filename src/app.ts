@@ -30,14 +30,8 @@ export async function createApp(): Promise<App> {
   const rest = createRestTransport(schema);
   const ops = opsRoutes(rest.openApi);
 
+  /** GraphQL (Apollo) or REST (Sofa): everything past the ops routes. */
   async function route(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
-    const method = (req.method ?? 'GET').toUpperCase();
-    // Ops routes match the raw path (no query string, no URL object on the hottest routes).
-    const op = ops.match(method, (req.url ?? '/').split('?', 1)[0]);
-    if (op) {
-      state.route = op.route.label;
-      return op.route.handle(req, res, op.params);
-    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     checkClientVersion(headerValue(req, 'x-client-version'));
     if (url.pathname === '/graphql') return graphql.handle(req, res, url, state);
@@ -45,16 +39,28 @@ export async function createApp(): Promise<App> {
     throw new NotFoundError('Route');
   }
 
+  function fail(res: ServerResponse, state: RequestState, error: unknown): void {
+    const appError = reportError(logger, error, { request_id: state.requestId });
+    if (res.headersSent) return void res.destroy();
+    sendError(res, appError);
+  }
+
   const handler: Handler = (req, res) => {
     const requestId = newRequestId(headerValue(req, 'x-request-id'));
     const state: RequestState = { requestId, started: process.hrtime.bigint(), route: 'unmatched', ctx: null, headers: { 'X-Request-Id': requestId } };
     // Metrics and the log line once the reply is written (src/http/respond.ts writes every reply).
     attachReplyHooks(res, { headers: state.headers, written: () => observe(req, res, state) });
-    route(req, res, state).catch((error: unknown) => {
-      const appError = reportError(logger, error, { request_id: state.requestId });
-      if (res.headersSent) return void res.destroy();
-      sendError(res, appError);
-    });
+    // Ops routes match the raw path (no query string, no URL object) and are
+    // called directly: no promise for the health route's synchronous reply.
+    const op = ops.match(req.method ?? 'GET', (req.url ?? '/').split('?', 1)[0]);
+    if (!op) return void route(req, res, state).catch((error: unknown) => fail(res, state, error));
+    state.route = op.route.label;
+    try {
+      const replied = op.route.handle(req, res, op.params);
+      if (replied) replied.catch((error: unknown) => fail(res, state, error));
+    } catch (error) {
+      fail(res, state, error);
+    }
   };
 
   return { handler, schema, openApi: rest.openApi, stop: () => graphql.stop() };

