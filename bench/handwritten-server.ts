@@ -68,11 +68,10 @@ const DASHBOARD_SQL = (withCounts: boolean) => `
    ORDER BY s.updated_at DESC, s.id DESC`;
 
 const ANALYTICS_SQL = `SELECT risk_score, overall_asr, total_attacks, total_trials, analytics_snapshot FROM airt_assessments WHERE id = $1 AND workspace_id = $2`;
-// The attack list as the service answers it over REST: each span's stored reply text (migration 0041), concatenated.
+// The attack list as the service answers it over REST: each span's stored reply text (migration 0041), one row each, written as they arrive.
 const ATTACKS_SQL = `
-  SELECT '[' || coalesce(string_agg(s.reply_json, ',' ORDER BY s.seq), '') || ']' AS reply
-    FROM (SELECT x.seq, x.reply_json FROM airt_attack_spans x JOIN airt_assessments a ON a.id = x.assessment_id
-           WHERE x.assessment_id = $1 AND a.workspace_id = $2 ORDER BY x.seq LIMIT 10000) s`;
+  SELECT x.reply_json FROM airt_attack_spans x JOIN airt_assessments a ON a.id = x.assessment_id
+   WHERE x.assessment_id = $1 AND a.workspace_id = $2 ORDER BY x.seq LIMIT 10000`;
 
 /** Named `$name` parameters to positional ones, once per statement text. */
 function positional(sql: string, bind: Record<string, unknown>): { text: string; values: unknown[] } {
@@ -129,10 +128,30 @@ export function startHandwritten(url: string, port = 0): Promise<{ server: http.
         const { rows } = await query('hw_analytics', ANALYTICS_SQL, [assessment[3], auth.workspace_id]);
         return rows[0] ? send(res, 200, rows[0]) : send(res, 404, { code: 404 });
       }
-      const { rows } = await query('hw_attacks', ATTACKS_SQL, [assessment[3], auth.workspace_id]);
-      const text = rows[0].reply as string;
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-      return void res.end(text);
+      statements += 1;
+      const client = await pool.connect();
+      try {
+        let pending = '[';
+        await new Promise<void>((resolve, reject) => {
+          const config: pg.QueryArrayConfig = { name: 'hw_attacks', text: ATTACKS_SQL, values: [assessment[3], auth.workspace_id], rowMode: 'array' };
+          const rows = new pg.Query(config);
+          rows.on('row', (values: string[]) => {
+            pending += pending === '[' ? values[0] : `,${values[0]}`;
+            if (pending.length < 65536) return;
+            if (!res.headersSent) res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+            res.write(pending);
+            pending = '';
+          });
+          rows.on('end', () => resolve());
+          rows.on('error', reject);
+          client.query(rows);
+        });
+        pending += ']';
+        if (!res.headersSent) res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(pending) });
+        return void res.end(pending);
+      } finally {
+        client.release();
+      }
     }
     const match = /^\/api\/v1\/org\/([^/]+)\/ws\/([^/]+)\/sessions(?:\/([^/]+))?$/.exec(url.pathname);
     if (!match || req.method !== 'GET') return send(res, 404, { code: 404 });

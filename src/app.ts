@@ -8,7 +8,7 @@ import { logger } from './core/logger';
 import { createGraphQLTransport } from './http/graphql-transport';
 import { opsRoutes } from './http/ops-routes';
 import { headerValue, observe, type RequestState } from './http/request';
-import { attachReplyHooks, sendError } from './http/respond';
+import { abortReply, attachReplyHooks, sendError } from './http/respond';
 import { createRestTransport } from './http/rest-transport';
 import { REST_BASE } from './rest';
 import { platform } from './modules';
@@ -41,7 +41,7 @@ export async function createApp(): Promise<App> {
 
   function fail(res: ServerResponse, state: RequestState, error: unknown): void {
     const appError = reportError(logger, error, { request_id: state.requestId });
-    if (res.headersSent) return void res.destroy();
+    if (res.headersSent) return abortReply(res);
     sendError(res, appError);
   }
 

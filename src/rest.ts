@@ -19,6 +19,7 @@ import { requireViewer } from './core/context';
 import { type AppError, reportError, toAppError, ValidationError } from './core/errors';
 import type { RestRoute } from './core/graphql-decorators';
 import { argsRuleErrors } from './core/rest/arg-rules';
+import { JsonArrayReply, type RestJsonReply } from './core/rest/json-array';
 import { readRestVariables, toRestLoc } from './core/rest/read-variables';
 
 export const REST_BASE = '/api/v1';
@@ -93,11 +94,11 @@ export interface RestPlan {
   status: number;
   public: boolean;
   /** The route's reply built by PostgreSQL (@RestJson), if it has one. */
-  json: ((ctx: AppContext, args: Record<string, unknown>) => Promise<string>) | null;
+  json: ((ctx: AppContext, args: Record<string, unknown>) => Promise<RestJsonReply>) | null;
 }
 
 /** A REST reply: the result's JSON text, or the error to answer with the spec's envelope. */
-export type RestReply = { status: number; text: string } | { error: AppError };
+export type RestReply = { status: number; text: string } | { status: number; array: JsonArrayReply } | { error: AppError };
 
 export interface RestRouter {
   /** Sofa's OpenAPI document of the REST view (paths, schemas), completed by http/openapi.ts. */
@@ -175,7 +176,8 @@ export function createRestRouter(schema: GraphQLSchema): RestRouter {
         if (coerced.errors) return { error: toAppError(coerced.errors[0]).appError };
         const args = getArgumentValues(plan.field, plan.operation.selectionSet.selections[0] as FieldNode, coerced.coerced);
         try {
-          return { status: plan.status, text: await plan.json(ctx, args) };
+          const reply = await plan.json(ctx, args);
+          return reply instanceof JsonArrayReply ? { status: plan.status, array: reply } : { status: plan.status, text: reply };
         } catch (error) {
           // What the service throws is reported where executing the document would report it (`query.page`, …).
           throw error instanceof GraphQLError ? error : restError(new GraphQLError('error', { originalError: error as Error }), pathKeys);

@@ -1,4 +1,4 @@
-import { logger as rootLogger } from '../core/logger';
+import { logger as rootLogger, type Logger } from '../core/logger';
 import { newRequestId, type AppContext, type RestRequest } from '../core/context';
 import type { Platform } from '../core/module';
 import type { ScopeHint } from '../core/tenancy/scope';
@@ -20,13 +20,18 @@ export interface ContextInput {
  * child logger and fresh per-request loaders from the module registry.
  */
 export async function createContext(input: ContextInput, platform: Platform = registeredPlatform): Promise<AppContext> {
-  const requestId = newRequestId(input.requestId ?? input.headers.get('x-request-id'));
+  // The HTTP layer passes the id it already checked (newRequestId); other callers get one made here.
+  const requestId = input.requestId ?? newRequestId(input.headers.get('x-request-id'));
   const { viewer, failure, prefetched } = await authenticate(readCredential(input.headers), platform.authenticators, input.scopeHint ?? null);
+  let logger: Logger | undefined;
   return {
     requestId,
     headers: input.headers,
     ip: input.ip,
-    logger: rootLogger.child({ request_id: requestId }),
+    // Made when first used (an error, a warning): a pino child per request costs more than the rest of this object.
+    get logger() {
+      return (logger ??= rootLogger.child({ request_id: requestId }));
+    },
     viewer,
     authFailure: failure,
     policy: platform.policy,

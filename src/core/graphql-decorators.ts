@@ -1,4 +1,5 @@
 import { Extensions } from 'type-graphql';
+import type { RestJsonReply } from './rest/json-array';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -35,10 +36,11 @@ export function Public(): MethodDecorator {
  * `reply` returns, given the request's validated arguments, instead of
  * executing its document over the resolver's objects; GraphQL still runs
  * the resolver. `reply` must call the same service (tenant check first) and
- * produce exactly what executing the route's document would:
+ * produce exactly what executing the route's document would (a
+ * JsonArrayReply gives a list's elements row by row, written as they come):
  * tests/integration/platform/rest-json-replies.test.ts compares both for
  * every route that uses it.
  */
-export function RestJson<Ctx, Args>(reply: (ctx: Ctx, args: Args) => Promise<string>): MethodDecorator {
+export function RestJson<Ctx, Args>(reply: (ctx: Ctx, args: Args) => Promise<RestJsonReply>): MethodDecorator {
   return Extensions({ restJson: reply });
 }

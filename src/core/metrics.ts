@@ -40,7 +40,7 @@ interface ScrapedMetric {
 export class RequestMetrics {
   private readonly series = new Map<string, Series>();
 
-  record(method: string, route: string, status: number, seconds: number): void {
+  record(method: string, route: string, status: number | 'aborted', seconds: number): void {
     const key = `${method} ${route} ${status}`;
     let series = this.series.get(key);
     if (!series) {

@@ -1,4 +1,4 @@
-import type { Client, QueryResultRow } from 'pg';
+import { Query, type Client, type QueryArrayConfig, type QueryResultRow } from 'pg';
 import { database, notifyStatement } from './database';
 
 /**
@@ -59,6 +59,49 @@ export async function plainQuery<T extends QueryResultRow>(
   try {
     const values = names.map((parameter) => bind[parameter]);
     return (await client.query<T>(name ? { name, text: sql, values } : { text: sql, values })).rows;
+  } finally {
+    manager.releaseConnection(client as never);
+  }
+}
+
+/**
+ * A read whose rows go to `row` as PostgreSQL sends them (node-postgres
+ * emits each DataRow as it parses it), not gathered into one result first:
+ * for replies written out row by row (JsonArrayReply). Each row is its
+ * values in column order, parsed by the same type parsers; `$name`
+ * parameters and `prepare` as plainQuery's. What `row` throws stops the
+ * rows that follow and rejects once the statement has finished (it never
+ * reaches the connection's socket handler).
+ */
+export async function streamQuery(
+  text: string,
+  bind: Record<string, unknown>,
+  options: { prepare?: boolean | string },
+  row: (values: unknown[]) => void,
+): Promise<void> {
+  notifyStatement(text);
+  const converted = positional(text, options.prepare === true ? 'filters' : null);
+  const name = typeof options.prepare === 'string' ? options.prepare : options.prepare ? converted.name : undefined;
+  const values = converted.names.map((parameter) => bind[parameter]);
+  const manager = database().connectionManager;
+  const client = (await manager.getConnection({ type: 'read' })) as unknown as Client;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let failure: unknown = null;
+      const config: QueryArrayConfig = { name, text: converted.sql, values, rowMode: 'array' };
+      const query = new Query(config);
+      query.on('row', (values: unknown[]) => {
+        if (failure !== null) return;
+        try {
+          row(values);
+        } catch (error) {
+          failure = error;
+        }
+      });
+      query.on('error', reject);
+      query.on('end', () => (failure === null ? resolve() : reject(failure)));
+      client.query(query);
+    });
   } finally {
     manager.releaseConnection(client as never);
   }

@@ -46,7 +46,9 @@ export async function contextFor(
 /** Metrics and the request's log line; org and workspace come from the scope the request resolved. */
 export function observe(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
   const seconds = Number(process.hrtime.bigint() - state.started) / 1e9;
-  requestMetrics.record(req.method ?? 'GET', state.route, res.statusCode, seconds);
+  // A reply cut after its head was sent (abortReply) is counted and logged as aborted, not by the status it began with.
+  const aborted = !res.writableEnded;
+  requestMetrics.record(req.method ?? 'GET', state.route, aborted ? 'aborted' : res.statusCode, seconds);
   if (!logger.isLevelEnabled('info')) return;
   const tenant = state.ctx?.tenant;
   logger.info(
@@ -57,6 +59,7 @@ export function observe(req: IncomingMessage, res: ServerResponse, state: Reques
       route: state.route,
       operation: state.ctx?.operation ?? undefined,
       status: res.statusCode,
+      aborted: aborted || undefined,
       duration_ms: Math.round(seconds * 1000 * 100) / 100,
       org: tenant?.org.key,
       workspace: tenant?.workspace?.key,

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { NotFoundError, toEnvelope, type AppError } from '../core/errors';
 import { logger } from '../core/logger';
+import type { JsonArrayReply } from '../core/rest/json-array';
 import { readAsset } from './static-assets';
 
 /**
@@ -37,14 +38,14 @@ export function writeHead(res: ServerResponse, status: number, headers: HeaderVa
  * objects whose keys vary costs close to a microsecond each (measured on
  * Node 20), on every reply of every route.
  */
-function writeReplyHead(res: ServerResponse, status: number, headers: HeaderValues | null, contentType: string | null, length: number): void {
+function writeReplyHead(res: ServerResponse, status: number, headers: HeaderValues | null, contentType: string | null, length: number | null): void {
   const all: HeaderValues = {};
   const hooks = (res as HookedResponse)[HOOKS];
   if (hooks) for (const name in hooks.headers) all[name] = hooks.headers[name];
   if (headers) for (const name in headers) all[name] = headers[name];
   if (contentType !== null) {
     all['Content-Type'] = contentType;
-    all['Content-Length'] = length;
+    if (length !== null) all['Content-Length'] = length;
   }
   res.writeHead(status, all);
 }
@@ -53,6 +54,10 @@ function writeReplyHead(res: ServerResponse, status: number, headers: HeaderValu
 export function endReply(res: ServerResponse, body?: string | Buffer): void {
   if (body === undefined) res.end();
   else res.end(body);
+  runHooks(res);
+}
+
+function runHooks(res: ServerResponse): void {
   const hooks = (res as HookedResponse)[HOOKS];
   if (!hooks) return;
   (res as HookedResponse)[HOOKS] = undefined;
@@ -73,6 +78,44 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string | string[]> | null = null): void {
   writeReplyHead(res, status, headers, 'application/json; charset=utf-8', Buffer.byteLength(text));
   endReply(res, text);
+}
+
+/** Replies below this size go out whole, with their Content-Length; larger ones are sent as they are made. */
+export const STREAM_CHUNK_CHARS = 64 * 1024;
+
+/**
+ * A JSON array whose elements come one at a time (JsonArrayReply): up to
+ * STREAM_CHUNK_CHARS it is answered like any reply (one write, with
+ * Content-Length); past that the head goes out (chunked transfer encoding)
+ * and each chunk is written as soon as it fills. A failure before anything
+ * was written is thrown for the error envelope; after that it is thrown
+ * with the head already sent, and the request handler cuts the connection
+ * (the client sees an incomplete reply, never a truncated array that parses).
+ */
+export async function sendJsonArray(res: ServerResponse, status: number, reply: JsonArrayReply, headers: Record<string, string | string[]> | null = null): Promise<void> {
+  let pending = '[';
+  let empty = true;
+  await reply.each((json) => {
+    pending += empty ? json : `,${json}`;
+    empty = false;
+    if (pending.length < STREAM_CHUNK_CHARS) return;
+    if (!res.headersSent) writeReplyHead(res, status, headers, 'application/json; charset=utf-8', null);
+    res.write(pending);
+    pending = '';
+  });
+  pending += ']';
+  if (!res.headersSent) return sendText(res, status, pending, headers);
+  endReply(res, pending);
+}
+
+/**
+ * Ends a reply whose head is already out but whose body cannot be finished
+ * (a failure mid-stream): the connection is cut, and the log line and
+ * metrics are still recorded, with the status `aborted`.
+ */
+export function abortReply(res: ServerResponse): void {
+  res.destroy();
+  runHooks(res);
 }
 
 /** The spec's error envelope with the error's status and headers (Retry-After, …). */

@@ -7,7 +7,7 @@ import { platform } from '../modules';
 import { createRestRouter, REST_BASE, restOperations, type RestOperation } from '../rest';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
 import { contextFor, type RequestState } from './request';
-import { sendError, sendText } from './respond';
+import { sendError, sendJsonArray, sendText } from './respond';
 import { RouteTable } from './route-table';
 
 export interface RestTransport {
@@ -44,6 +44,7 @@ export function createRestTransport(schema: GraphQLSchema): RestTransport {
     const plan = router.plans.get(state.route)!;
     const reply = await router.run(plan, ctx, match.params);
     if ('error' in reply) return sendError(res, reply.error, ctx.response.headers);
+    if ('array' in reply) return sendJsonArray(res, ctx.response.status ?? reply.status, reply.array, ctx.response.headers);
     sendText(res, ctx.response.status ?? reply.status, reply.text, ctx.response.headers);
   }
 

@@ -3,13 +3,14 @@ import { AssessmentModel, SessionModel, type AssessmentStatus, type RecordOf } f
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError } from '../../core/errors';
 import { checkPageDepth } from '../../core/pagination';
+import { JsonArrayReply } from '../../core/rest/json-array';
 import { can, requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
-import { hotQuery, plainQuery } from '../../db/hot';
+import { hotQuery, plainQuery, streamQuery } from '../../db/hot';
 import { compactJson } from '../../db/json-sql';
 import { resolveProject } from '../projects/projects.service';
 import type { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, AttackSpanIngestRequest, AttackSpanInput } from './assessments.inputs';
-import { ATTACK_LIST_JSON_SQL, INSERT_SPANS_SQL, SPAN_ROW_COLUMNS, RECOMPUTE_SQL, TRACE_STATS_SQL } from './assessments.sql';
+import { ATTACK_LIST_ROWS_SQL, INSERT_SPANS_SQL, SPAN_ROW_COLUMNS, RECOMPUTE_SQL, TRACE_STATS_SQL } from './assessments.sql';
 
 /**
  * Red-team assessments (spec 11–14, decisions §8 and §13). Every service
@@ -281,13 +282,17 @@ function describeWindow(ctx: AppContext, assessment: RecordOf<AssessmentModel>, 
   if (next < assessment.total_attacks && next <= MAX_ATTACK_OFFSET) ctx.response.headers.Link = `<${ctx.rest.path}?limit=${window.limit}&offset=${next}>; rel="next"`;
 }
 
-/** The same list as JSON text built by PostgreSQL, for the REST route (@RestJson). */
-export async function listAttacksJson(ctx: AppContext, org: string, ws: string, id: string, window: { limit: number; offset: number }): Promise<string> {
+/**
+ * The same list for the REST route (@RestJson): each span's JSON text as
+ * PostgreSQL sends its row, written out as it comes (JsonArrayReply). The
+ * tenant check and the assessment's lookup (404) come first.
+ */
+export async function listAttacksJson(ctx: AppContext, org: string, ws: string, id: string, window: { limit: number; offset: number }): Promise<JsonArrayReply> {
   const scope = await resolveWorkspace(ctx, org, ws);
   const assessment = await readAssessment(scope, id);
   describeWindow(ctx, assessment, window);
-  const [row] = await plainQuery<{ reply: string }>(ATTACK_LIST_JSON_SQL, { assessment_id: assessment.id, limit: window.limit, offset: window.offset }, { prepare: 'attack-list-json' });
-  return row.reply;
+  const bind = { assessment_id: assessment.id, limit: window.limit, offset: window.offset };
+  return new JsonArrayReply((element) => streamQuery(ATTACK_LIST_ROWS_SQL, bind, { prepare: 'attack-list-rows' }, (values) => element(values[0] as string)));
 }
 
 /**

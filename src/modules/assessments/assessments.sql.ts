@@ -120,15 +120,17 @@ export const TRACE_STATS_SQL = `
    WHERE s.assessment_id = $assessment_id`;
 
 /**
- * The REST attack list (spec 14) as one JSON text: each span's reply text is
- * written once at ingest (reply_json, spans never change), so a 10,000-span
- * reply is one string_agg instead of ~250,000 GraphQL fields. A span
- * without it, or stored under an older shape, is built on the fly.
+ * The REST attack list (spec 14), one span's JSON text per row in ingest
+ * order: each span's reply text is written once at ingest (reply_json, spans
+ * never change), so a 10,000-span reply needs no GraphQL execution over
+ * ~250,000 fields, and PostgreSQL sends the rows as the index scan finds
+ * them, which the HTTP layer writes out as they arrive (JsonArrayReply).
+ * A span without a stored text, or stored under an older shape, is built on
+ * the fly.
  */
-export const ATTACK_LIST_JSON_SQL = `
-  SELECT '[' || coalesce(string_agg(t.span, ',' ORDER BY t.seq), '') || ']' AS reply
-    FROM (SELECT s.seq, CASE WHEN s.reply_version = ${SPAN_REPLY_VERSION} THEN s.reply_json ELSE ${spanReplyJson('s')} END AS span
-            FROM airt_attack_spans s
-           WHERE s.assessment_id = $assessment_id
-           ORDER BY s.seq
-           LIMIT $limit OFFSET $offset) t`;
+export const ATTACK_LIST_ROWS_SQL = `
+  SELECT CASE WHEN s.reply_version = ${SPAN_REPLY_VERSION} THEN s.reply_json ELSE ${spanReplyJson('s')} END AS span
+    FROM airt_attack_spans s
+   WHERE s.assessment_id = $assessment_id
+   ORDER BY s.seq
+   LIMIT $limit OFFSET $offset`;

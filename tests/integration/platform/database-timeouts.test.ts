@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { QueryTypes } from 'sequelize';
 import { logger, type Logger } from '../../../src/core/logger';
 import { database } from '../../../src/db/database';
+import { STREAM_CHUNK_CHARS } from '../../../src/http/respond';
 import { createUser, randomKey, type TestUser } from '../../factories/accounts';
 import { gql, rest } from '../../helpers/http';
 import { useIsolatedTestApp } from '../../helpers/isolated-database';
@@ -105,6 +106,56 @@ describe('statement timeouts on the prepared hot path', () => {
       await client.query('ROLLBACK');
       await client.end();
     }
+  });
+});
+
+describe('a streamed reply cut short', () => {
+  it('cuts the connection when the statement fails after the head was sent, records the request as aborted, and serves the next one', async () => {
+    const base = `/org/${owner.orgKey}/ws/default/airt/assessments`;
+    const id = (await rest(api, 'POST', base, { token: owner.token, body: { name: 'cut short' } })).body.id as string;
+    const path = `${base}/${id}/traces/attacks`;
+    const attacks = Array.from({ length: 1000 }, (_, index) => ({ attack_name: 'pair', goal: `goal ${index} ${'x'.repeat(200)}`, goal_category: 'harm' }));
+    expect((await rest(api, 'POST', path, { token: owner.token, body: { attacks } })).status).toBe(201);
+    // The last span is built on the fly from a million message parts: PostgreSQL has sent the others
+    // (far more than one chunk) when statement_timeout cancels the statement on that row.
+    const { host, port, database: name, username, password } = database().config;
+    const client = new Client({ host, port: Number(port), database: name, user: username, password: password ?? undefined });
+    await client.connect();
+    try {
+      await client.query(
+        `UPDATE airt_attack_spans SET reply_json = NULL, reply_version = NULL,
+                best_candidate_parts = (SELECT jsonb_agg(jsonb_build_object('kind', 'text', 'text', n::text)) FROM generate_series(1, 1000000) n)
+          WHERE assessment_id = $1 AND seq = 1000`,
+        [id],
+      );
+    } finally {
+      await client.end();
+    }
+
+    const res = await fetch(`${api.baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect([res.status, res.headers.get('transfer-encoding')]).toEqual([200, 'chunked']);
+    const requestId = res.headers.get('x-request-id');
+    const reader = res.body!.getReader();
+    let received = '';
+    const decoder = new TextDecoder();
+    const outcome = await (async () => {
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) return 'ended';
+        received += decoder.decode(chunk.value, { stream: true });
+      }
+    })().catch((error: Error) => `failed: ${error.message}`);
+    // undici reports the cut connection as "terminated".
+    expect(outcome).toMatch(/^failed: /);
+    expect(received.length).toBeGreaterThan(STREAM_CHUNK_CHARS);
+    expect(received.startsWith('[{')).toBe(true);
+    expect(() => JSON.parse(received)).toThrow();
+
+    const metrics = await rest(api, 'GET', '/metrics');
+    expect(metrics.text).toMatch(/http_requests_total\{method="GET",route="Query.assessment_attacks",status="aborted"\} [1-9]/);
+    expect(requestId).toEqual(expect.any(String));
+    const after = await rest(api, 'GET', path, { token: owner.token, query: { limit: 999 } });
+    expect([after.status, after.body.length]).toEqual([200, 999]);
   });
 });
 

@@ -52,7 +52,7 @@ it('prepares the session list’s count and pages, the attack list and the trace
     expect((await rest(api, 'GET', `${base}/${created.body.id}/${read}`, { token: owner.token })).status).toBe(200);
   }
   const names = new Set((await preparedOnEachConnection()).flat().map((row) => row.name));
-  expect([names.has('attack-list-json'), names.has('assessment-trace-stats')]).toEqual([true, true]);
+  expect([names.has('attack-list-rows'), names.has('assessment-trace-stats')]).toEqual([true, true]);
   await listSessions(12);
   const prepared = (await preparedOnEachConnection()).flat().map((row) => row.statement);
   expect(prepared.some((statement) => statement.startsWith('SELECT count(*) AS total FROM sessions s'))).toBe(true);

@@ -3,6 +3,7 @@ import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
 import { catalogName, publishDataset, publishTask } from '../../factories/catalogs';
 import { appendMessages, createGroup, createProject, saveSession, sessionsPath } from '../../factories/sessions';
 import { database } from '../../../src/db/database';
+import { STREAM_CHUNK_CHARS } from '../../../src/http/respond';
 import { createRestRouter, type RestPlan } from '../../../src/rest';
 import { gql, rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
@@ -82,6 +83,9 @@ describe('Query.assessment_attacks (GET …/traces/attacks)', () => {
 
     const stored = await bothWays('Query.assessment_attacks', path, variables);
     expect(stored.rest).toHaveLength(3);
+    // Under one chunk, the reply goes out whole with its length.
+    const small = await rest(api, 'GET', path, { token: owner.token });
+    expect([small.headers.get('content-length'), small.headers.get('transfer-encoding')]).toEqual([String(Buffer.byteLength(small.text)), null]);
     expect(stored.rest).toEqual(stored.graphql);
     expect(stored.rest[1].best_candidate_parts[2].source).toEqual({
       ref: 'file_id', artifact_oid: 'oid', byte_size: 9007199254740991, detail: 'd', file_id: 'f-1', filename: 'a.txt', media_type: null, url: null,
@@ -95,6 +99,31 @@ describe('Query.assessment_attacks (GET …/traces/attacks)', () => {
     const onTheFly = await bothWays('Query.assessment_attacks', path, variables);
     expect(onTheFly.rest).toEqual(onTheFly.graphql);
     expect(onTheFly.rest).toEqual(stored.rest);
+  });
+
+  it('a list larger than one chunk is written as PostgreSQL sends it, and still equals executing the document', async () => {
+    const base = `/org/${owner.orgKey}/ws/default/airt/assessments`;
+    const id = (await rest(api, 'POST', base, { token: owner.token, body: { name: 'streamed' } })).body.id as string;
+    const path = `${base}/${id}/traces/attacks`;
+    const many = Array.from({ length: 1000 }, (_, index) => ({ ...spans[index % spans.length], span_id: `span-${index}` }));
+    for (let batch = 0; batch < 2; batch += 1) {
+      const ingested = await rest(api, 'POST', path, { token: owner.token, body: { attacks: many } });
+      expect([ingested.status, ingested.body.errors]).toEqual([201, undefined]);
+    }
+    // Some spans built on the fly, between stored ones.
+    await database().query(`UPDATE airt_attack_spans SET reply_json = NULL, reply_version = NULL WHERE assessment_id = $id AND seq % 7 = 0`, { bind: { id } });
+    const variables = { org: owner.orgKey, workspace: 'default', assessment_id: id };
+
+    const streamed = await rest(api, 'GET', path, { token: owner.token });
+    expect(streamed.text.length).toBeGreaterThan(STREAM_CHUNK_CHARS * 4);
+    expect([streamed.headers.get('transfer-encoding'), streamed.headers.get('content-length')]).toEqual(['chunked', null]);
+    expect([streamed.headers.get('x-total-count'), streamed.headers.get('x-request-id')]).toEqual(['2000', expect.any(String)]);
+    const both = await bothWays('Query.assessment_attacks', path, variables);
+    expect(both.rest).toHaveLength(2000);
+    expect(both.rest).toEqual(both.graphql);
+    expect(both.rest.map((span: { span_id: string }) => span.span_id)).toEqual([...many, ...many].map((span) => span.span_id));
+    const window = await bothWays('Query.assessment_attacks', path, variables, { limit: 1500, offset: 400 });
+    expect(window.rest).toEqual(both.rest.slice(400, 1900));
   });
 
   it('the analytics equal executing the route’s document, before any span and after, and answer 404 and 422 as it does', async () => {
