@@ -11,46 +11,68 @@ export interface RouteMatch<T> {
 }
 
 interface Entry<T> {
-  method: string;
+  /** The order it was added in: the first added of the matching routes wins. */
+  order: number;
   parts: string[];
   prefix: boolean;
   route: T;
 }
 
+/**
+ * Routes are kept by method and segment count (prefix routes by method), so
+ * a request is compared with the few routes of its shape, not all of them
+ * (about a hundred REST routes).
+ */
 export class RouteTable<T> {
-  private readonly entries: Entry<T>[] = [];
+  private readonly exact = new Map<string, Entry<T>[]>();
+  private readonly prefixes = new Map<string, Entry<T>[]>();
+  private added = 0;
 
   add(method: string, pattern: string, route: T): this {
     const prefix = pattern.endsWith('*');
     const parts = (prefix ? pattern.slice(0, -1) : pattern).split('/');
     if (prefix) parts.pop();
-    this.entries.push({ method, parts, prefix, route });
+    const entry = { order: this.added, parts, prefix, route };
+    this.added += 1;
+    const key = prefix ? method : `${method} ${parts.length}`;
+    const bucket = (prefix ? this.prefixes : this.exact).get(key);
+    if (bucket) bucket.push(entry);
+    else (prefix ? this.prefixes : this.exact).set(key, [entry]);
     return this;
   }
 
   /** The first route added that matches; literal segments are the caller's order to get right. */
   match(method: string, path: string): RouteMatch<T> | null {
     const segments = path.split('/');
-    for (const entry of this.entries) {
-      if (entry.method !== method) continue;
-      const params = matchSegments(entry.parts, segments, entry.prefix);
+    let found: RouteMatch<T> | null = null;
+    let order = Infinity;
+    for (const entry of this.exact.get(`${method} ${segments.length}`) ?? []) {
+      const params = matchSegments(entry.parts, segments, false);
+      if (params) {
+        found = { route: entry.route, params };
+        order = entry.order;
+        break;
+      }
+    }
+    for (const entry of this.prefixes.get(method) ?? []) {
+      if (entry.order > order) break;
+      const params = matchSegments(entry.parts, segments, true);
       if (params) return { route: entry.route, params };
     }
-    return null;
+    return found;
   }
 }
 
 function matchSegments(parts: string[], segments: string[], prefix: boolean): Record<string, string> | null {
   if (prefix ? segments.length <= parts.length : segments.length !== parts.length) return null;
-  const params: Record<string, string> = {};
+  // Literal segments first: most candidates fail there, before any parameter is decoded.
   for (let index = 0; index < parts.length; index += 1) {
     const part = parts[index];
-    if (part.startsWith(':')) {
-      if (!segments[index]) return null;
-      params[part.slice(1)] = decode(segments[index]);
-    } else if (part !== segments[index]) {
-      return null;
-    }
+    if (part.startsWith(':') ? !segments[index] : part !== segments[index]) return null;
+  }
+  const params: Record<string, string> = {};
+  for (let index = 0; index < parts.length; index += 1) {
+    if (parts[index].startsWith(':')) params[parts[index].slice(1)] = decode(segments[index]);
   }
   if (prefix) params['*'] = segments.slice(parts.length).join('/');
   return params;

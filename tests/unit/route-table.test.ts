@@ -29,4 +29,21 @@ describe('the route matcher', () => {
     expect(table.match('POST', '/org/acme/ws/main/sessions/facets')).toBeNull();
     expect(table.match('GET', '/org//ws/main/sessions/facets')).toBeNull();
   });
+
+  it('keeps the order routes were added in between prefix and exact routes of any length', () => {
+    const prefixFirst = new RouteTable<string>().add('GET', '/files/*', 'prefix').add('GET', '/files/:name', 'exact').add('GET', '/files/a/b', 'deep');
+    expect(prefixFirst.match('GET', '/files/x')?.route).toBe('prefix');
+    expect(prefixFirst.match('GET', '/files/a/b')?.route).toBe('prefix');
+    const exactFirst = new RouteTable<string>().add('GET', '/files/:name', 'exact').add('GET', '/files/*', 'prefix').add('GET', '/files/a/b', 'deep');
+    expect(exactFirst.match('GET', '/files/x')).toEqual({ route: 'exact', params: { name: 'x' } });
+    expect(exactFirst.match('GET', '/files/a/b')).toEqual({ route: 'prefix', params: { '*': 'a/b' } });
+    expect(exactFirst.match('DELETE', '/files/x')).toBeNull();
+  });
+
+  it('finds each of many routes of the same length and method, by its literal segments', () => {
+    const many = new RouteTable<number>();
+    for (let index = 0; index < 50; index += 1) many.add('GET', `/org/:org/r${index}/:id`, index);
+    for (let index = 0; index < 50; index += 1) expect(many.match('GET', `/org/acme/r${index}/7`)).toEqual({ route: index, params: { org: 'acme', id: '7' } });
+    expect(many.match('GET', '/org/acme/r50/7')).toBeNull();
+  });
 });

@@ -10,14 +10,27 @@ import { validateInstance } from '../validation/class-validation';
  * execution as usual. Locs are GraphQL-level (`['limit']`).
  */
 export function argsRuleErrors(operation: 'query' | 'mutation', fieldName: string, variables: Record<string, unknown>): ValidationItem[] {
-  const storage = getMetadataStorage();
-  const handler = (operation === 'mutation' ? storage.mutations : storage.queries).find((item) => item.schemaName === fieldName);
   const out: ValidationItem[] = [];
-  for (const param of handler?.params ?? []) {
-    if (param.kind !== 'args') continue;
-    const ArgsClass = param.getType() as unknown;
-    if (typeof ArgsClass !== 'function') continue;
-    out.push(...validateInstance(Object.assign(new (ArgsClass as new () => object)(), variables), []));
+  for (const ArgsClass of argsClasses(operation, fieldName)) {
+    out.push(...validateInstance(Object.assign(new ArgsClass(), variables), []));
   }
   return out;
+}
+
+/** A root field's `@Args()` classes, looked up once per field (the schema's metadata does not change after it is built). */
+const argsClassesOf = new Map<string, (new () => object)[]>();
+function argsClasses(operation: 'query' | 'mutation', fieldName: string): (new () => object)[] {
+  const key = `${operation}.${fieldName}`;
+  let classes = argsClassesOf.get(key);
+  if (!classes) {
+    const storage = getMetadataStorage();
+    const handler = (operation === 'mutation' ? storage.mutations : storage.queries).find((item) => item.schemaName === fieldName);
+    classes = (handler?.params ?? []).flatMap((param) => {
+      if (param.kind !== 'args') return [];
+      const ArgsClass = param.getType() as unknown;
+      return typeof ArgsClass === 'function' ? [ArgsClass as new () => object] : [];
+    });
+    argsClassesOf.set(key, classes);
+  }
+  return classes;
 }

@@ -3,6 +3,7 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type VariableDefinitionNode,
 } from 'graphql';
 import type { RestRequest } from '../context';
 import type { ValidationItem } from '../errors';
@@ -26,7 +27,7 @@ export function readRestVariables(
   const hasBody = rest.method === 'POST' || rest.method === 'PUT' || rest.method === 'PATCH' || rest.method === 'DELETE';
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
-    const type = typeFromAST(schema, definition.type as never) as GraphQLInputType | undefined;
+    const type = variableType(schema, definition);
     if (!type) continue;
     if (name in pathValues) {
       const value = checkInput(type, pathValues[name], ['path', name], errors);
@@ -46,6 +47,15 @@ export function readRestVariables(
     }
   }
   return { variables, errors };
+}
+
+/** A variable definition's input type, resolved once per definition of each schema (a route's document is built once). */
+const variableTypes = new WeakMap<GraphQLSchema, WeakMap<VariableDefinitionNode, GraphQLInputType | undefined>>();
+function variableType(schema: GraphQLSchema, definition: VariableDefinitionNode): GraphQLInputType | undefined {
+  let types = variableTypes.get(schema);
+  if (!types) variableTypes.set(schema, (types = new WeakMap()));
+  if (!types.has(definition)) types.set(definition, typeFromAST(schema, definition.type as never) as GraphQLInputType | undefined);
+  return types.get(definition);
 }
 
 function partial(body: unknown): unknown {
