@@ -51,9 +51,8 @@ export function scopeJoinSql(orgParam: string, workspaceParam: string): { select
   };
 }
 
-/** The scope part of a nested row selected with scopeJoinSql. */
-export function prefetchedScope(hint: ScopeHint, row: Record<string, unknown>): PrefetchedScope {
-  const nested = nestRow(row);
+/** The scope part of a row selected with scopeJoinSql, once nested (nestRow). */
+export function prefetchedScope(hint: ScopeHint, nested: ReturnType<typeof nestRow>): PrefetchedScope {
   return {
     hint,
     org: present<OrganizationRecord>(nested.o),
@@ -75,7 +74,7 @@ async function lookUp(ctx: AppContext, viewer: Viewer, orgKey: string, workspace
     return workspaceKey === null ? { ...prefetched, workspace: null } : prefetched;
   }
   const [row] = await hotQuery<Record<string, unknown>>('tenancy_resolve', RESOLVE_SQL, [viewer.user.id, orgKey, workspaceKey]);
-  return row ? prefetchedScope({ org: orgKey, workspace: workspaceKey }, row) : { hint: { org: orgKey, workspace: workspaceKey }, org: null, role: null, workspace: null };
+  return row ? prefetchedScope({ org: orgKey, workspace: workspaceKey }, nestRow(row)) : { hint: { org: orgKey, workspace: workspaceKey }, org: null, role: null, workspace: null };
 }
 
 async function resolve(ctx: AppContext, orgKey: string, workspaceKey: string | null): Promise<TenantScope> {

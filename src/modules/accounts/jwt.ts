@@ -107,8 +107,9 @@ export const jwtAuthenticator: Authenticator = {
     const [row] = hint
       ? await hotQuery<Record<string, unknown>>('auth_jwt_scope', USER_SCOPE_SQL, [claims.sub, hint.org, hint.workspace])
       : await hotQuery<Record<string, unknown>>('auth_jwt', USER_SQL, [claims.sub]);
-    const user = row ? present<UserRecord>(nestRow(row).u) : null;
-    if (!user || user.token_version !== claims.tv) throw new AuthenticationError('Invalid access token', 'token_error');
-    return { viewer: { user, apiKey: null }, prefetched: hint ? prefetchedScope(hint, row) : null };
+    const nested = row ? nestRow(row) : null;
+    const user = nested ? present<UserRecord>(nested.u) : null;
+    if (!nested || !user || user.token_version !== claims.tv) throw new AuthenticationError('Invalid access token', 'token_error');
+    return { viewer: { user, apiKey: null }, prefetched: hint ? prefetchedScope(hint, nested) : null };
   },
 };

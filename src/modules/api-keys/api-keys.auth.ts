@@ -56,7 +56,7 @@ export async function resolveApiKey(key: string, hint: ScopeHint | null = null):
         allow_self_revoke: found.allow_self_revoke,
       },
     },
-    prefetched: hint ? prefetchedScope(hint, row) : null,
+    prefetched: hint ? prefetchedScope(hint, nested) : null,
   };
 }
 
