@@ -5,6 +5,7 @@ import { config } from './config/config';
 import { newRequestId } from './core/context';
 import { NotFoundError, reportError, UpgradeRequiredError } from './core/errors';
 import { logger } from './core/logger';
+import { requestMetrics } from './core/metrics';
 import { createGraphQLTransport } from './http/graphql-transport';
 import { opsRoutes } from './http/ops-routes';
 import { headerValue, observe, type RequestState } from './http/request';
@@ -86,15 +87,15 @@ export function createHttpServer(app: App): http.Server {
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    const body = JSON.stringify({
-      code: 400,
-      detail: tooLarge ? `Request headers exceed ${MAX_HEADER_BYTES} bytes` : 'Malformed HTTP request',
-      errors: null,
-      type: 'invalid_error',
-    });
+    // No request was parsed, so none of its headers (nor a client's X-Request-Id) can be trusted: the id is always made here.
+    const requestId = newRequestId(null);
+    const detail = tooLarge ? `Request headers exceed ${MAX_HEADER_BYTES} bytes` : 'Malformed HTTP request';
+    const body = JSON.stringify({ code: 400, detail, errors: null, type: 'invalid_error' });
     socket.end(
-      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     );
+    requestMetrics.record('UNKNOWN', 'malformed', 400, 0);
+    logger.warn({ request_id: requestId, status: 400, code: error.code, detail }, 'malformed request');
   });
   return server;
 }
