@@ -175,7 +175,7 @@ export function startHandwritten(url: string, port = 0): Promise<{ server: http.
   }
 
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => send(res, 500, { code: 500, detail: String(error) }));
+    handle(req, res).catch((error: unknown) => (res.headersSent ? res.destroy() : send(res, 500, { code: 500, detail: String(error) })));
   });
   return new Promise((resolve) =>
     server.listen(port, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port, pool, statements: () => statements })),

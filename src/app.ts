@@ -42,6 +42,8 @@ export async function createApp(): Promise<App> {
 
   function fail(res: ServerResponse, state: RequestState, error: unknown): void {
     const appError = reportError(logger, error, { request_id: state.requestId });
+    // A reply already complete stays as it is; one cut short mid-body ends the connection.
+    if (res.writableEnded) return;
     if (res.headersSent) return abortReply(res);
     sendError(res, appError);
   }

@@ -20,8 +20,7 @@ export interface ContextInput {
  * child logger and fresh per-request loaders from the module registry.
  */
 export async function createContext(input: ContextInput, platform: Platform = registeredPlatform): Promise<AppContext> {
-  // The HTTP layer passes the id it already checked (newRequestId); other callers get one made here.
-  const requestId = input.requestId ?? newRequestId(input.headers.get('x-request-id'));
+  const requestId = newRequestId(input.requestId ?? input.headers.get('x-request-id'));
   const { viewer, failure, prefetched } = await authenticate(readCredential(input.headers), platform.authenticators, input.scopeHint ?? null);
   let logger: Logger | undefined;
   return {

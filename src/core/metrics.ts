@@ -62,11 +62,11 @@ export class RequestMetrics {
         let cumulative = 0;
         const values = DURATION_BUCKETS.map((le, index) => {
           cumulative += series.buckets[index];
-          return { labels: { ...series.labels, le }, value: cumulative, metricName: `${name}_bucket` };
+          return { labels: { le, ...series.labels }, value: cumulative, metricName: `${name}_bucket` };
         });
         return [
           ...values,
-          { labels: { ...series.labels, le: '+Inf' }, value: series.count, metricName: `${name}_bucket` },
+          { labels: { le: '+Inf', ...series.labels }, value: series.count, metricName: `${name}_bucket` },
           { labels: series.labels, value: series.sum, metricName: `${name}_sum` },
           { labels: series.labels, value: series.count, metricName: `${name}_count` },
         ];
@@ -80,7 +80,8 @@ export class RequestMetrics {
       help,
       type,
       aggregator: 'sum',
-      get: async () => ({ name, help, type, aggregator: 'sum', values: [...this.series.values()].flatMap(values) }),
+      // The name as the registry holds it now (an OpenMetrics registry renames counters).
+      get: async () => ({ name: scraped.name, help, type, aggregator: 'sum', values: [...this.series.values()].flatMap(values) }),
       reset: () => this.series.clear(),
     };
     // The registry only calls get() and reset() (and reads the fields above) on what it holds.

@@ -88,6 +88,8 @@ export async function streamQuery(
   try {
     await new Promise<void>((resolve, reject) => {
       let failure: unknown = null;
+      // No callback: node-postgres then emits each row and does not gather them. (A `query_timeout`
+      // in the dialect options would wrap the callback and break this; the service sets none.)
       const config: QueryArrayConfig = { name, text: converted.sql, values, rowMode: 'array' };
       const query = new Query(config);
       query.on('row', (values: unknown[]) => {

@@ -46,8 +46,8 @@ export async function contextFor(
 /** Metrics and the request's log line; org and workspace come from the scope the request resolved. */
 export function observe(req: IncomingMessage, res: ServerResponse, state: RequestState): void {
   const seconds = Number(process.hrtime.bigint() - state.started) / 1e9;
-  // A reply cut after its head was sent (abortReply) is counted and logged as aborted, not by the status it began with.
-  const aborted = !res.writableEnded;
+  // A reply cut after its head was sent (abortReply), or whose client had gone, is counted and logged as aborted, not by the status it began with.
+  const aborted = !res.writableEnded || res.destroyed;
   requestMetrics.record(req.method ?? 'GET', state.route, aborted ? 'aborted' : res.statusCode, seconds);
   if (!logger.isLevelEnabled('info')) return;
   const tenant = state.ctx?.tenant;

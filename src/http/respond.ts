@@ -80,38 +80,50 @@ export function sendText(res: ServerResponse, status: number, text: string, head
   endReply(res, text);
 }
 
-/** Replies below this size go out whole, with their Content-Length; larger ones are sent as they are made. */
+/** Streamed replies (sendJsonArray) below this many characters go out whole, with their Content-Length; longer ones are sent as they are made. */
 export const STREAM_CHUNK_CHARS = 64 * 1024;
+
+/** Thrown into a stream's `each` once its client has gone: the rows still to come are not needed. */
+class ClientGone extends Error {}
 
 /**
  * A JSON array whose elements come one at a time (JsonArrayReply): up to
- * STREAM_CHUNK_CHARS it is answered like any reply (one write, with
- * Content-Length); past that the head goes out (chunked transfer encoding)
- * and each chunk is written as soon as it fills. A failure before anything
- * was written is thrown for the error envelope; after that it is thrown
- * with the head already sent, and the request handler cuts the connection
- * (the client sees an incomplete reply, never a truncated array that parses).
+ * STREAM_CHUNK_CHARS characters it is answered like any reply (one write,
+ * with Content-Length); past that the head goes out (chunked transfer
+ * encoding) and each chunk is written as soon as it fills. A failure before
+ * anything was written is thrown for the error envelope; after that it is
+ * thrown with the head already sent, and the caller cuts the connection
+ * (the client sees an incomplete reply, never a shorter array that parses).
+ * A client that goes away stops the rows (the statement still runs to its
+ * end) and the request is recorded as aborted.
  */
 export async function sendJsonArray(res: ServerResponse, status: number, reply: JsonArrayReply, headers: Record<string, string | string[]> | null = null): Promise<void> {
   let pending = '[';
   let empty = true;
-  await reply.each((json) => {
-    pending += empty ? json : `,${json}`;
-    empty = false;
-    if (pending.length < STREAM_CHUNK_CHARS) return;
-    if (!res.headersSent) writeReplyHead(res, status, headers, 'application/json; charset=utf-8', null);
-    res.write(pending);
-    pending = '';
-  });
+  try {
+    await reply.each((json) => {
+      if (res.destroyed) throw new ClientGone();
+      pending += empty ? json : `,${json}`;
+      empty = false;
+      if (pending.length < STREAM_CHUNK_CHARS) return;
+      if (!res.headersSent) writeReplyHead(res, status, headers, 'application/json; charset=utf-8', null);
+      res.write(pending);
+      pending = '';
+    });
+  } catch (error) {
+    if (error instanceof ClientGone) return abortReply(res);
+    throw error;
+  }
+  if (res.destroyed) return abortReply(res);
   pending += ']';
   if (!res.headersSent) return sendText(res, status, pending, headers);
   endReply(res, pending);
 }
 
 /**
- * Ends a reply whose head is already out but whose body cannot be finished
- * (a failure mid-stream): the connection is cut, and the log line and
- * metrics are still recorded, with the status `aborted`.
+ * Ends a reply whose body cannot be finished (a failure mid-stream, a client
+ * gone): the connection is cut, and the log line and metrics are still
+ * recorded, with the status `aborted`.
  */
 export function abortReply(res: ServerResponse): void {
   res.destroy();

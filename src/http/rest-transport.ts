@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { RestRequest } from '../core/context';
-import { NotFoundError } from '../core/errors';
+import { NotFoundError, reportError } from '../core/errors';
 import { buildOpenApiDocument } from './openapi';
 import { platform } from '../modules';
 import { createRestRouter, REST_BASE, restOperations, type RestOperation } from '../rest';
@@ -44,7 +44,16 @@ export function createRestTransport(schema: GraphQLSchema): RestTransport {
     const plan = router.plans.get(state.route)!;
     const reply = await router.run(plan, ctx, match.params);
     if ('error' in reply) return sendError(res, reply.error, ctx.response.headers);
-    if ('array' in reply) return sendJsonArray(res, ctx.response.status ?? reply.status, reply.array, ctx.response.headers);
+    if ('array' in reply) {
+      try {
+        return await sendJsonArray(res, ctx.response.status ?? reply.status, reply.array, ctx.response.headers);
+      } catch (error) {
+        // Past the head, only cutting the connection is left (the request handler does it).
+        if (res.headersSent) throw error;
+        // Before it, the statement's failure is reported as the route's own (a timeout is the 504 envelope).
+        return sendError(res, reportError(ctx.logger, error, { operation: ctx.operation }));
+      }
+    }
     sendText(res, ctx.response.status ?? reply.status, reply.text, ctx.response.headers);
   }
 

@@ -30,7 +30,8 @@ function argsClasses(operation: 'query' | 'mutation', fieldName: string): (new (
       const ArgsClass = param.getType() as unknown;
       return typeof ArgsClass === 'function' ? [ArgsClass as new () => object] : [];
     });
-    argsClassesOf.set(key, classes);
+    // A field not (yet) in the metadata is looked up again next time rather than remembered without rules.
+    if (handler) argsClassesOf.set(key, classes);
   }
   return classes;
 }

@@ -110,50 +110,96 @@ describe('statement timeouts on the prepared hot path', () => {
 });
 
 describe('a streamed reply cut short', () => {
-  it('cuts the connection when the statement fails after the head was sent, records the request as aborted, and serves the next one', async () => {
+  /** An assessment of 1,000 spans whose span `expensiveSeq` is built on the fly from a million message parts: cancelled by statement_timeout on that row. */
+  async function assessmentWithSlowSpan(name: string, expensiveSeq: number): Promise<string> {
     const base = `/org/${owner.orgKey}/ws/default/airt/assessments`;
-    const id = (await rest(api, 'POST', base, { token: owner.token, body: { name: 'cut short' } })).body.id as string;
-    const path = `${base}/${id}/traces/attacks`;
+    const id = (await rest(api, 'POST', base, { token: owner.token, body: { name } })).body.id as string;
     const attacks = Array.from({ length: 1000 }, (_, index) => ({ attack_name: 'pair', goal: `goal ${index} ${'x'.repeat(200)}`, goal_category: 'harm' }));
-    expect((await rest(api, 'POST', path, { token: owner.token, body: { attacks } })).status).toBe(201);
-    // The last span is built on the fly from a million message parts: PostgreSQL has sent the others
-    // (far more than one chunk) when statement_timeout cancels the statement on that row.
-    const { host, port, database: name, username, password } = database().config;
-    const client = new Client({ host, port: Number(port), database: name, user: username, password: password ?? undefined });
+    expect((await rest(api, 'POST', `${base}/${id}/traces/attacks`, { token: owner.token, body: { attacks } })).status).toBe(201);
+    const { host, port, database: dbName, username, password } = database().config;
+    const client = new Client({ host, port: Number(port), database: dbName, user: username, password: password ?? undefined });
     await client.connect();
     try {
       await client.query(
         `UPDATE airt_attack_spans SET reply_json = NULL, reply_version = NULL,
                 best_candidate_parts = (SELECT jsonb_agg(jsonb_build_object('kind', 'text', 'text', n::text)) FROM generate_series(1, 1000000) n)
-          WHERE assessment_id = $1 AND seq = 1000`,
-        [id],
+          WHERE assessment_id = $1 AND seq = $2`,
+        [id, expensiveSeq],
       );
     } finally {
       await client.end();
     }
+    return `${base}/${id}/traces/attacks`;
+  }
 
-    const res = await fetch(`${api.baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${owner.token}` } });
-    expect([res.status, res.headers.get('transfer-encoding')]).toEqual([200, 'chunked']);
+  /** Runs `run` with info and warn lines captured (the suite logs nothing otherwise), the children's too. */
+  async function withLogs<T>(run: () => Promise<T>): Promise<{ result: T; lines: Record<string, unknown>[] }> {
+    const lines: Record<string, unknown>[] = [];
+    const level = logger.level;
+    logger.level = 'info';
+    const capture = (fields: object, message: string) => void lines.push({ ...(fields as Record<string, unknown>), message });
+    const info = jest.spyOn(logger, 'info').mockImplementation(capture as never);
+    const original = logger.child.bind(logger);
+    const child = jest.spyOn(logger, 'child').mockImplementation(((bindings: Record<string, unknown>) => {
+      const made = original(bindings);
+      jest.spyOn(made, 'warn').mockImplementation(((fields: object, message: string) => capture({ ...bindings, ...fields }, message)) as never);
+      jest.spyOn(made, 'error').mockImplementation(((fields: object, message: string) => capture({ ...bindings, ...fields }, message)) as never);
+      return made;
+    }) as never);
+    try {
+      const result = await run();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return { result, lines };
+    } finally {
+      info.mockRestore();
+      child.mockRestore();
+      logger.level = level;
+    }
+  }
+
+  it('answers 504 with the envelope when the statement fails before anything was written, logged as the route’s', async () => {
+    const path = await assessmentWithSlowSpan('cut before', 1);
+    const { result: res, lines } = await withLogs(() => rest(api, 'GET', path, { token: owner.token }));
+    expect(res.status).toBe(504);
+    expect(res.body).toMatchObject({ code: 504, type: 'gateway_timeout_error' });
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(res.text)));
     const requestId = res.headers.get('x-request-id');
-    const reader = res.body!.getReader();
-    let received = '';
-    const decoder = new TextDecoder();
-    const outcome = await (async () => {
-      for (;;) {
-        const chunk = await reader.read();
-        if (chunk.done) return 'ended';
-        received += decoder.decode(chunk.value, { stream: true });
-      }
-    })().catch((error: Error) => `failed: ${error.message}`);
+    expect(lines.filter((line) => line.request_id === requestId).map((line) => [line.message, line.operation, line.status])).toEqual([
+      [expect.any(String), 'Query.assessment_attacks', 504],
+      ['request', 'Query.assessment_attacks', 504],
+    ]);
+  });
+
+  it('cuts the connection when the statement fails after the head was sent, records the request as aborted, and serves the next one', async () => {
+    // PostgreSQL has sent the 999 spans before it (far more than one chunk) when statement_timeout cancels the statement.
+    const path = await assessmentWithSlowSpan('cut short', 1000);
+    const { result: outcome, lines } = await withLogs(async () => {
+      const res = await fetch(`${api.baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${owner.token}` } });
+      const reader = res.body!.getReader();
+      let received = '';
+      const decoder = new TextDecoder();
+      const ended = await (async () => {
+        for (;;) {
+          const chunk = await reader.read();
+          if (chunk.done) return 'ended';
+          received += decoder.decode(chunk.value, { stream: true });
+        }
+      })().catch((error: Error) => `failed: ${error.message}`);
+      return { res, received, ended };
+    });
+    expect([outcome.res.status, outcome.res.headers.get('transfer-encoding')]).toEqual([200, 'chunked']);
     // undici reports the cut connection as "terminated".
-    expect(outcome).toMatch(/^failed: /);
-    expect(received.length).toBeGreaterThan(STREAM_CHUNK_CHARS);
-    expect(received.startsWith('[{')).toBe(true);
-    expect(() => JSON.parse(received)).toThrow();
+    expect(outcome.ended).toMatch(/^failed: /);
+    expect(outcome.received.length).toBeGreaterThan(STREAM_CHUNK_CHARS);
+    expect(outcome.received.startsWith('[{')).toBe(true);
+    expect(() => JSON.parse(outcome.received)).toThrow();
+    const requestId = outcome.res.headers.get('x-request-id');
+    expect(lines.filter((line) => line.request_id === requestId && line.message === 'request')).toEqual([
+      expect.objectContaining({ route: 'Query.assessment_attacks', status: 200, aborted: true }),
+    ]);
 
     const metrics = await rest(api, 'GET', '/metrics');
     expect(metrics.text).toMatch(/http_requests_total\{method="GET",route="Query.assessment_attacks",status="aborted"\} [1-9]/);
-    expect(requestId).toEqual(expect.any(String));
     const after = await rest(api, 'GET', path, { token: owner.token, query: { limit: 999 } });
     expect([after.status, after.body.length]).toEqual([200, 999]);
   });
