@@ -49,8 +49,11 @@ export async function startService(): Promise<{ app: App; base: string; stop: ()
     app,
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     stop: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Requests wrk left running when it stopped (their sockets already closed) finish before the database is closed.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed;
       await app.stop();
     },
   };
