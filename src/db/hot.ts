@@ -12,13 +12,31 @@ import { database, notifyStatement } from './database';
  */
 export async function hotQuery<T extends QueryResultRow>(name: string, text: string, values: unknown[]): Promise<T[]> {
   notifyStatement(text);
+  return withClient(async (client) => (await client.query<T>({ name, text, values })).rows);
+}
+
+/** A connection of Sequelize's pool for `run`, given back when it settles. */
+async function withClient<T>(run: (client: Client) => Promise<T>): Promise<T> {
   const manager = database().connectionManager;
   const client = (await manager.getConnection({ type: 'read' })) as unknown as Client;
   try {
-    return (await client.query<T>({ name, text, values })).rows;
+    return await run(client);
   } finally {
     manager.releaseConnection(client as never);
   }
+}
+
+/** How a plainQuery or streamQuery statement is prepared (see plainQuery). */
+type Prepare = boolean | string | { quota: 'graphql' };
+
+/** A `$name` statement as node-postgres sends it: positional text, values in order, and its prepared name if it has one. */
+function statementOf(text: string, bind: Record<string, unknown>, prepare: Prepare | undefined): { name?: string; text: string; values: unknown[] } {
+  notifyStatement(text);
+  const quota = prepare === true ? 'filters' : typeof prepare === 'object' ? prepare.quota : null;
+  const converted = positional(text, quota);
+  const name = typeof prepare === 'string' ? prepare : quota ? converted.name : undefined;
+  const values = converted.names.map((parameter) => bind[parameter]);
+  return name ? { name, text: converted.sql, values } : { text: converted.sql, values };
 }
 
 /**
@@ -44,24 +62,9 @@ export async function hotQuery<T extends QueryResultRow>(name: string, text: str
  * gains a column (no `*` or `t.*` in the select list: PostgreSQL refuses to
  * run a prepared statement whose result type changed).
  */
-export async function plainQuery<T extends QueryResultRow>(
-  text: string,
-  bind: Record<string, unknown>,
-  options: { prepare?: boolean | string | { quota: 'graphql' } } = {},
-): Promise<T[]> {
-  notifyStatement(text);
-  const quota = options.prepare === true ? 'filters' : typeof options.prepare === 'object' ? options.prepare.quota : null;
-  const converted = positional(text, quota);
-  const { sql, names } = converted;
-  const name = typeof options.prepare === 'string' ? options.prepare : quota ? converted.name : undefined;
-  const manager = database().connectionManager;
-  const client = (await manager.getConnection({ type: 'read' })) as unknown as Client;
-  try {
-    const values = names.map((parameter) => bind[parameter]);
-    return (await client.query<T>(name ? { name, text: sql, values } : { text: sql, values })).rows;
-  } finally {
-    manager.releaseConnection(client as never);
-  }
+export async function plainQuery<T extends QueryResultRow>(text: string, bind: Record<string, unknown>, options: { prepare?: Prepare } = {}): Promise<T[]> {
+  const statement = statementOf(text, bind, options.prepare);
+  return withClient(async (client) => (await client.query<T>(statement)).rows);
 }
 
 /**
@@ -73,40 +76,29 @@ export async function plainQuery<T extends QueryResultRow>(
  * rows that follow and rejects once the statement has finished (it never
  * reaches the connection's socket handler).
  */
-export async function streamQuery(
-  text: string,
-  bind: Record<string, unknown>,
-  options: { prepare?: boolean | string },
-  row: (values: unknown[]) => void,
-): Promise<void> {
-  notifyStatement(text);
-  const converted = positional(text, options.prepare === true ? 'filters' : null);
-  const name = typeof options.prepare === 'string' ? options.prepare : options.prepare ? converted.name : undefined;
-  const values = converted.names.map((parameter) => bind[parameter]);
-  const manager = database().connectionManager;
-  const client = (await manager.getConnection({ type: 'read' })) as unknown as Client;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      let failure: unknown = null;
-      // No callback: node-postgres then emits each row and does not gather them. (A `query_timeout`
-      // in the dialect options would wrap the callback and break this; the service sets none.)
-      const config: QueryArrayConfig = { name, text: converted.sql, values, rowMode: 'array' };
-      const query = new Query(config);
-      query.on('row', (values: unknown[]) => {
-        if (failure !== null) return;
-        try {
-          row(values);
-        } catch (error) {
-          failure = error;
-        }
-      });
-      query.on('error', reject);
-      query.on('end', () => (failure === null ? resolve() : reject(failure)));
-      client.query(query);
-    });
-  } finally {
-    manager.releaseConnection(client as never);
-  }
+export async function streamQuery(text: string, bind: Record<string, unknown>, options: { prepare?: Prepare }, row: (values: unknown[]) => void): Promise<void> {
+  const statement = statementOf(text, bind, options.prepare);
+  await withClient(
+    (client) =>
+      new Promise<void>((resolve, reject) => {
+        let failure: unknown = null;
+        // No callback: node-postgres then emits each row and does not gather them. (A `query_timeout`
+        // in the dialect options would wrap the callback and break this; the service sets none.)
+        const config: QueryArrayConfig = { ...statement, rowMode: 'array' };
+        const query = new Query(config);
+        query.on('row', (values: unknown[]) => {
+          if (failure !== null) return;
+          try {
+            row(values);
+          } catch (error) {
+            failure = error;
+          }
+        });
+        query.on('error', reject);
+        query.on('end', () => (failure === null ? resolve() : reject(failure)));
+        client.query(query);
+      }),
+  );
 }
 
 /** How many distinct filter-built texts a process prepares (plainQuery `prepare: true`); later ones run unnamed. */

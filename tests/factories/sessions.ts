@@ -74,3 +74,7 @@ export async function createWorkspace(orgKey: string, key = `w-${crypto.randomBy
   const org = await OrganizationModel.findOne({ where: { key: orgKey } });
   return WorkspaceModel.create({ organization_id: org!.id, key, name: `Workspace ${key}`, is_default: false });
 }
+
+/** A workflow-run group and a session whose texts need escaping (quotes, newlines, unicode, labels): the shapes the JSON built by PostgreSQL must match. */
+export const ESCAPED_GROUP = { kind: 'workflow_run', title: 'run "one" ünïcødé', worker: 'w-1', capability: 'cap', capability_version: '1.2.3' } as const;
+export const ESCAPED_SESSION = { agent: 'agent-x', title: 'quotes " \\ and\nnewlines 🚀', labels: { tier: ['gold', 'silver'], 'ünï': ['cødé'] } };

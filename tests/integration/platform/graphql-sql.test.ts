@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
-import { appendMessages, createGroup, createProject, createWorkspace, saveSession, sessionsPath } from '../../factories/sessions';
+import { appendMessages, createGroup, ESCAPED_GROUP, ESCAPED_SESSION, createProject, createWorkspace, saveSession, sessionsPath } from '../../factories/sessions';
 import { config, overrideConfig } from '../../../src/config/config';
 import { database } from '../../../src/db/database';
 import { createApiKey } from '../../factories/api-keys';
@@ -65,14 +65,9 @@ beforeAll(async () => {
   const on = { orgKey: roles.orgKey };
   const { contributor } = roles;
   const second = await createProject(roles.orgKey, 'default', 'second');
-  const group = await createGroup(api, boss, { kind: 'workflow_run', title: 'run "one" ünïcødé', worker: 'w-1', capability: 'cap', capability_version: '1.2.3' }, on);
+  const group = await createGroup(api, boss, ESCAPED_GROUP, on);
   const plain = await saveSession(api, boss, {}, on);
-  const rich = await saveSession(api, boss, {
-    agent: 'agent-x',
-    title: 'quotes " \\ and\nnewlines 🚀',
-    group_id: group.id,
-    labels: { tier: ['gold', 'silver'], 'ünï': ['cødé'] },
-  }, on);
+  const rich = await saveSession(api, boss, { ...ESCAPED_SESSION, group_id: group.id }, on);
   const shared = await saveSession(api, contributor, { visibility: 'workspace', agent: 'agent-y', model: 'model-b', group_id: group.id, project_id: second.id }, on);
   const hidden = await saveSession(api, contributor, { title: 'private to the contributor', group_id: group.id }, on);
   await appendMessages(api, boss, rich.id, [

@@ -1,7 +1,7 @@
 import { print } from 'graphql';
 import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
 import { catalogName, publishDataset, publishTask } from '../../factories/catalogs';
-import { appendMessages, createGroup, createProject, saveSession, sessionsPath } from '../../factories/sessions';
+import { appendMessages, createGroup, ESCAPED_GROUP, ESCAPED_SESSION, createProject, saveSession, sessionsPath } from '../../factories/sessions';
 import { database } from '../../../src/db/database';
 import { STREAM_CHUNK_CHARS } from '../../../src/http/respond';
 import { createRestRouter, type RestPlan } from '../../../src/rest';
@@ -297,14 +297,12 @@ describe('Query.sessions (GET WS/sessions)', () => {
     const path = sessionsPath(roles.orgKey);
     const variables = { org: roles.orgKey, workspace: 'default' };
     const second = await createProject(roles.orgKey, 'default', 'second');
-    const group = await createGroup(api, boss, { kind: 'workflow_run', title: 'run "one" ünïcødé', worker: 'w-1', capability: 'cap', capability_version: '1.2.3' }, on);
+    const group = await createGroup(api, boss, ESCAPED_GROUP, on);
 
     const plain = await saveSession(api, boss, {}, on);
     const rich = await saveSession(api, boss, {
-      agent: 'agent-x',
-      title: 'quotes " \\ and\nnewlines 🚀',
+      ...ESCAPED_SESSION,
       group_id: group.id,
-      labels: { tier: ['gold', 'silver'], 'ünï': ['cødé'] },
       message_count: 3,
     }, on);
     const shared = await saveSession(api, contributor, { visibility: 'workspace', agent: 'agent-y', model: 'model-b', group_id: group.id }, on);
