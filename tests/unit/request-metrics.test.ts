@@ -13,12 +13,11 @@ function samples(text: string): Map<string, number> {
   return out;
 }
 
-/** The request metrics recorded by hand answer /metrics exactly as prom-client's own Counter and Histogram would. */
+/** The request metrics answer /metrics with the samples of a counter and a histogram over the same observations. */
 describe('RequestMetrics', () => {
   it('exposes the same counter and histogram samples as prom-client for the same observations', async () => {
     const ours = new Registry();
-    const metrics = new RequestMetrics();
-    metrics.register(ours);
+    const metrics = new RequestMetrics(ours);
     const reference = new Registry();
     const labelNames = ['method', 'route', 'status'] as const;
     const counter = new Counter({ name: 'http_requests_total', help: 'x', labelNames, registers: [reference] });
@@ -51,8 +50,7 @@ describe('RequestMetrics', () => {
 
   it('starts again from zero when the registry resets its metrics', async () => {
     const registry = new Registry();
-    const metrics = new RequestMetrics();
-    metrics.register(registry);
+    const metrics = new RequestMetrics(registry);
     metrics.record('GET', 'health', 200, 0.001);
     expect(await registry.metrics()).toContain('http_requests_total{method="GET",route="health",status="200"} 1');
     registry.resetMetrics();
