@@ -27,6 +27,8 @@ export interface Authenticated {
 export interface ProjectCountSource {
   /** The field of ProjectResourceCounts this source fills. */
   field: string;
+  /** What it counts, in the 409 that refuses to delete a project holding any ("workflow runs"). */
+  noun: string;
   /** A scalar sub-select counting the resources of project `p`. */
   sql: string;
 }

@@ -16,7 +16,7 @@ export const assessmentsModule: AppModule = {
   models: [AssessmentModel, AttackSpanModel],
   loaders: createAssessmentLoaders,
   scopes: SCOPES,
-  projectCounts: [{ field: 'airt_assessments', sql: 'SELECT count(*) FROM airt_assessments r WHERE r.project_id = p.id' }],
+  projectCounts: [{ field: 'airt_assessments', noun: 'assessments', sql: 'SELECT count(*) FROM airt_assessments r WHERE r.project_id = p.id' }],
 };
 
 declare module '../../core/authz/scopes' {

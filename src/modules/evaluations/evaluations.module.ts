@@ -14,7 +14,7 @@ export const evaluationsModule: AppModule = {
   models: [EvaluationModel, EvaluationItemModel],
   loaders: createEvaluationLoaders,
   errorTypes: ERROR_TYPES,
-  projectCounts: [{ field: 'evaluations', sql: 'SELECT count(*) FROM evaluations r WHERE r.project_id = p.id' }],
+  projectCounts: [{ field: 'evaluations', noun: 'evaluations', sql: 'SELECT count(*) FROM evaluations r WHERE r.project_id = p.id' }],
 };
 
 declare module '../../core/errors/app-error' {

@@ -4,13 +4,20 @@ import type { TenantFilter } from '../../core/tenancy/tenant-sql';
 import { database } from '../../db/database';
 import type { ProjectResourceCounts } from './projects.types';
 
-export const ZERO_COUNTS: ProjectResourceCounts = { sessions: 0, evaluations: 0, airt_assessments: 0 };
+/** Every count of the sources at 0. */
+export function zeroCounts(sources: readonly ProjectCountSource[]): ProjectResourceCounts {
+  return Object.fromEntries(sources.map((source) => [source.field, 0])) as unknown as ProjectResourceCounts;
+}
+
+/** The nouns of the sources a project still holds ("sessions and workflow runs"); empty when it holds none. */
+export function heldResources(counts: ProjectResourceCounts, sources: readonly ProjectCountSource[]): string[] {
+  return sources.filter((source) => (counts as unknown as Record<string, number>)[source.field] > 0).map((source) => source.noun);
+}
 
 /**
  * Counts every project's resources in one statement, one sub-select per
- * source that a module contributes in its descriptor (`projectCounts`);
- * fields without a source stay 0. Projects outside the tenant are left out
- * (callers treat them as zeros).
+ * source that a module contributes in its descriptor (`projectCounts`).
+ * Projects outside the tenant are left out (callers treat them as zeros).
  */
 export async function countProjectResources(
   projectIds: readonly string[],
@@ -25,7 +32,7 @@ export async function countProjectResources(
     { bind: { ...tenant.bind, ids: [...projectIds] }, type: QueryTypes.SELECT },
   );
   for (const row of rows) {
-    const counts = { ...ZERO_COUNTS } as Record<string, number>;
+    const counts = zeroCounts(sources) as unknown as Record<string, number>;
     sources.forEach((source, index) => {
       counts[source.field] += Number(row[`c${index}`]);
     });

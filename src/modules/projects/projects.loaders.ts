@@ -6,7 +6,7 @@ import { MAX_LIST_PAGE } from '../../core/pagination';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { database } from '../../db/database';
-import { countProjectResources, ZERO_COUNTS } from './project-counts';
+import { countProjectResources, heldResources, zeroCounts } from './project-counts';
 import type { ProjectResourceCounts } from './projects.types';
 
 /**
@@ -17,10 +17,19 @@ export function createProjectLoaders(viewer: Viewer | null, deps: LoaderDeps) {
   const tenant = viewer ? tenantFilter(viewer) : null;
   return {
     projectResourceCounts: new DataLoader<string, ProjectResourceCounts>(async (ids) => {
-      if (!tenant) return ids.map(() => ({ ...ZERO_COUNTS }));
+      if (!tenant) return ids.map(() => zeroCounts(deps.projectCounts));
       const counts = await countProjectResources(ids, tenant, deps.projectCounts);
-      return ids.map((id) => counts.get(id) ?? { ...ZERO_COUNTS });
+      return ids.map((id) => counts.get(id) ?? zeroCounts(deps.projectCounts));
     }),
+    /** What each project still holds, by the sources' nouns (the project-delete check); not cached. */
+    projectHeldResources: new DataLoader<string, string[]>(
+      async (ids) => {
+        if (!tenant) return ids.map(() => []);
+        const counts = await countProjectResources(ids, tenant, deps.projectCounts);
+        return ids.map((id) => heldResources(counts.get(id) ?? zeroCounts(deps.projectCounts), deps.projectCounts));
+      },
+      { cache: false },
+    ),
     projectsByWorkspace: new DataLoader<string, ProjectModel[]>(async (workspaceIds) => {
       if (!tenant) return workspaceIds.map(() => []);
       // At most MAX_LIST_PAGE projects per workspace (workspace.projects takes a limit up to it).

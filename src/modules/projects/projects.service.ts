@@ -91,11 +91,9 @@ export async function deleteProject(
     });
     if (!project) throw new NotFoundError('Project');
     if (project.is_default) throw new InvalidError('The default project of a workspace cannot be deleted');
-    ctx.loaders.projectResourceCounts.clear(project.id);
-    const counts = await ctx.loaders.projectResourceCounts.load(project.id);
-    if (counts.sessions > 0 || counts.evaluations > 0 || counts.airt_assessments > 0) {
-      throw new ConflictError('The project still holds sessions, evaluations or assessments; remove them first');
-    }
+    // Every module's resources of the project count here (its descriptor's projectCounts), so none is left dangling.
+    const held = await ctx.loaders.projectHeldResources.load(project.id);
+    if (held.length) throw new ConflictError(`The project still holds ${held.join(', ')}; remove them first`);
     await project.destroy({ transaction });
     return { id: project.id, key: project.key, deleted: true as const };
   });

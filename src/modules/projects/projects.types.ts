@@ -11,6 +11,12 @@ export class ProjectResourceCounts {
 
   @Field(() => Int)
   airt_assessments: number;
+
+  @Field(() => Int)
+  workflow_runs: number;
+
+  @Field(() => Int)
+  session_groups: number;
 }
 
 @ObjectType('ProjectResponse', { description: 'A project of a workspace.' })

@@ -11,5 +11,6 @@ export const sessionGroupsModule: AppModule = {
   resolvers: [SessionGroupResolver],
   models: [SessionGroupModel],
   loaders: createSessionGroupLoaders,
+  projectCounts: [{ field: 'session_groups', noun: 'session groups', sql: 'SELECT count(*) FROM session_groups r WHERE r.project_id = p.id' }],
   sql: { types: { SessionGroupSummary: { ...SESSION_GROUP_SQL, sessions: childSessionsSql('group') } } },
 };

@@ -12,5 +12,5 @@ export const sessionsModule: AppModule = {
   models: [SessionModel, SessionMessageModel],
   loaders: createSessionLoaders,
   sql: SESSIONS_SQL,
-  projectCounts: [{ field: 'sessions', sql: 'SELECT count(*) FROM sessions r WHERE r.project_id = p.id' }],
+  projectCounts: [{ field: 'sessions', noun: 'sessions', sql: 'SELECT count(*) FROM sessions r WHERE r.project_id = p.id' }],
 };

@@ -16,6 +16,7 @@ export const workflowRunsModule: AppModule = {
   models: [WorkflowRunModel],
   loaders: createWorkflowRunLoaders,
   scopes: SCOPES,
+  projectCounts: [{ field: 'workflow_runs', noun: 'workflow runs', sql: 'SELECT count(*) FROM workflow_runs r WHERE r.project_id = p.id' }],
 };
 
 declare module '../../core/authz/scopes' {

@@ -1,6 +1,8 @@
+import crypto from 'node:crypto';
 import { onStatement } from '../../../src/db/database';
 import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { addProjectSessions, createProjectRow } from '../../factories/projects';
+import { createGroup } from '../../factories/sessions';
 import { rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
@@ -36,7 +38,7 @@ describe('GET WS/projects', () => {
       is_default: true,
       created_at: expect.any(String),
       updated_at: expect.any(String),
-      resource_counts: { sessions: 0, evaluations: 0, airt_assessments: 0 },
+      resource_counts: { sessions: 0, evaluations: 0, airt_assessments: 0, workflow_runs: 0, session_groups: 0 },
     });
     expect(res.body.map((project: { key: string }) => project.key)).toContain(extra.key);
   });
@@ -69,7 +71,7 @@ describe('POST WS/projects', () => {
       name: 'Red team',
       description: 'Attacks',
       is_default: false,
-      resource_counts: { sessions: 0, evaluations: 0, airt_assessments: 0 },
+      resource_counts: { sessions: 0, evaluations: 0, airt_assessments: 0, workflow_runs: 0, session_groups: 0 },
     });
     const workspace = await rest(api, 'GET', WS, { token: owner.token });
     expect(res.body.workspace_id).toBe(workspace.body.id);
@@ -136,7 +138,7 @@ describe('POST WS/projects', () => {
       key: 'gql-proj',
       name: 'GraphQL',
       is_default: false,
-      resource_counts: { sessions: 0, evaluations: 0, airt_assessments: 0 },
+      resource_counts: { sessions: 0, evaluations: 0, airt_assessments: 0, workflow_runs: 0, session_groups: 0 },
     });
     const read = await runOperation(api, 'Project', { org: orgKey, workspace: 'default', project_key: 'gql-proj' }, reader.token);
     expect(read.body.data.project).toMatchObject({ id: created.body.data.create_project.id, key: 'gql-proj' });
@@ -190,10 +192,24 @@ describe('DELETE WS/projects/{project_key}', () => {
     const project = await createProjectRow(orgKey);
     await addProjectSessions(project.id, 2);
     const got = await rest(api, 'GET', `${WS}/projects/${project.key}`, { token: owner.token });
-    expect(got.body.resource_counts).toEqual({ sessions: 2, evaluations: 0, airt_assessments: 0 });
+    expect(got.body.resource_counts).toEqual({ sessions: 2, evaluations: 0, airt_assessments: 0, workflow_runs: 0, session_groups: 0 });
     const res = await rest(api, 'DELETE', `${WS}/projects/${project.key}`, { token: owner.token });
     expect(res.status).toBe(409);
     expect(res.body.type).toBe('conflict_error');
+    expect((await rest(api, 'GET', `${WS}/projects/${project.key}`, { token: owner.token })).status).toBe(200);
+  });
+
+  it('refuses to delete a project that holds a workflow run or a session group with 409 naming them (every module counts)', async () => {
+    const project = await createProjectRow(orgKey);
+    const run = await rest(api, 'POST', `${WS}/workflows/runs`, { token: owner.token, query: { project_id: project.id }, body: { definition_id: crypto.randomUUID() } });
+    expect(run.status).toBe(201);
+    await createGroup(api, owner, { project_id: project.id }, { orgKey });
+    const got = await rest(api, 'GET', `${WS}/projects/${project.key}`, { token: owner.token });
+    expect(got.body.resource_counts).toEqual({ sessions: 0, evaluations: 0, airt_assessments: 0, workflow_runs: 1, session_groups: 1 });
+    const res = await rest(api, 'DELETE', `${WS}/projects/${project.key}`, { token: owner.token });
+    expect(res.status).toBe(409);
+    expect(res.body.type).toBe('conflict_error');
+    expect(res.body.detail).toMatch(/session groups.*workflow runs|workflow runs.*session groups/);
     expect((await rest(api, 'GET', `${WS}/projects/${project.key}`, { token: owner.token })).status).toBe(200);
   });
 
