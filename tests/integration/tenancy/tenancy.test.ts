@@ -20,10 +20,12 @@ const ROW_FILES = tenancyRowFiles();
 const ROWS: EndpointRow[] = ROW_FILES.flatMap(({ rows }) => rows);
 
 const WRITES = ROWS.filter((row) => row.method !== 'GET');
-/** Rows whose path names a resource below the organization (workspace, project, member, session, group). */
-const ID_ROWS = ROWS.filter((row) => /:(workspace|project_key|user_id|session_id|group_id|assessment_id|run_id|id|item_id)\b/.test(row.route));
-/** Rows that name a resource below the workspace: tried in the outsider's own, existing workspace. */
-const DEEP_ID = /:(project_key|user_id|session_id|group_id|assessment_id|run_id|id|item_id)\b/;
+/** The route's path parameters below `:org`, read from the route itself (no list of names to keep). */
+const idParams = (row: EndpointRow) => [...row.route.matchAll(/:(\w+)/g)].map((match) => match[1]).filter((name) => name !== 'org');
+/** Rows whose path names a resource below the organization (a workspace, or anything else by id, key or name). */
+const ID_ROWS = ROWS.filter((row) => idParams(row).length > 0);
+/** Rows that name a resource below the workspace (or beside it): tried in the outsider's own, existing workspace. */
+const isDeep = (row: EndpointRow) => idParams(row).some((name) => name !== 'workspace');
 const label = (row: EndpointRow) => `${row.method} ${row.route}`;
 
 const api = useTestApp();
@@ -88,7 +90,7 @@ beforeAll(async () => {
  * with the first organization's workspace key.
  */
 function foreignIds(row: EndpointRow): Target {
-  return { ...first, org: outsider.orgKey, ws: DEEP_ID.test(row.route) ? 'default' : first.ws };
+  return { ...first, org: outsider.orgKey, ws: isDeep(row) ? 'default' : first.ws };
 }
 
 function send(row: EndpointRow, target: Target, user: TestUser) {
