@@ -5,6 +5,7 @@ import { childrenLoader } from '../../core/loaders/children-loader';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { database } from '../../db/database';
+import { visibleSql } from '../sessions/session.policy';
 import { SPAN_ROW_COLUMNS } from './assessments.sql';
 
 /**
@@ -47,7 +48,7 @@ export function createAssessmentLoaders(viewer: Viewer | null) {
       if (!tenant) return ids.map(() => null);
       const rows = await database().query<RecordOf<SessionModel>>(
         `SELECT s.* FROM sessions s
-          WHERE s.id = ANY($ids::uuid[]) AND ${tenant.where('s')} AND (s.user_id = $tenant_user OR s.visibility = 'workspace')`,
+          WHERE s.id = ANY($ids::uuid[]) AND ${tenant.where('s')} AND ${visibleSql('s')}`,
         { bind: { ...tenant.bind, ids: [...ids] }, type: QueryTypes.SELECT },
       );
       const byId = new Map(rows.map((row) => [row.id, row]));

@@ -1,4 +1,4 @@
-import { Op, QueryTypes, type Transaction } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
 import { AssessmentModel, SessionModel, type AssessmentStatus, type RecordOf } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError } from '../../core/errors';
@@ -9,6 +9,7 @@ import { database } from '../../db/database';
 import { hotQuery, plainQuery, streamQuery } from '../../db/hot';
 import { compactJson } from '../../db/json-sql';
 import { resolveProject } from '../projects/projects.service';
+import { visibleWhere } from '../sessions/session.policy';
 import type { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, AttackSpanIngestRequest, AttackSpanInput } from './assessments.inputs';
 import { ATTACK_LIST_ROWS_SQL, INSERT_SPANS_SQL, SPAN_ROW_COLUMNS, RECOMPUTE_SQL, TRACE_STATS_SQL } from './assessments.sql';
 
@@ -49,7 +50,7 @@ async function lockAssessment(scope: WorkspaceScope, id: string, transaction: Tr
 async function requireVisibleSession(scope: WorkspaceScope, sessionId: string): Promise<void> {
   const session = await SessionModel.findOne({
     attributes: ['id'],
-    where: { id: sessionId, workspace_id: scope.workspace.id, [Op.or]: [{ user_id: scope.viewer.user.id }, { visibility: 'workspace' }] },
+    where: { id: sessionId, workspace_id: scope.workspace.id, ...visibleWhere(scope.viewer.user.id) },
   });
   if (!session) throw new NotFoundError('Session');
 }

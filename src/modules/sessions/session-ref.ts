@@ -2,6 +2,7 @@ import { Op, type Transaction } from 'sequelize';
 import { SessionModel, type RecordOf } from '../../../models';
 import { hotQuery } from '../../db/hot';
 import { primeSessionRow, sessionJoinSql } from './session-relations';
+import { visibleSql, visibleWhere } from './session.policy';
 import { SESSION_JSON_JOINS, sessionJson } from './sessions.mapper';
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError, validationFailure } from '../../core/errors';
@@ -51,7 +52,7 @@ export async function findSession(scope: WorkspaceScope, ref: string, transactio
     where: {
       workspace_id: scope.workspace.id,
       id: range[0] === range[1] ? range[0] : { [Op.between]: range },
-      [Op.or]: [{ user_id: scope.viewer.user.id }, { visibility: 'workspace' }],
+      ...visibleWhere(scope.viewer.user.id),
     },
     limit: 2,
     transaction,
@@ -71,7 +72,7 @@ function theOne<T>(rows: T[], ref: string): T {
 const readFrom = (joinsFrom: string) => `
       FROM sessions s
       ${joinsFrom}
-     WHERE s.workspace_id = $1 AND s.id BETWEEN $2 AND $3 AND (s.user_id = $4 OR s.visibility = 'workspace')
+     WHERE s.workspace_id = $1 AND s.id BETWEEN $2 AND $3 AND ${visibleSql('s', '$4')}
      LIMIT 2`;
 
 /** The parameters of readFrom for a reference (404 when it cannot name any id). */

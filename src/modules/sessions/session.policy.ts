@@ -1,3 +1,4 @@
+import { Op, type WhereOptions } from 'sequelize';
 import type { SessionModel, UserRecord } from '../../../models';
 import { requireScope, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { ForbiddenError } from '../../core/errors';
@@ -11,13 +12,22 @@ import { ForbiddenError } from '../../core/errors';
  */
 export const SESSION_WRITE_SCOPE = 'resources:write' as const;
 
+const OWNER = 'user_id';
+const SHARED = { column: 'visibility', value: 'workspace' } as const;
+
+/** Who may see a session, as one rule written for each way a read reaches the rows (below). */
 export function isVisible(session: SessionModel, viewer: UserRecord): boolean {
-  return session.user_id === viewer.id || session.visibility === 'workspace';
+  return session[OWNER] === viewer.id || session[SHARED.column] === SHARED.value;
 }
 
-/** The same rule in SQL, on a sessions alias; binds `$tenant_user` (tenantFilter's). */
-export function visibleSql(alias: string): string {
-  return `(${alias}.user_id = $tenant_user OR ${alias}.visibility = 'workspace')`;
+/** The rule in SQL, on a sessions alias; `viewer` is the parameter holding the viewer's user id (tenantFilter's `$tenant_user` by default). */
+export function visibleSql(alias: string, viewer = '$tenant_user'): string {
+  return `(${alias}.${OWNER} = ${viewer} OR ${alias}.${SHARED.column} = '${SHARED.value}')`;
+}
+
+/** The rule as a Sequelize where clause. */
+export function visibleWhere(viewerId: string): WhereOptions {
+  return { [Op.or]: [{ [OWNER]: viewerId }, { [SHARED.column]: SHARED.value }] };
 }
 
 /** Writes other than archive/unarchive are the owner's (readers write nothing). */

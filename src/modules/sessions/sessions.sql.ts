@@ -1,5 +1,6 @@
 import { isUuid } from '../../core/scalars';
 import { parseLabelFilters } from './labels';
+import { visibleSql } from './session.policy';
 import type { SessionFilterArgs } from './sessions.inputs';
 import { sessionJoinSql, type SessionJoins } from './session-relations';
 import { SESSION_JSON_JOINS, sessionJson } from './sessions.mapper';
@@ -36,7 +37,7 @@ export function sessionWhere(
   labels: Map<string, string[]> = parseLabelFilters(args.label ?? [], ['label']),
 ): SessionWhere {
   const bind: Record<string, unknown> = { workspace_id: workspaceId, viewer_id: viewerId };
-  const parts = ['s.workspace_id = $workspace_id', "(s.user_id = $viewer_id OR s.visibility = 'workspace')"];
+  const parts = ['s.workspace_id = $workspace_id', visibleSql('s', '$viewer_id')];
 
   const scope = args.archived ?? SessionArchivedScope.active;
   if (scope === SessionArchivedScope.active) parts.push('s.archived_at IS NULL');
