@@ -8,6 +8,7 @@ import { closeDatabase, connectDatabase } from './db/database';
 import type { EmbeddedDatabase } from './db/embedded';
 import { platform } from './modules';
 import { createApp, createHttpServer } from './app';
+import { closeConnectionsAfterReplies } from './http/respond';
 import { jwtSecret } from './modules/accounts/jwt';
 import { seedDemo } from '../seeders/demo.seeder';
 
@@ -56,10 +57,15 @@ async function serve(): Promise<{ port: number; close: () => Promise<void> }> {
       server.closeAllConnections();
     }, settings.SHUTDOWN_TIMEOUT_MS);
     force.unref();
-    // Stop accepting, let in-flight requests finish, drop idle keep-alives.
+    // Every reply from now on says Connection: close (Node then closes its connection after it), so a
+    // request in flight, or one that arrives on a kept-alive connection, is answered and that
+    // connection ends, instead of being served until the timeout and then cut.
+    closeConnectionsAfterReplies();
+    // Stop accepting; close() also closes the connections idle right now (no request in progress).
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // A reply whose head went out before the signal still keeps its connection alive once it ends: close those as they go idle.
     const sweep = setInterval(() => server.closeIdleConnections(), 50);
-    server.closeIdleConnections();
+    // Resolves once the last connection has ended: the process exits as soon as the last request is answered.
     await closed;
     clearInterval(sweep);
     await app.stop().catch(() => undefined);

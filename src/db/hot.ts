@@ -1,5 +1,6 @@
-import { Query, type Client, type QueryArrayConfig, type QueryResultRow } from 'pg';
+import { DatabaseError, Query, type Client, type QueryArrayConfig, type QueryResultRow } from 'pg';
 import { database, notifyStatement } from './database';
+import { fromDriver, isDriverError } from './driver-errors';
 
 /**
  * Hot statements, sent through Sequelize's own pool as named prepared
@@ -12,7 +13,12 @@ import { database, notifyStatement } from './database';
  */
 export async function hotQuery<T extends QueryResultRow>(name: string, text: string, values: unknown[]): Promise<T[]> {
   notifyStatement(text);
-  return withClient(async (client) => (await client.query<T>({ name, text, values })).rows);
+  return withClient(async (client) => (await client.query<T>({ name, text, values }).catch(driverFailure)).rows);
+}
+
+/** A statement's failure as node-postgres reports it, marked as the database's (src/db/driver-errors.ts). */
+function driverFailure(error: unknown): never {
+  throw fromDriver(error);
 }
 
 /** A connection of Sequelize's pool for `run`, given back when it settles. */
@@ -21,9 +27,20 @@ async function withClient<T>(run: (client: Client) => Promise<T>): Promise<T> {
   const client = (await manager.getConnection({ type: 'read' })) as unknown as Client;
   try {
     return await run(client);
+  } catch (error) {
+    // A connection that failed under the statement goes to no other request: the pool's validation
+    // discards it instead of handing it out (Sequelize's own flag, which its queries set on ECONNRESET).
+    if (connectionBroke(error)) (client as unknown as { _invalid?: boolean })._invalid = true;
+    throw error;
   } finally {
     manager.releaseConnection(client as never);
   }
+}
+
+/** The driver failed without an ordinary statement error (its socket, its state), or PostgreSQL ended the session (FATAL, PANIC). */
+function connectionBroke(error: unknown): boolean {
+  if (!isDriverError(error)) return false;
+  return !(error instanceof DatabaseError) || error.severity === 'FATAL' || error.severity === 'PANIC';
 }
 
 /** How a plainQuery or streamQuery statement is prepared (see plainQuery). */
@@ -64,7 +81,7 @@ function statementOf(text: string, bind: Record<string, unknown>, prepare: Prepa
  */
 export async function plainQuery<T extends QueryResultRow>(text: string, bind: Record<string, unknown>, options: { prepare?: Prepare } = {}): Promise<T[]> {
   const statement = statementOf(text, bind, options.prepare);
-  return withClient(async (client) => (await client.query<T>(statement)).rows);
+  return withClient(async (client) => (await client.query<T>(statement).catch(driverFailure)).rows);
 }
 
 /**
@@ -94,7 +111,7 @@ export async function streamQuery(text: string, bind: Record<string, unknown>, o
             failure = error;
           }
         });
-        query.on('error', reject);
+        query.on('error', (error: Error) => reject(fromDriver(error)));
         query.on('end', () => (failure === null ? resolve() : reject(failure)));
         client.query(query);
       }),

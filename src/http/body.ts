@@ -1,30 +1,41 @@
 import type { IncomingMessage } from 'node:http';
-import { InvalidError, type ValidationItem } from '../core/errors';
+import { AppError, InvalidError, type ValidationItem } from '../core/errors';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-/** Reads a request body up to `limit` bytes; larger bodies are 400 invalid_error. */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) {
-    req.resume();
-    throw tooLarge(limit);
+/**
+ * A body over its limit: 400, and the connection closes once the reply is
+ * written (`Connection: close`; Node ends the socket after it). The rest of
+ * the body is never read: draining it would let a client stream without
+ * end, and leaving it unread on a kept-alive connection left the client
+ * blocked mid-body until the keep-alive timeout.
+ */
+class BodyTooLargeError extends AppError {
+  constructor(limit: number) {
+    super(400, 'invalid_error', `Request body exceeds the limit of ${limit} bytes`, { headers: { Connection: 'close' } });
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      req.resume();
-      throw tooLarge(limit);
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 }
 
-function tooLarge(limit: number): InvalidError {
-  return new InvalidError(`Request body exceeds the limit of ${limit} bytes`);
+/** Reads a request body up to `limit` bytes; larger bodies are 400 invalid_error and end the connection. */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) throw new BodyTooLargeError(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > limit) throw new BodyTooLargeError(limit);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw error;
+    // The request stream failed: malformed framing (Node's parser refused it, and the 'clientError'
+    // handler in app.ts answered and logged it as a malformed request) or a client gone mid-body.
+    // Either way the client's doing, never the database's (the stream's error says ECONNRESET).
+    throw new InvalidError('The request body is malformed or incomplete');
+  }
+  return Buffer.concat(chunks);
 }
 
 /** A JSON body: its value (undefined when empty), or the 422 item saying where it broke. */

@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import { DatabaseError as PgDatabaseError } from 'pg';
 import {
   ConnectionError,
   DatabaseError,
@@ -6,6 +7,7 @@ import {
   UniqueConstraintError,
   ValidationError as SequelizeValidationError,
 } from 'sequelize';
+import { isDriverError } from '../../db/driver-errors';
 import { AppError, AlreadyExistsError, ConflictError, DatabaseUnavailableError, GatewayTimeoutError, ServerError, ValidationError } from './app-error';
 
 /**
@@ -47,26 +49,61 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: un
   return { appError: new ServerError(), unexpected: current };
 }
 
-function pgCode(error: DatabaseError): string | undefined {
-  return (error.original as { code?: string } | undefined)?.code ?? (error.parent as { code?: string } | undefined)?.code;
+/**
+ * The error node-postgres raised, when `error` is one: the `parent` of a
+ * Sequelize DatabaseError (Sequelize wraps the failures of its statements),
+ * or an error src/db/hot.ts marked as the driver's. Null for anything else.
+ */
+function driverErrorOf(error: unknown): unknown {
+  if (error instanceof DatabaseError) return error.parent;
+  return isDriverError(error) || error instanceof PgDatabaseError ? error : null;
 }
 
-/** The SQLSTATE of a Sequelize error or of a pg driver error alike. */
+/** The SQLSTATE of a Sequelize error or of a pg driver error alike (PostgreSQL answered with an error). */
 function sqlState(error: unknown): string | undefined {
-  if (error instanceof DatabaseError) return pgCode(error);
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
+  const driver = driverErrorOf(error);
+  return driver instanceof PgDatabaseError ? driver.code : undefined;
+}
+
+/** SQLSTATEs of a server that went away: class 08 (connection exception) and 57P01-03 (shutdown, crash, not accepting yet). */
+const GONE_STATES = new Set(['57P01', '57P02', '57P03']);
+/** Socket error codes of a connection to the database that broke or could not be made. */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * The database cannot be reached or went away under a running statement: as
+ * unavailable as a refused connection (503). By class and code: Sequelize's
+ * ConnectionError family (no connection could be made or acquired), a
+ * SQLSTATE PostgreSQL sent before closing the connection, a socket error
+ * code, and only then, for node-postgres's own failures that carry neither,
+ * their message (pgConnectionLost). Codes and messages count only on an
+ * error that came from the driver (see driverErrorOf).
+ */
+function isConnectionFailure(error: unknown): boolean {
+  if (error instanceof ConnectionError) return true;
+  const driver = driverErrorOf(error);
+  if (!driver) return false;
+  if (driver instanceof PgDatabaseError) return driver.code?.startsWith('08') === true || GONE_STATES.has(driver.code ?? '');
+  const code = (driver as { code?: unknown }).code;
+  if (typeof code === 'string' && SOCKET_CODES.has(code)) return true;
+  return pgConnectionLost(driver);
 }
 
 /**
- * The server went away under a running statement (class 08 connection
- * exceptions, 57P01-03 shutdown or crash) or the socket broke: as unavailable
- * as a refused connection.
+ * node-postgres reports a connection that ended under it (the server or the
+ * network closed it), and later statements on that client, with plain
+ * Errors that carry no code: their message is all it offers. Kept to these
+ * few texts of node_modules/pg/lib/client.js (pg 8); a message not listed
+ * here stays a 500 and is logged as unexpected.
  */
-function isConnectionFailure(error: unknown): boolean {
-  const code = sqlState(error);
-  if (!code) return false;
-  return code.startsWith('08') || ['57P01', '57P02', '57P03', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code);
+const PG_CONNECTION_LOST = new Set([
+  'Connection terminated unexpectedly',
+  'Connection terminated',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+]);
+function pgConnectionLost(error: unknown): boolean {
+  return error instanceof Error && PG_CONNECTION_LOST.has(error.message);
 }
 
 /**

@@ -51,6 +51,11 @@ async function requireWritableTranscript(scope: WorkspaceScope, ref: string, tra
  * ordered) and maintains message_count, last_message_at, preview_text (and
  * the context when given) in one UPDATE … RETURNING, which also gives the
  * reply its session, then adds the messages to the group's counts. recent_message_count is derived at read time.
+ * last_message_at (and updated_at) is the clock time of this write, taken
+ * under the row lock, not the transaction's start (`now()`): an append that
+ * waited for the lock behind a later-started one would otherwise set it back
+ * in time; `greatest` keeps it from moving back if the clock does. The
+ * group's last_activity_at takes the later of its value and this one.
  */
 async function insertMessages(
   session: SessionModel,
@@ -86,12 +91,13 @@ async function insertMessages(
     `UPDATE sessions SET
        last_seq = last_seq + $count,
        message_count = message_count + $count,
-       last_message_at = now(),
+       last_message_at = greatest(last_message_at, w.at),
        preview_text = coalesce($preview, preview_text),
        context = CASE WHEN $with_context THEN $context::jsonb ELSE context END,
-       updated_at = now()
+       updated_at = greatest(updated_at, w.at)
+       FROM (SELECT clock_timestamp() AS at) w
      WHERE id = $id
-     RETURNING *`,
+     RETURNING sessions.*`,
     {
       bind: {
         id: session.id,

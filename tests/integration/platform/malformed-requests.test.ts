@@ -69,3 +69,80 @@ describe('requests refused by the HTTP parser', () => {
     expect(metrics.text).toMatch(/http_requests_total\{method="UNKNOWN",route="malformed",status="400"\} [1-9]/);
   });
 });
+
+/** Sends `parts` on one connection; what came back and how the connection ended (or `open` when it did not within the guard). */
+function exchange(parts: string[], guardMs = 10_000): Promise<{ received: string; ended: 'end' | 'reset' | 'open' }> {
+  const { port } = new URL(api.baseUrl);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let received = '';
+    const done = (ended: 'end' | 'reset' | 'open') => {
+      clearTimeout(guard);
+      socket.destroy();
+      resolve({ received, ended });
+    };
+    // A deadlock guard, not a timing: the refused connection must end well before the 65 s keep-alive timeout.
+    const guard = setTimeout(() => done('open'), guardMs);
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('end', () => done('end'));
+    // Writes still queued when the server closes fail with EPIPE or ECONNRESET: the connection is closed all the same.
+    socket.on('error', () => done('reset'));
+    for (const part of parts) socket.write(part);
+  });
+}
+
+/** Runs `run` with info logging on and collects the root logger's lines until the request's own line is written. */
+async function withLogLines<T>(run: () => Promise<T>): Promise<{ result: T; lines: { level: string; message: string; fields: Record<string, unknown> }[] }> {
+  const level = logger.level;
+  logger.level = 'info';
+  const lines: { level: string; message: string; fields: Record<string, unknown> }[] = [];
+  const spies = (['info', 'warn', 'error'] as const).map((name) =>
+    jest.spyOn(logger, name).mockImplementation(((fields: Record<string, unknown>, message: string) => {
+      lines.push({ level: name, message, fields });
+    }) as never),
+  );
+  try {
+    const result = await run();
+    for (let waited = 0; !lines.some((line) => line.message === 'request') && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    return { result, lines };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+    logger.level = level;
+  }
+}
+
+const chunked = (path: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+
+describe('request bodies', () => {
+  it.each(['/graphql', '/api/v1/auth/login'])('answers a chunked body over 1 MiB on %s with 400 and closes the connection', async (path) => {
+    const chunk = 'x'.repeat(64 * 1024);
+    // 1.25 MiB and no final chunk: only the limit can end this request.
+    const parts = [chunked(path), ...Array.from({ length: 20 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`)];
+    const { received, ended } = await exchange(parts);
+    expect(ended).not.toBe('open');
+    const reply = parse(received);
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ code: 400, detail: `Request body exceeds the limit of ${1024 * 1024} bytes`, errors: null, type: 'invalid_error' });
+    expect(reply.headers.connection).toBe('close');
+  });
+
+  it('answers a Content-Length over 1 MiB with 400 and closes the connection without reading the body', async () => {
+    const { received, ended } = await exchange([`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n{"query":`]);
+    expect(ended).not.toBe('open');
+    expect(parse(received)).toMatchObject({ status: 400, headers: { connection: 'close' }, body: { type: 'invalid_error' } });
+  });
+
+  it('logs a malformed chunked body as a malformed request, not as the database being unavailable', async () => {
+    const { result, lines } = await withLogLines(() => exchange([chunked('/graphql'), '5\r\nhello\r\nnot-a-chunk-size\r\n']));
+    expect(result.ended).not.toBe('open');
+    const reply = parse(result.received);
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ code: 400, detail: 'Malformed HTTP request', errors: null, type: 'invalid_error' });
+    expect(lines.filter((line) => line.level !== 'info')).toEqual([
+      { level: 'warn', message: 'malformed request', fields: expect.objectContaining({ status: 400, code: 'HPE_INVALID_CHUNK_SIZE' }) },
+    ]);
+    // The handler that was reading the body records its request as the client's failure.
+    expect(lines.find((line) => line.message === 'request')?.fields).toMatchObject({ route: 'graphql', status: 400 });
+  });
+});

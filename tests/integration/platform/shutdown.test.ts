@@ -1,33 +1,107 @@
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-function startServer(env: Record<string, string>): { child: ReturnType<typeof spawn>; ready: Promise<string>; output: () => string } {
-  const child = spawn(process.execPath, ['scripts/run.js', 'src/server.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'development', SEED_DEMO: 'false', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/**
+ * Deadlock guards, not timings. Each spawned server compiles the TypeScript
+ * sources in every process it starts (three with WEB_CONCURRENCY=2), which
+ * takes minutes on a machine busy with other test runs, so startup gets a
+ * long guard; every later step gets its own, and one that overruns fails
+ * with the step's name and the server's output instead of jest's timeout.
+ */
+const STARTUP_MS = 180_000;
+const STEP_MS = 30_000;
+const TEST_MS = STARTUP_MS * 2 + STEP_MS * 6;
+
+function within<T>(promise: Promise<T>, ms: number, step: string, output: () => string = () => ''): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${step}: not within ${ms / 1000} s\n--- server output ---\n${output()}`)), ms);
   });
-  let output = '';
-  const ready = new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /ready on (http:\/\/\S+)/.exec(output);
-      if (match) resolve(match[1]);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited early (${code}): ${output}`)));
-  });
-  return { child, ready, output: () => output };
+  return Promise.race([promise, guard]).finally(() => clearTimeout(timer));
 }
 
-function exitCode(child: ReturnType<typeof spawn>): Promise<number | null> {
-  return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+interface Server {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the output once `test` finds what it waits for in it (checked as output arrives). */
+  waitFor<T>(step: string, test: (output: string) => T | null | undefined, ms?: number): Promise<T>;
+  /** The base URL, once the banner says the server (every worker of it) is ready. */
+  ready(): Promise<string>;
+  exited: Promise<number | null>;
+}
+
+const running = new Set<ChildProcess>();
+
+function startServer(env: Record<string, string>): Server {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'development', SEED_DEMO: 'false', ...env };
+  // A setting for the test suite only, which the server refuses outside NODE_ENV=test.
+  delete childEnv.PASSWORD_SCRYPT_LOG_N;
+  const child = spawn(process.execPath, ['scripts/run.js', 'src/server.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  let output = '';
+  const waiters = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const check of [...waiters]) check();
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      running.delete(child);
+      for (const check of [...waiters]) check();
+      resolve(code);
+    }),
+  );
+  const waitFor = <T,>(step: string, test: (text: string) => T | null | undefined, ms = STEP_MS): Promise<T> => {
+    let check: () => void = () => undefined;
+    const found = new Promise<T>((resolve, reject) => {
+      check = () => {
+        const value = test(output);
+        if (value !== null && value !== undefined) resolve(value);
+        else if (child.exitCode !== null || child.signalCode !== null) reject(new Error(`${step}: the server exited (${child.exitCode ?? child.signalCode})\n${output}`));
+      };
+      waiters.add(check);
+      check();
+    });
+    return within(found, ms, step, () => output).finally(() => waiters.delete(check));
+  };
+  return {
+    child,
+    output: () => output,
+    waitFor,
+    ready: () => waitFor('the server says it is ready', (text) => /ready on (http:\/\/\S+)/.exec(text)?.[1], STARTUP_MS),
+    exited,
+  };
+}
+
+/** Servers a failed test left behind are stopped (SIGTERM, then SIGKILL), so the run ends by itself. */
+async function stopRunning(): Promise<void> {
+  await Promise.all(
+    [...running].map(async (child) => {
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), STEP_MS);
+      await gone;
+      clearTimeout(killer);
+    }),
+  );
+}
+
+afterEach(stopRunning);
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function postgresProcessesFor(dataDir: string): string[] {
@@ -40,83 +114,192 @@ function postgresProcessesFor(dataDir: string): string[] {
   }
 }
 
+/** One raw HTTP/1.1 connection, to see exactly what the server sends and when it closes it. */
+interface Connection {
+  write(text: string): void;
+  received(): string;
+  /** Resolves once what came back matches `pattern`. */
+  until(step: string, pattern: RegExp): Promise<void>;
+  /** Resolves when the server has closed the connection. */
+  closed: Promise<void>;
+  isClosed(): boolean;
+}
+
+async function connect(port: number): Promise<Connection> {
+  const socket = net.connect(port, '127.0.0.1');
+  await within(new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject)), STEP_MS, 'connecting');
+  let received = '';
+  let ended = false;
+  const waiters = new Set<() => void>();
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    received += chunk;
+    for (const check of [...waiters]) check();
+  });
+  const closed = new Promise<void>((resolve) => {
+    const end = () => {
+      ended = true;
+      socket.destroy();
+      resolve();
+    };
+    socket.on('end', end);
+    socket.on('error', end);
+    socket.on('close', end);
+  });
+  return {
+    write: (text) => socket.write(text),
+    received: () => received,
+    until: (step, pattern) => {
+      let check: () => void = () => undefined;
+      const found = new Promise<void>((resolve) => {
+        check = () => (pattern.test(received) ? resolve() : undefined);
+        waiters.add(check);
+        check();
+      });
+      return within(found, STEP_MS, step, () => received).finally(() => waiters.delete(check));
+    },
+    closed,
+    isClosed: () => ended,
+  };
+}
+
+/** Status and headers (lower-cased) of the last reply in `text`. */
+function lastReply(text: string): { status: number; headers: Record<string, string> } {
+  const head = text.slice(text.lastIndexOf('HTTP/1.1 ')).split('\r\n\r\n')[0];
+  const [statusLine, ...lines] = head.split('\r\n');
+  return {
+    status: Number(statusLine.split(' ')[1]),
+    headers: Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()])),
+  };
+}
+
+function refused(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('accepted');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+  });
+}
+
 describe('server lifecycle', () => {
-  it('starts on the given DATABASE_URL and exits cleanly on SIGTERM after finishing in-flight requests', async () => {
-    const server = startServer({ DATABASE_URL: process.env.DATABASE_URL! });
-    const base = new URL(await server.ready);
-    // A request whose body is still arriving when the signal comes in.
-    const body = JSON.stringify({ email: 'not-an-email', password: 'long-enough-password' });
-    const inFlight = new Promise<number>((resolve, reject) => {
-      const request = http.request(
-        { host: '127.0.0.1', port: base.port, path: '/api/v1/auth/signup', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-        (response) => {
-          response.resume();
-          resolve(response.statusCode ?? 0);
-        },
-      );
-      request.on('error', reject);
-      request.write(body.slice(0, 10));
-      setTimeout(() => {
-        server.child.kill('SIGTERM');
-        setTimeout(() => request.end(body.slice(10)), 300);
-      }, 200);
-    });
-    const exited = exitCode(server.child);
-    expect(await inFlight).toBe(422);
-    expect(await exited).toBe(0);
-    expect(server.output()).toContain('"msg":"stopped"');
-  }, 60000);
+  it(
+    'on SIGTERM stops accepting, closes idle keep-alive connections at once, answers the request in flight with Connection: close, and exits when it is done',
+    async () => {
+      // A backstop far beyond the guards: exiting within them shows the server did not wait for it.
+      const server = startServer({ DATABASE_URL: process.env.DATABASE_URL!, SHUTDOWN_TIMEOUT_MS: '600000' });
+      const port = Number(new URL(await server.ready()).port);
 
-  it('serves from WEB_CONCURRENCY workers sharing one port, with quotas counted across them, and stops them all on SIGTERM', async () => {
-    const server = startServer({ DATABASE_URL: process.env.DATABASE_URL!, WEB_CONCURRENCY: '2', RATE_LIMIT_PER_MINUTE: '1000' });
-    const base = await server.ready;
-    // "ready" comes with the first worker listening; the second may log a moment later on a busy machine.
-    const workerPids = () => new Set([...server.output().matchAll(/"worker":(\d+)/g)].map((match) => match[1]));
-    for (let waited = 0; workerPids().size < 2 && waited < 20000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(workerPids().size).toBe(2);
-    // Both workers count against one quota in PostgreSQL: remaining falls by one per request, whichever worker answers.
-    const remaining: number[] = [];
-    for (let index = 0; index < 6; index += 1) {
-      const res = await fetch(`${base}/api/v1/org/nobody/ws`, { headers: { connection: 'close' } });
-      expect(res.status).toBe(401);
-      remaining.push(Number(res.headers.get('x-ratelimit-remaining')));
-    }
-    expect(remaining).toEqual(remaining.map((_, index) => remaining[0] - index));
-    const exited = exitCode(server.child);
-    server.child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(server.output()).toContain('"msg":"stopped"');
-  }, 60000);
+      // A connection opened before the signal that has not sent its request yet. (Opened first: the server
+      // accepts connections in order, so once the next one has been answered this one is accepted too.)
+      const opened = await connect(port);
+      // An idle keep-alive connection: one request answered, the connection left open.
+      const idle = await connect(port);
+      idle.write('GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n');
+      await idle.until('the health reply', /\{"status":"ok"\}/);
+      expect(lastReply(idle.received()).headers.connection).toBe('keep-alive');
 
-  it('starts an embedded PostgreSQL when DATABASE_URL is unset, keeps its data, and leaves no postgres process behind', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-platform-start-'));
-    fs.chmodSync(dataDir, 0o755);
-    const env = { DATABASE_URL: '', DATA_DIR: dataDir, SEED_DEMO: 'true' };
-    const first = startServer(env);
-    const base = await first.ready;
-    const health = await fetch(`${base}/api/v1/health/ready`);
-    expect(health.status).toBe(200);
-    const token = /Bearer ([\w.-]+)/.exec(first.output())![1];
-    const created = await fetch(`${base}/api/v1/org/demo/ws`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ key: 'kept-across-restarts', name: 'Kept' }),
-    });
-    expect(created.status).toBe(201);
-    const exited = exitCode(first.child);
-    first.child.kill('SIGINT');
-    expect(await exited).toBe(0);
-    expect(postgresProcessesFor(dataDir)).toEqual([]);
+      // A request in flight: the server has read its head (it answered 100 Continue) and waits for its body.
+      const body = JSON.stringify({ email: 'not-an-email', password: 'long-enough-password' });
+      const busy = await connect(port);
+      busy.write(`POST /api/v1/auth/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`);
+      await busy.until('100 Continue for the request in flight', /^HTTP\/1\.1 100 Continue\r\n\r\n/);
 
-    // Data survives a restart.
-    const second = startServer(env);
-    const secondBase = await second.ready;
-    const kept = await fetch(`${secondBase}/api/v1/org/demo/ws/kept-across-restarts`, { headers: { authorization: `Bearer ${token}` } });
-    expect(kept.status).toBe(200);
-    const exitedAgain = exitCode(second.child);
-    second.child.kill('SIGTERM');
-    expect(await exitedAgain).toBe(0);
-    expect(postgresProcessesFor(dataDir)).toEqual([]);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }, 120000);
+      server.child.kill('SIGTERM');
+      await server.waitFor('the shutdown log line', (text) => text.includes('"msg":"shutting down"') || null);
+      await within(idle.closed, STEP_MS, 'closing the idle keep-alive connection');
+      expect(await within(refused(port), STEP_MS, 'refusing a new connection')).toBe('ECONNREFUSED');
+      // The request in flight is still waiting for its body, and the server for it.
+      expect(busy.isClosed()).toBe(false);
+      expect(server.child.exitCode).toBeNull();
+
+      // The connection accepted before the signal has its request answered, not cut, and then ends.
+      opened.write('GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n');
+      await opened.until('the reply on the connection accepted before the signal', /\{"status":"ok"\}/);
+      expect(lastReply(opened.received())).toMatchObject({ status: 200, headers: { connection: 'close' } });
+      await within(opened.closed, STEP_MS, 'closing that connection after its reply');
+      expect(busy.isClosed()).toBe(false);
+
+      busy.write(body);
+      await busy.until('the reply to the request in flight', /\r\n\r\n\{.*\}$/s);
+      expect(lastReply(busy.received())).toMatchObject({ status: 422, headers: { connection: 'close' } });
+      await within(busy.closed, STEP_MS, 'closing the connection after its reply');
+      expect(await within(server.exited, STEP_MS, 'exiting once the last request was answered', server.output)).toBe(0);
+      expect(server.output()).toContain('"msg":"stopped"');
+    },
+    TEST_MS,
+  );
+
+  it(
+    'serves from WEB_CONCURRENCY workers sharing one port, with quotas counted across them, and stops them all on SIGTERM',
+    async () => {
+      const server = startServer({ DATABASE_URL: process.env.DATABASE_URL!, WEB_CONCURRENCY: '2', RATE_LIMIT_PER_MINUTE: '1000' });
+      const base = await server.ready();
+      // The banner waits for every worker; each logs its own pid as it starts listening.
+      const workers = await server.waitFor('two workers listening', (text) => {
+        const pids = new Set([...text.matchAll(/"worker":(\d+)[^\n]*"msg":"worker listening"/g)].map((match) => Number(match[1])));
+        return pids.size >= 2 ? [...pids] : null;
+      });
+      expect(workers).toHaveLength(2);
+      expect(workers).not.toContain(server.child.pid);
+      // Both workers count against one quota in PostgreSQL: remaining falls by one per request, whichever worker answers.
+      const remaining: number[] = [];
+      for (let index = 0; index < 6; index += 1) {
+        const res = await within(fetch(`${base}/api/v1/org/nobody/ws`, { headers: { connection: 'close' } }), STEP_MS, `request ${index + 1}`, server.output);
+        expect(res.status).toBe(401);
+        remaining.push(Number(res.headers.get('x-ratelimit-remaining')));
+      }
+      expect(remaining).toEqual(remaining.map((_, index) => remaining[0] - index));
+      server.child.kill('SIGTERM');
+      expect(await within(server.exited, STEP_MS * 2, 'stopping the primary and its workers', server.output)).toBe(0);
+      expect(server.output()).toContain('"msg":"stopped"');
+      expect(workers.filter(isAlive)).toEqual([]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'starts an embedded PostgreSQL when DATABASE_URL is unset, keeps its data, and leaves no postgres process behind',
+    async () => {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-platform-start-'));
+      fs.chmodSync(dataDir, 0o755);
+      try {
+        const env = { DATABASE_URL: '', DATA_DIR: dataDir, SEED_DEMO: 'true' };
+        const first = startServer(env);
+        const base = await first.ready();
+        const health = await within(fetch(`${base}/api/v1/health/ready`), STEP_MS, 'the readiness check', first.output);
+        expect(health.status).toBe(200);
+        const token = /Bearer ([\w.-]+)/.exec(first.output())![1];
+        const created = await within(
+          fetch(`${base}/api/v1/org/demo/ws`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ key: 'kept-across-restarts', name: 'Kept' }),
+          }),
+          STEP_MS,
+          'creating a workspace',
+          first.output,
+        );
+        expect(created.status).toBe(201);
+        first.child.kill('SIGINT');
+        expect(await within(first.exited, STEP_MS * 2, 'stopping the server and its PostgreSQL', first.output)).toBe(0);
+        expect(postgresProcessesFor(dataDir)).toEqual([]);
+
+        // Data survives a restart.
+        const second = startServer(env);
+        const secondBase = await second.ready();
+        const kept = await within(fetch(`${secondBase}/api/v1/org/demo/ws/kept-across-restarts`, { headers: { authorization: `Bearer ${token}` } }), STEP_MS, 'reading the kept workspace', second.output);
+        expect(kept.status).toBe(200);
+        second.child.kill('SIGTERM');
+        expect(await within(second.exited, STEP_MS * 2, 'stopping the restarted server', second.output)).toBe(0);
+        expect(postgresProcessesFor(dataDir)).toEqual([]);
+      } finally {
+        await stopRunning();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    TEST_MS,
+  );
 });

@@ -118,6 +118,31 @@ describe('group counts maintained on write', () => {
     const [first] = await expectColumnsEqualRecount();
     expect(first.session_count).toBeGreaterThanOrEqual(15);
   });
+
+  it('never moves last_message_at or the group last_activity_at back under concurrent appends to one session', async () => {
+    const group = (await createGroup(api, owner, { kind: 'workflow' })).id;
+    const session = await saveSession(api, owner, { group_id: group });
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => rest(api, 'POST', `${path()}/${session.id}/transcript`, { token: owner.token, body: { messages: [{ role: 'user', content: 'hi' }] } })),
+    );
+    expect(replies.map((res) => res.status)).toEqual(replies.map(() => 201));
+    // In the order the appends took the session's row lock (their seq), each one's last_message_at is no earlier than the one before.
+    const observed = replies
+      .map((res) => ({ seq: res.body.messages[0].seq as number, at: Date.parse(res.body.session.last_message_at) }))
+      .sort((a, b) => a.seq - b.seq)
+      .map((reply) => reply.at);
+    expect(observed).toEqual([...observed].sort((a, b) => a - b));
+    const [row] = await database().query<{ last_message_at: Date; last_activity_at: Date }>(
+      'SELECT s.last_message_at, g.last_activity_at FROM sessions s JOIN session_groups g ON g.id = s.group_id WHERE s.id = $id',
+      { bind: { id: session.id }, type: QueryTypes.SELECT },
+    );
+    // The stored values are the latest write's: the latest of every reply.
+    expect(row.last_message_at.getTime()).toBe(Math.max(...observed));
+    expect(row.last_activity_at.getTime()).toBe(Math.max(...observed));
+    groups.push(group);
+    groups.sort();
+    await expectColumnsEqualRecount();
+  });
 });
 
 describe('group counts under a recount racing a delta', () => {

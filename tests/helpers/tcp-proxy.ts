@@ -1,0 +1,58 @@
+import net from 'node:net';
+
+/**
+ * A TCP proxy on 127.0.0.1 in front of PostgreSQL, so a test can break the
+ * connections of its own app (and only those) the way a network or a
+ * crashed server does: `cut('end')` closes them (node-postgres reports
+ * "Connection terminated unexpectedly", no SQLSTATE), `cut('reset')`
+ * resets them (ECONNRESET).
+ */
+export interface TcpProxy {
+  /** `url` with its host and port replaced by the proxy's. */
+  url: string;
+  cut(mode: 'end' | 'reset'): void;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
+  const target = new URL(targetUrl);
+  const pairs = new Set<{ client: net.Socket; upstream: net.Socket }>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port), target.hostname);
+    const pair = { client, upstream };
+    pairs.add(pair);
+    client.pipe(upstream);
+    upstream.pipe(client);
+    const drop = () => {
+      pairs.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', drop);
+    upstream.on('error', drop);
+    client.on('close', drop);
+    upstream.on('close', drop);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(targetUrl);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as net.AddressInfo).port);
+  const cut = (mode: 'end' | 'reset') => {
+    for (const pair of [...pairs]) {
+      pairs.delete(pair);
+      pair.upstream.unpipe(pair.client);
+      pair.client.unpipe(pair.upstream);
+      pair.upstream.destroy();
+      if (mode === 'reset') pair.client.resetAndDestroy();
+      else pair.client.end();
+    }
+  };
+  return {
+    url: url.toString(),
+    cut,
+    async close() {
+      cut('end');
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

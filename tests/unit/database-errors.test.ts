@@ -1,0 +1,59 @@
+import { DatabaseError as PgDatabaseError } from 'pg';
+import { ConnectionRefusedError, DatabaseError } from 'sequelize';
+import { toAppError } from '../../src/core/errors';
+import { fromDriver } from '../../src/db/driver-errors';
+
+/**
+ * How database failures map (src/core/errors/to-app-error.ts): by class and
+ * code, and by node-postgres's message only where it offers nothing else;
+ * codes and messages count only on errors that came from the driver.
+ */
+function pgError(code: string, message = 'server error'): PgDatabaseError {
+  const error = new PgDatabaseError(message, 0, 'error');
+  error.code = code;
+  return error;
+}
+
+function socketError(code: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`read ${code}`), { code, syscall: 'read' });
+}
+
+/** What Sequelize throws for a failed statement: its DatabaseError around the driver's error (with the statement). */
+function sequelizeError(parent: Error): DatabaseError {
+  return new DatabaseError(Object.assign(parent, { sql: 'SELECT 1' }));
+}
+
+const statusOf = (error: unknown) => toAppError(error).appError.status;
+
+describe('database failures', () => {
+  it.each([
+    ['a refused connection (Sequelize)', new ConnectionRefusedError(socketError('ECONNREFUSED'))],
+    ['57P01 terminated by an administrator (Sequelize)', sequelizeError(pgError('57P01'))],
+    ['57P01 on the direct path', fromDriver(pgError('57P01'))],
+    ['08006 connection failure', fromDriver(pgError('08006'))],
+    ['"Connection terminated unexpectedly" (Sequelize)', sequelizeError(new Error('Connection terminated unexpectedly'))],
+    ['"Connection terminated unexpectedly" on the direct path', fromDriver(new Error('Connection terminated unexpectedly'))],
+    ['a client no longer queryable on the direct path', fromDriver(new Error('Client has encountered a connection error and is not queryable'))],
+    ['ECONNRESET under a statement (Sequelize)', sequelizeError(socketError('ECONNRESET'))],
+    ['EPIPE on the direct path', fromDriver(socketError('EPIPE'))],
+  ])('answers 503 database_error with Retry-After for %s', (_, error) => {
+    const { appError, unexpected } = toAppError(error);
+    expect([appError.status, appError.type, unexpected]).toEqual([503, 'database_error', null]);
+    expect(appError.headers['Retry-After']).toBeTruthy();
+  });
+
+  it('answers 504 for a statement cancelled at statement_timeout, by either path', () => {
+    expect(statusOf(sequelizeError(pgError('57014')))).toBe(504);
+    expect(statusOf(fromDriver(pgError('57014')))).toBe(504);
+  });
+
+  it.each([
+    ['a client hanging up mid-body (ECONNRESET on the request stream)', Object.assign(new Error('aborted'), { code: 'ECONNRESET' })],
+    ['a socket error that did not come from the database', socketError('ECONNRESET')],
+    ['the same message from elsewhere', new Error('Connection terminated unexpectedly')],
+    ['another driver message', fromDriver(new Error('Query values must be an array'))],
+    ['an ordinary statement error', sequelizeError(pgError('42P01', 'relation does not exist'))],
+  ])('keeps %s a masked 500', (_, error) => {
+    expect(statusOf(error)).toBe(500);
+  });
+});
