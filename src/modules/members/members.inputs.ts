@@ -3,8 +3,10 @@ import { Field } from 'type-graphql';
 import { ApiInput } from '../../core/validation/api-input';
 import { MemberRole } from './members.types';
 
-@ApiInput('AddMemberInput', { description: 'Adds an existing user (by e-mail address) to the organization.' })
-export class AddMemberInput {
+@ApiInput('InviteMemberInput', {
+  description: 'Invites an e-mail address into the organization; the account with that address accepts or declines.',
+})
+export class InviteMemberInput {
   @Field(() => String)
   @MaxLength(320)
   @IsEmail({}, { message: 'value is not a valid email address' })

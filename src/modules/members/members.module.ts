@@ -1,7 +1,8 @@
-import { MembershipModel } from '../../../models';
+import { InvitationModel, MembershipModel } from '../../../models';
 import { ALL_ROLES, defineScopes, OWNER_ONLY, type ScopeNames } from '../../core/authz/scopes';
 import type { ErrorTypeNames } from '../../core/errors';
 import type { AppModule } from '../../core/module';
+import { InvitationResolver } from './invitations.resolver';
 import { MemberResolver } from './members.resolver';
 
 const SCOPES = defineScopes({
@@ -10,11 +11,14 @@ const SCOPES = defineScopes({
 });
 const ERROR_TYPES = ['member_limit_exceeded_error'] as const;
 
-/** Memberships: who belongs to an organization, with which role. */
+/**
+ * Memberships: who belongs to an organization, with which role; and the
+ * invitations through which an account becomes a member (decisions.md §3).
+ */
 export const membersModule: AppModule = {
   name: 'members',
-  resolvers: [MemberResolver],
-  models: [MembershipModel],
+  resolvers: [MemberResolver, InvitationResolver],
+  models: [MembershipModel, InvitationModel],
   scopes: SCOPES,
   errorTypes: ERROR_TYPES,
 };

@@ -3,9 +3,9 @@ import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { ListPageArgs } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
-import { AddMemberInput, UpdateMemberInput } from './members.inputs';
+import { UpdateMemberInput } from './members.inputs';
 import { toMember } from './members.mapper';
-import { addMember, listMembers, removeMember, updateMember } from './members.service';
+import { listMembers, removeMember, updateMember } from './members.service';
 import { MemberRemovedResponse, MemberResponse } from './members.types';
 
 @Resolver(() => MemberResponse)
@@ -18,17 +18,6 @@ export class MemberResolver {
     @Ctx() ctx: AppContext,
   ): Promise<MemberResponse[]> {
     return (await listMembers(ctx, org, page)).map(({ membership, user }) => toMember(membership, user));
-  }
-
-  @Mutation(() => MemberResponse, { description: 'Add an existing user to the organization by e-mail address (owner only).' })
-  @Rest('POST', '/org/:org/members', { status: 201, tags: ['members'] })
-  async add_member(
-    @Arg('org', () => String) org: string,
-    @Arg('input', () => AddMemberInput) input: AddMemberInput,
-    @Ctx() ctx: AppContext,
-  ): Promise<MemberResponse> {
-    const { membership, user } = await addMember(ctx, org, input);
-    return toMember(membership, user);
   }
 
   @Mutation(() => MemberResponse, { description: "Change a member's role (owner only; the last owner cannot be demoted)." })

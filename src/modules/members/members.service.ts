@@ -1,12 +1,11 @@
 import type { Transaction } from 'sequelize';
 import { MembershipModel, OrganizationModel, UserModel, type Role } from '../../../models';
 import { requireScope, requireUnrestrictedKey, resolveOrg } from '../../core/tenancy/tenant-scope';
-import { AlreadyExistsError, ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../core/errors';
+import { ConflictError, NotFoundError } from '../../core/errors';
 import { database } from '../../db/database';
-import { maxMembers } from '../organizations/organizations.service';
 import type { AppContext } from '../../core/context';
 import { pageWindow, type ListPageArgs } from '../../core/pagination';
-import type { AddMemberInput, UpdateMemberInput } from './members.inputs';
+import type { UpdateMemberInput } from './members.inputs';
 
 export interface Member {
   membership: MembershipModel;
@@ -15,9 +14,10 @@ export interface Member {
 
 /**
  * Locks the organization row so concurrent membership changes of one org run
- * one after the other (the last-owner and member-limit checks stay true).
+ * one after the other (the last-owner and member-limit checks stay true;
+ * invitations take it too, see invitations.service.ts).
  */
-async function lockOrganization(organizationId: string, transaction: Transaction): Promise<OrganizationModel> {
+export async function lockOrganization(organizationId: string, transaction: Transaction): Promise<OrganizationModel> {
   const org = await OrganizationModel.findByPk(organizationId, { transaction, lock: transaction.LOCK.UPDATE });
   if (!org) throw new NotFoundError('Organization');
   return org;
@@ -48,26 +48,6 @@ export async function listMembers(ctx: AppContext, orgKey: string, page: ListPag
   return memberships.flatMap((membership) => {
     const user = byId.get(membership.user_id);
     return user ? [{ membership, user }] : [];
-  });
-}
-
-export async function addMember(ctx: AppContext, orgKey: string, input: AddMemberInput): Promise<Member> {
-  const access = await resolveOrg(ctx, orgKey);
-  requireScope(access, 'members:manage');
-  // Only owners reach this point, so whether an address exists is not disclosed to anyone else.
-  const user = await UserModel.findOne({ where: { email: input.email } });
-  if (!user) throw new NotFoundError('User');
-  return database().transaction(async (transaction) => {
-    const org = await lockOrganization(access.org.id, transaction);
-    const existing = await MembershipModel.findOne({ where: { organization_id: org.id, user_id: user.id }, transaction });
-    if (existing) throw new AlreadyExistsError('The user is already a member of this organization');
-    const count = await MembershipModel.count({ where: { organization_id: org.id }, transaction });
-    const limit = maxMembers(org);
-    if (count + 1 > limit) {
-      throw new InvalidError(`The organization has reached its member limit (${limit})`, 'member_limit_exceeded_error');
-    }
-    const membership = await MembershipModel.create({ organization_id: org.id, user_id: user.id, role: input.role }, { transaction });
-    return { membership, user };
   });
 }
 

@@ -1,6 +1,6 @@
 import { MembershipModel, OrganizationModel } from '../../../models';
 import { addMember, createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
-import { gql, rest } from '../../helpers/http';
+import { rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 
@@ -61,111 +61,7 @@ describe('GET ORG/members', () => {
   });
 });
 
-describe('POST ORG/members', () => {
-  it('adds an existing user by e-mail with 201 and the member reply', async () => {
-    const { owner: boss, orgKey: org } = await createOrgWithRoles();
-    const newcomer = await createUser({ full_name: 'New Comer' });
-    const res = await rest(api, 'POST', `/org/${org}/members`, {
-      token: boss.token,
-      body: { email: newcomer.email.toUpperCase(), role: 'contributor' },
-    });
-    expect(res.status).toBe(201);
-    expect(res.body).toEqual({
-      user_id: newcomer.id,
-      email: newcomer.email,
-      username: newcomer.username,
-      full_name: 'New Comer',
-      role: 'contributor',
-      joined_at: expect.any(String),
-    });
-    const list = await rest(api, 'GET', `/org/${org}/members`, { token: newcomer.token });
-    expect(list.status).toBe(200);
-    expect(list.body.map((member: { user_id: string }) => member.user_id)).toContain(newcomer.id);
-  });
-
-  it('answers 404 for an e-mail address that has no account', async () => {
-    const res = await rest(api, 'POST', `/org/${orgKey}/members`, {
-      token: owner.token,
-      body: { email: 'nobody-at-all@example.test', role: 'reader' },
-    });
-    expect(res.status).toBe(404);
-    expect(res.body.type).toBe('not_found_error');
-  });
-
-  it('answers 409 already_exists_error for a user who is already a member', async () => {
-    const res = await rest(api, 'POST', `/org/${orgKey}/members`, { token: owner.token, body: { email: reader.email, role: 'reader' } });
-    expect(res.status).toBe(409);
-    expect(res.body.type).toBe('already_exists_error');
-  });
-
-  it('rejects bad input with 422 and exact locations', async () => {
-    const res = await rest(api, 'POST', `/org/${orgKey}/members`, { token: owner.token, body: { email: 'not-an-email', role: 'admin' } });
-    expect(res.status).toBe(422);
-    expect(res.body.type).toBe('validation_error');
-    const items = res.body.errors.map((item: { loc: unknown[]; type: string }) => [item.loc, item.type]);
-    expect(items).toEqual(
-      expect.arrayContaining([
-        [['body', 'role'], 'enum'],
-        [['body', 'email'], 'value_error'],
-      ]),
-    );
-  });
-
-  it('reports missing fields as missing', async () => {
-    const res = await rest(api, 'POST', `/org/${orgKey}/members`, { token: owner.token, body: {} });
-    expect(res.status).toBe(422);
-    expect(res.body.errors).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ loc: ['body', 'email'], type: 'missing' }),
-        expect.objectContaining({ loc: ['body', 'role'], type: 'missing' }),
-      ]),
-    );
-  });
-
-  it("rejects a contributor's and a reader's member addition with 403", async () => {
-    const someone = await createUser();
-    for (const user of [contributor, reader]) {
-      const res = await rest(api, 'POST', `/org/${orgKey}/members`, { token: user.token, body: { email: someone.email, role: 'reader' } });
-      expect(res.status).toBe(403);
-      expect(res.body.type).toBe('forbidden_error');
-    }
-  });
-
-  it("hides another organization from a non-member's member addition with 404", async () => {
-    const res = await rest(api, 'POST', `/org/${orgKey}/members`, { token: outsider.token, body: { email: outsider.email, role: 'owner' } });
-    expect(res.status).toBe(404);
-  });
-
-  it("rejects an addition beyond the organization's max_members with 400 member_limit_exceeded_error", async () => {
-    const { owner: boss, orgKey: org } = await createOrgWithRoles();
-    const row = await orgRow(org);
-    row.max_members = 3;
-    await row.save();
-    const extra = await createUser();
-    const res = await rest(api, 'POST', `/org/${org}/members`, { token: boss.token, body: { email: extra.email, role: 'reader' } });
-    expect(res.status).toBe(400);
-    expect(res.body.type).toBe('member_limit_exceeded_error');
-    expect(await MembershipModel.count({ where: { organization_id: row.id } })).toBe(3);
-  });
-
-  it('adds a member through GraphQL', async () => {
-    const boss = await createUser();
-    const friend = await createUser();
-    const res = await runOperation(api, 'AddMember', { org: boss.orgKey, input: { email: friend.email, role: 'reader' } }, boss.token);
-    expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.add_member).toMatchObject({ user_id: friend.id, username: friend.username, email: friend.email, role: 'reader' });
-  });
-
-  it('reports a GraphQL role outside the enum as a validation error', async () => {
-    const res = await gql(
-      api,
-      'mutation($org: String!, $input: AddMemberInput!) { add_member(org: $org, input: $input) { user_id } }',
-      { org: orgKey, input: { email: reader.email, role: 'admin' } },
-      owner.token,
-    );
-    expect(res.body.errors?.[0].extensions.type).toBe('validation_error');
-  });
-});
+// Adding a member (POST ORG/members) is an invitation: invitations.test.ts.
 
 describe('PATCH ORG/members/{user_id}', () => {
   it("changes a member's role", async () => {
@@ -293,14 +189,14 @@ describe('API keys on member routes', () => {
     return res.body.key;
   }
 
-  it('lets a read-only key list members but not add one', async () => {
+  it('lets a read-only key list members but not invite one', async () => {
     const { owner: boss, orgKey: org } = await createOrgWithRoles();
     const key = await apiKey(boss, { allowed_scopes: [] });
     const list = await rest(api, 'GET', `/org/${org}/members`, { headers: { 'x-api-key': key } });
     expect(list.status).toBe(200);
     const someone = await createUser();
-    const add = await rest(api, 'POST', `/org/${org}/members`, { headers: { 'x-api-key': key }, body: { email: someone.email, role: 'reader' } });
-    expect(add.status).toBe(403);
+    const invite = await rest(api, 'POST', `/org/${org}/members`, { headers: { 'x-api-key': key }, body: { email: someone.email, role: 'reader' } });
+    expect(invite.status).toBe(403);
   });
 
   it("rejects member management with a workspace-limited owner's key with 403", async () => {

@@ -12,7 +12,7 @@ import { useIsolatedTestApp } from '../../helpers/isolated-database';
  * statement_timeout on the service's own connections: a statement that runs
  * too long is cancelled by PostgreSQL and the request answers 504
  * gateway_timeout_error with the envelope. The slow statement is real: a
- * member being added waits for the organization row, which another
+ * member being invited waits for the organization row, which another
  * connection holds locked.
  */
 const api = useIsolatedTestApp({ statementTimeoutMs: 300 });
@@ -75,7 +75,7 @@ describe('statement timeouts', () => {
 
   it('answers the same timeout in GraphQL with the 504 in the error extensions', async () => {
     const res = await holdOrganizationLock(owner.orgKey, () =>
-      gql(api, 'mutation($o: String!, $i: AddMemberInput!) { add_member(org: $o, input: $i) { user_id } }', { o: owner.orgKey, i: { email: other.email, role: 'reader' } }, owner.token),
+      gql(api, 'mutation($o: String!, $i: InviteMemberInput!) { invite_member(org: $o, input: $i) { status } }', { o: owner.orgKey, i: { email: other.email, role: 'reader' } }, owner.token),
     );
     expect(res.body.errors![0].extensions).toMatchObject({ type: 'gateway_timeout_error', status: 504 });
   });

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import { createUser, type TestUser } from '../../factories/accounts';
+import { inviteAndAccept } from '../../factories/invitations';
 import { appendMessages, createGroup, createProject, createWorkspace, defaultProject, saveSession } from '../../factories/sessions';
 import { database } from '../../../src/db/database';
 import { rest } from '../../helpers/http';
@@ -134,8 +135,7 @@ describe('visibility through navigation fields', () => {
   beforeAll(async () => {
     [alice, bob, carol] = await Promise.all([createUser(), createUser(), createUser()]);
     org = alice.orgKey;
-    const added = await rest(api, 'POST', `/org/${org}/members`, { token: alice.token, body: { email: bob.email, role: 'contributor' } });
-    expect(added.status).toBe(201);
+    await inviteAndAccept(api, alice, org, bob, 'contributor');
     const projectId = (await defaultProject(org, WS)).id;
     groups.shared = (await createGroup(api, alice, { kind: 'workflow', title: 'Shared run' }, { orgKey: org })).id;
     groups.bobOnly = (await createGroup(api, bob, { kind: 'worker_run', title: "Bob's run" }, { orgKey: org })).id;
