@@ -15,6 +15,8 @@ import * as m0030 from './0030-assessments';
 import * as m0031 from './0031-workflow-runs';
 import * as m0040 from './0040-evaluations';
 import * as m0041 from './0041-attack-span-replies';
+import * as m0050 from './0050-invitations';
+import * as m0051 from './0051-account-hardening';
 
 /**
  * The ordered list of migrations. Forward-only: a landed migration is never
@@ -37,4 +39,6 @@ export const migrations: { name: string; up: Migration }[] = [
   { name: '0031-workflow-runs', up: m0031.up },
   { name: '0040-evaluations', up: m0040.up },
   { name: '0041-attack-span-replies', up: m0041.up },
+  { name: '0050-invitations', up: m0050.up },
+  { name: '0051-account-hardening', up: m0051.up },
 ];

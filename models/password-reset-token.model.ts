@@ -1,6 +1,9 @@
 import { Column, CreatedAt, DataType, Default, Model, PrimaryKey, Table, UpdatedAt } from 'sequelize-typescript';
 
-/** A single-use password reset token; only its sha256 is stored. */
+/** What a mailed single-use token is for; one is never accepted for the other. */
+export type AccountTokenPurpose = 'password_reset' | 'email_verification';
+
+/** A single-use token mailed to a user (password reset, e-mail verification); only its sha256 is stored. */
 @Table({ tableName: 'password_reset_tokens', underscored: true })
 export class PasswordResetTokenModel extends Model {
   @PrimaryKey
@@ -13,6 +16,10 @@ export class PasswordResetTokenModel extends Model {
 
   @Column(DataType.TEXT)
   declare token_hash: string;
+
+  @Default('password_reset')
+  @Column(DataType.TEXT)
+  declare purpose: AccountTokenPurpose;
 
   @Column(DataType.DATE)
   declare expires_at: Date;

@@ -15,8 +15,8 @@ import { RateLimitedError } from './errors';
  */
 const limiters = new Map<string, RateLimiterPostgres>();
 
-function limiter(prefix: string, points: number): RateLimiterPostgres {
-  const name = `${prefix}:${points}`;
+function limiter(prefix: string, points: number, duration = 60): RateLimiterPostgres {
+  const name = `${prefix}:${points}:${duration}`;
   let found = limiters.get(name);
   if (!found) {
     found = new RateLimiterPostgres({
@@ -26,19 +26,20 @@ function limiter(prefix: string, points: number): RateLimiterPostgres {
       tableCreated: true,
       keyPrefix: prefix,
       points,
-      duration: 60,
+      duration,
     });
     limiters.set(name, found);
   }
   return found;
 }
 
-async function consume(prefix: string, points: number, key: string): Promise<RateLimiterRes> {
+/** `duration` in seconds; a per-minute quota reports its limit in X-RateLimit-Limit, a longer window does not. */
+async function consume(prefix: string, points: number, key: string, duration = 60): Promise<RateLimiterRes> {
   try {
-    return await limiter(prefix, points).consume(key);
+    return await limiter(prefix, points, duration).consume(key);
   } catch (rejection) {
     if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), points);
+    throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), duration === 60 ? points : undefined);
   }
 }
 
@@ -58,3 +59,21 @@ export const AuthQuota: MiddlewareFn<AppContext> = async ({ context }, next) => 
   if (points > 0) await consume('auth', points, `ip:${context.ip}`);
   return next();
 };
+
+/**
+ * Login attempts per account, whatever the client address, so a password
+ * cannot be guessed from many addresses at once (the per-IP quota alone
+ * allows that). Every attempt takes a point before the password is checked
+ * (concurrent attempts cannot slip past the limit); a successful one gives
+ * it back with the returned function, so only failures count. `account`
+ * names the account the same way whether or not it exists, so a 429 tells
+ * nothing about existence.
+ */
+export async function consumeLoginAttempt(account: string): Promise<() => Promise<void>> {
+  const { LOGIN_ACCOUNT_RATE_LIMIT: points, LOGIN_ACCOUNT_RATE_WINDOW_SECONDS: window } = config();
+  if (points <= 0) return async () => undefined;
+  await consume('login', points, account, window);
+  return async () => {
+    await limiter('login', points, window).reward(account, 1);
+  };
+}

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { MembershipModel, OrganizationModel, UserModel, type Role } from '../../models';
+import { drainBackground } from '../../src/core/background';
 import { signup } from '../../src/modules/accounts/signup.service';
 
 export interface TestUser {
@@ -22,6 +23,8 @@ export async function createUser(overrides: { email?: string; full_name?: string
   const email = overrides.email ?? `${username}@example.test`;
   const password = 'correct-horse-battery';
   const result = await signup({ email, password, username, full_name: overrides.full_name ?? null, accept_terms: true }, null);
+  // Signup mails a verification link after its reply: written now, so it never lands inside a later measurement.
+  await drainBackground();
   return { id: result.id, email, username: result.username, password, token: result.access_token!, orgKey: result.username };
 }
 

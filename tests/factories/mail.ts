@@ -13,13 +13,21 @@ export async function outboxOf(address: string): Promise<MailOutboxModel[]> {
 export async function requestResetToken(api: TestApp, email: string): Promise<string> {
   const res = await rest(api, 'POST', '/auth/forgot-password', { body: { email } });
   if (res.status !== 202) throw new Error(`forgot-password answered ${res.status}`);
-  const [mail] = await outboxOf(email);
+  const mail = (await outboxOf(email)).find((row) => row.kind === 'password_reset');
   const match = /Reset token: (\S+)/.exec(mail?.body_text ?? '');
   if (!match) throw new Error(`no reset mail for ${email}`);
   return match[1];
 }
 
-/** Moves every open reset token of a user one second into the past. */
+/** Moves every open token of a user (reset and verification) one second into the past. */
 export async function expireResetTokens(userId: string): Promise<void> {
   await PasswordResetTokenModel.update({ expires_at: new Date(Date.now() - 1000) }, { where: { user_id: userId } });
+}
+
+/** The token of the newest verification mail of an address (signup and resend-verification write one after their reply). */
+export async function verificationToken(email: string): Promise<string> {
+  const mail = (await outboxOf(email)).find((row) => row.kind === 'email_verification');
+  const match = /Verification token: (\S+)/.exec(mail?.body_text ?? '');
+  if (!match) throw new Error(`no verification mail for ${email}`);
+  return match[1];
 }

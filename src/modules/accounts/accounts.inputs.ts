@@ -1,6 +1,7 @@
-import { IsDefined, IsEmail, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsDefined, IsEmail, MaxLength, ValidateIf } from 'class-validator';
 import { Field } from 'type-graphql';
 import { ApiInput } from '../../core/validation/api-input';
+import { NewPassword } from './password-policy';
 
 @ApiInput('SignupInput')
 export class SignupInput {
@@ -9,9 +10,8 @@ export class SignupInput {
   @MaxLength(320)
   email: string;
 
-  @Field(() => String)
-  @MinLength(8, { message: 'Password should have at least 8 characters' })
-  @MaxLength(1024)
+  @Field(() => String, { description: 'At least 8 characters, not only whitespace, not a common password.' })
+  @NewPassword()
   password: string;
 
   @Field(() => Boolean, { nullable: true, defaultValue: true })
@@ -69,12 +69,26 @@ export class ResetPasswordInput {
   @MaxLength(320)
   email: string;
 
-  @Field(() => String, { description: 'The new password (at least 8 characters).' })
-  @MinLength(8, { message: 'Password should have at least 8 characters' })
-  @MaxLength(1024)
+  @Field(() => String, { description: 'The new password: at least 8 characters, not only whitespace, not a common password.' })
+  @NewPassword()
   password: string;
 
   @Field(() => String, { description: 'The reset token from the e-mail.' })
   @MaxLength(512)
   token: string;
+}
+
+@ApiInput('VerifyEmailInput')
+export class VerifyEmailInput {
+  @Field(() => String, { description: 'The verification token from the e-mail.' })
+  @MaxLength(512)
+  token: string;
+}
+
+@ApiInput('ResendVerificationInput')
+export class ResendVerificationInput {
+  @Field(() => String)
+  @IsEmail({}, { message: 'value is not a valid email address' })
+  @MaxLength(320)
+  email: string;
 }

@@ -2,10 +2,18 @@ import { Arg, Ctx, Mutation, Query, Resolver, UseMiddleware } from 'type-graphql
 import { AuthQuota } from '../../core/rate-limit';
 import type { AppContext } from '../../core/context';
 import { Public, Rest } from '../../core/graphql-decorators';
-import { ForgotPasswordInput, LoginInput, ResetPasswordInput, SignupInput } from './accounts.inputs';
+import { ForgotPasswordInput, LoginInput, ResendVerificationInput, ResetPasswordInput, SignupInput, VerifyEmailInput } from './accounts.inputs';
 import { toUserResponse } from './accounts.mapper';
-import { AccessTokenResponse, ForgotPasswordResponse, SignupUserResponse, UserResponse } from './accounts.types';
+import {
+  AccessTokenResponse,
+  ForgotPasswordResponse,
+  ResendVerificationResponse,
+  SignupUserResponse,
+  UserResponse,
+  VerifyEmailResponse,
+} from './accounts.types';
 import { forgotPassword, login, resetPassword } from './auth.service';
+import { resendVerification, verifyEmail } from './email-verification.service';
 import { signup } from './signup.service';
 import { currentUser } from './user.service';
 
@@ -47,6 +55,26 @@ export class AccountResolver {
   @Rest('POST', '/auth/reset-password', { tags: ['accounts'] })
   reset_password(@Arg('input', () => ResetPasswordInput) input: ResetPasswordInput): Promise<AccessTokenResponse> {
     return resetPassword(input);
+  }
+
+  @Mutation(() => VerifyEmailResponse, {
+    description: 'Verify the e-mail address with the single-use token mailed at signup (valid 24 hours).',
+  })
+  @Public()
+  @UseMiddleware(AuthQuota)
+  @Rest('POST', '/auth/verify-email', { tags: ['accounts'] })
+  verify_email(@Arg('input', () => VerifyEmailInput) input: VerifyEmailInput): Promise<VerifyEmailResponse> {
+    return verifyEmail(input);
+  }
+
+  @Mutation(() => ResendVerificationResponse, {
+    description: 'Mail a new verification link to an unverified account. Same reply whether or not the address has one.',
+  })
+  @Public()
+  @UseMiddleware(AuthQuota)
+  @Rest('POST', '/auth/resend-verification', { status: 202, tags: ['accounts'] })
+  resend_verification(@Arg('input', () => ResendVerificationInput) input: ResendVerificationInput): Promise<ResendVerificationResponse> {
+    return resendVerification(input);
   }
 
   @Query(() => UserResponse, { description: 'The authenticated user.' })

@@ -1,4 +1,7 @@
 import { Field, ObjectType } from 'type-graphql';
+import { MaxItems } from '../../core/graphql-decorators';
+import { NoStore } from '../../core/no-store';
+import { MAX_LIST_PAGE } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
 
 @ObjectType('SignupUserResponse', { description: 'The account created by signup.' })
@@ -13,6 +16,7 @@ export class SignupUserResponse {
   email_address: string;
 
   @Field(() => String, { nullable: true, description: 'Null when e-mail verification is required first.' })
+  @NoStore()
   access_token: string | null;
 
   @Field(() => Boolean)
@@ -46,12 +50,14 @@ export class OrgInfo {
 @ObjectType('AccessTokenResponse', { description: 'An access token with the organizations of its user.' })
 export class AccessTokenResponse {
   @Field(() => String)
+  @NoStore()
   access_token: string;
 
   @Field(() => OrgInfo, { nullable: true, description: "The user's personal organization." })
   default_org: OrgInfo | null;
 
   @Field(() => [OrgInfo])
+  @MaxItems(MAX_LIST_PAGE)
   orgs: OrgInfo[];
 }
 
@@ -62,6 +68,27 @@ export class ForgotPasswordResponse {
 
   @Field(() => String)
   detail: string;
+}
+
+@ObjectType('ResendVerificationResponse', { description: 'The same reply whether or not the address has an unverified account.' })
+export class ResendVerificationResponse {
+  @Field(() => String)
+  status: string;
+
+  @Field(() => String)
+  detail: string;
+}
+
+@ObjectType('VerifyEmailResponse', { description: 'The address a verification link proved.' })
+export class VerifyEmailResponse {
+  @Field(() => String, { description: '`verified`.' })
+  status: string;
+
+  @Field(() => String)
+  email_address: string;
+
+  @Field(() => Date, { description: 'When the address was first verified.' })
+  email_verified_at: Date;
 }
 
 @ObjectType('UserResponse', { description: 'The authenticated user.' })

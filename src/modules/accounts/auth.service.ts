@@ -6,11 +6,13 @@ import { assertActive } from '../../core/viewer';
 import { AuthenticationError, ForbiddenError } from '../../core/errors';
 import { database } from '../../db/database';
 import { runInBackground } from '../../core/background';
+import { consumeLoginAttempt } from '../../core/rate-limit';
 import { queueMail } from '../mail/mail.service';
+import { revokeAllApiKeys } from '../api-keys/api-keys.service';
 import { accessTokenResponse } from './access-token';
 import type { ForgotPasswordInput, LoginInput, ResetPasswordInput } from './accounts.inputs';
 import type { AccessTokenResponse, ForgotPasswordResponse } from './accounts.types';
-import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
+import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from './password';
 import { sha256 } from './secrets';
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -24,6 +26,9 @@ const FORGOT_PASSWORD_REPLY: ForgotPasswordResponse = {
 /**
  * Login by e-mail or username. An unknown user costs one scrypt against a
  * dummy hash, so neither the message nor the timing tells whether it exists.
+ * Failed attempts are throttled per account (LOGIN_ACCOUNT_RATE_LIMIT, on top
+ * of the per-IP quota); a hash made with a weaker scrypt cost than the
+ * current one is replaced now that the password is at hand.
  */
 export async function login(input: LoginInput): Promise<AccessTokenResponse> {
   const identifier = (input.email ?? input.username ?? '').trim();
@@ -31,13 +36,23 @@ export async function login(input: LoginInput): Promise<AccessTokenResponse> {
   const user = identifier
     ? await UserModel.findOne({ where: { [Op.or]: [{ email: identifier }, { username: identifier }] } })
     : null;
+  // One bucket per account, reached by e-mail or username alike; unknown names get their own (the same behaviour).
+  const forgive = await consumeLoginAttempt(user ? `user:${user.id}` : `name:${identifier.toLowerCase()}`);
   const valid = await verifyPassword(input.password, user?.password_hash ?? (await dummyPasswordHash()));
   if (!user || !valid) throw new AuthenticationError('Incorrect e-mail, username or password');
+  await forgive();
   assertActive(user);
   if (config().REQUIRE_EMAIL_VERIFICATION && !user.email_verified_at) {
     throw new ForbiddenError('The e-mail address is not verified yet', 'user_verification_error');
   }
+  if (needsRehash(user.password_hash)) await upgradePasswordHash(user, input.password);
   return accessTokenResponse(user);
+}
+
+/** Rehashes at the current cost; conditional on the old hash, so a concurrent password reset is never overwritten. */
+async function upgradePasswordHash(user: UserModel, password: string): Promise<void> {
+  const upgraded = await hashPassword(password);
+  await UserModel.update({ password_hash: upgraded }, { where: { id: user.id, password_hash: user.password_hash } });
 }
 
 function resetLink(email: string, token: string): string {
@@ -61,6 +76,7 @@ async function sendResetMail(user: UserModel): Promise<void> {
   await PasswordResetTokenModel.create({
     user_id: user.id,
     token_hash: sha256(token),
+    purpose: 'password_reset',
     expires_at: new Date(Date.now() + RESET_TOKEN_TTL_MS),
   });
   const link = resetLink(user.email, token);
@@ -83,12 +99,14 @@ async function sendResetMail(user: UserModel): Promise<void> {
 
 /**
  * Spends a reset token: sets the new password, bumps the token version (every
- * older JWT fails from now on), spends the user's other open reset tokens and
- * replies with a fresh token.
+ * older JWT fails from now on), revokes every API key of the user (whoever
+ * held the account before the reset keeps no key), spends the user's other
+ * open reset tokens and replies with a fresh token.
  */
 export async function resetPassword(input: ResetPasswordInput): Promise<AccessTokenResponse> {
   const invalid = () => new AuthenticationError('Invalid or already used reset token', 'token_error');
-  const row = await PasswordResetTokenModel.findOne({ where: { token_hash: sha256(input.token) } });
+  // Only a reset token resets: a verification token proves the address, not the right to the account's password.
+  const row = await PasswordResetTokenModel.findOne({ where: { token_hash: sha256(input.token), purpose: 'password_reset' } });
   if (!row || row.used_at) throw invalid();
   const user = await UserModel.findByPk(row.user_id);
   if (!user || user.email.toLowerCase() !== input.email.trim().toLowerCase()) throw invalid();
@@ -99,16 +117,18 @@ export async function resetPassword(input: ResetPasswordInput): Promise<AccessTo
     const now = new Date();
     const [spent] = await PasswordResetTokenModel.update({ used_at: now }, { where: { id: row.id, used_at: null }, transaction });
     if (spent !== 1) throw invalid(); // spent concurrently
-    await PasswordResetTokenModel.update({ used_at: now }, { where: { user_id: user.id, used_at: null }, transaction });
+    await PasswordResetTokenModel.update({ used_at: now }, { where: { user_id: user.id, purpose: 'password_reset', used_at: null }, transaction });
+    // The user's row first: it serialises this with API key creation (api-keys.service lockKeyOwner).
     await UserModel.update(
       {
         password_hash: passwordHash,
         token_version: database().literal('token_version + 1'),
         // Receiving the mail proves the address.
-        email_verified_at: user.email_verified_at ?? now,
+        email_verified_at: database().literal('COALESCE(email_verified_at, now())'),
       },
       { where: { id: user.id }, transaction },
     );
+    await revokeAllApiKeys(user.id, transaction);
   });
   await user.reload();
   return accessTokenResponse(user);

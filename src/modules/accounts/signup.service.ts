@@ -9,6 +9,7 @@ import { createPersonalOrganization } from '../organizations/organizations.servi
 import { SLUG_PATTERN } from '../workspaces/workspaces.inputs';
 import type { SignupInput } from './accounts.inputs';
 import type { SignupUserResponse } from './accounts.types';
+import { queueVerificationMail } from './email-verification.service';
 import { hashPassword } from './password';
 
 
@@ -19,6 +20,17 @@ export function usernameBase(email: string): string {
   if (slug.length >= 3) return slug;
   return `${slug || 'user'}-user`.slice(0, 32);
 }
+
+/** `base-` and six random lower-case letters or digits: what a signup that lost the race for base-N tries next. */
+function randomUsername(base: string): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  let suffix = '';
+  for (const byte of crypto.randomBytes(6)) suffix += alphabet[byte % alphabet.length];
+  return `${base}-${suffix}`;
+}
+
+/** Attempts at a generated username: base-N first, then random suffixes (a clash among 36^6 is negligible). */
+const USERNAME_ATTEMPTS = 6;
 
 /** Picks base, base-2, base-3… free both as a username and as an organization key. */
 async function uniqueUsername(base: string): Promise<string> {
@@ -77,7 +89,8 @@ export async function signup(input: SignupInput, captchaToken: string | null): P
           full_name: input.full_name ?? null,
           password_hash: passwordHash,
           email_opt_in: input.email_opt_in ?? false,
-          email_verified_at: requiresVerification ? null : new Date(),
+          // Only a mailed link verifies the address (email-verification.service), never signup itself.
+          email_verified_at: null,
         },
         { transaction },
       );
@@ -88,18 +101,21 @@ export async function signup(input: SignupInput, captchaToken: string | null): P
   if (input.username != null) {
     user = await create(username!);
   } else {
-    // A generated name can be taken by a concurrent signup between the check
-    // and the insert: pick the next free suffix and try again.
+    // A generated name can be taken by a concurrent signup between the check and the insert (every signup
+    // sharing the local part computes the same base-N): the losers retry with a random suffix. A clash on
+    // the e-mail itself is not retried: it is the 409 of a duplicate address.
+    const base = usernameBase(email);
     for (let attempt = 1; ; attempt += 1) {
       try {
-        user = await create(await uniqueUsername(usernameBase(email)));
+        user = await create(attempt === 1 ? await uniqueUsername(base) : randomUsername(base));
         break;
       } catch (error) {
         const lostRace = error instanceof UniqueConstraintError && !('email' in (error.fields ?? {}));
-        if (!lostRace || attempt >= 5) throw error;
+        if (!lostRace || attempt >= USERNAME_ATTEMPTS) throw error;
       }
     }
   }
+  queueVerificationMail(user);
   return {
     id: user.id,
     username: user.username,

@@ -1,10 +1,13 @@
+import { QueryTypes, type Transaction } from 'sequelize';
 import { ApiKeyModel, MembershipModel, WorkspaceModel } from '../../../models';
+import { config } from '../../config/config';
 import { requireViewer, type AppContext } from '../../core/context';
 import type { Viewer } from '../../core/viewer';
 import { requireUnrestrictedKey } from '../../core/tenancy/tenant-scope';
 import type { AccessPolicy } from '../../core/authz/scopes';
 import { pageWindow, type ListPageArgs } from '../../core/pagination';
-import { ForbiddenError, InvalidError, NotFoundError, validationFailure } from '../../core/errors';
+import { AuthenticationError, ConflictError, ForbiddenError, InvalidError, NotFoundError, validationFailure } from '../../core/errors';
+import { database } from '../../db/database';
 import { randomBase62, sha256 } from '../accounts/secrets';
 import type { CreateApiKeyInput } from './api-keys.inputs';
 
@@ -57,17 +60,64 @@ export async function createApiKey(ctx: AppContext, input: CreateApiKeyInput): P
   }
   assertMayManageKeys(viewer);
   const generated = generateApiKey();
-  const row = await ApiKeyModel.create({
-    user_id: viewer.user.id,
-    name: input.name ?? null,
-    key_hash: generated.hash,
-    masked_key: generated.masked,
-    allow_self_revoke: input.allow_self_revoke ?? false,
-    organization_id: organizationId,
-    workspace_id: workspaceId,
-    allowed_scopes: input.allowed_scopes ? [...new Set(input.allowed_scopes)] : null,
+  const row = await database().transaction(async (transaction) => {
+    await lockKeyOwner(viewer, transaction);
+    const [{ active }] = await database().query<{ active: number }>(
+      'SELECT count(*)::int AS active FROM api_keys WHERE user_id = $user AND revoked_at IS NULL',
+      { bind: { user: viewer.user.id }, type: QueryTypes.SELECT, transaction },
+    );
+    const cap = config().MAX_ACTIVE_API_KEYS;
+    if (active >= cap) throw new ConflictError(`At most ${cap} active API keys per user; revoke one first`);
+    return ApiKeyModel.create(
+      {
+        user_id: viewer.user.id,
+        name: input.name ?? null,
+        key_hash: generated.hash,
+        masked_key: generated.masked,
+        allow_self_revoke: input.allow_self_revoke ?? false,
+        organization_id: organizationId,
+        workspace_id: workspaceId,
+        allowed_scopes: input.allowed_scopes ? [...new Set(input.allowed_scopes)] : null,
+      },
+      { transaction },
+    );
   });
   return { row, key: generated.key };
+}
+
+/**
+ * Locks the user's row for the rest of the transaction: key creations of one
+ * user run one at a time (so the count above cannot be raced past the cap),
+ * and after a concurrent password reset (which updates the row and revokes
+ * every key) the caller's credential is checked again, so a credential the
+ * reset invalidated cannot mint a key that outlives it.
+ */
+async function lockKeyOwner(viewer: Viewer, transaction: Transaction): Promise<void> {
+  const invalid = () => new AuthenticationError('Invalid or revoked credential', 'token_error');
+  // A row locked after waiting is read in its newest version (the reset's token_version).
+  const [owner] = await database().query<{ token_version: number }>('SELECT token_version FROM users WHERE id = $user FOR UPDATE', {
+    bind: { user: viewer.user.id },
+    type: QueryTypes.SELECT,
+    transaction,
+  });
+  if (!owner) throw invalid();
+  if (!viewer.apiKey) {
+    if (owner.token_version !== viewer.user.token_version) throw invalid();
+    return;
+  }
+  // Its own statement, so its snapshot is taken after the lock (and sees a reset that committed meanwhile).
+  const [key] = await database().query<{ active: boolean }>('SELECT revoked_at IS NULL AS active FROM api_keys WHERE id = $key', {
+    bind: { key: viewer.apiKey.id },
+    type: QueryTypes.SELECT,
+    transaction,
+  });
+  if (!key?.active) throw invalid();
+}
+
+/** A password reset revokes every active key of the user, in the reset's transaction (after it has locked the user's row). */
+export async function revokeAllApiKeys(userId: string, transaction: Transaction): Promise<number> {
+  const [revoked] = await ApiKeyModel.update({ revoked_at: new Date() }, { where: { user_id: userId, revoked_at: null }, transaction });
+  return revoked;
 }
 
 /** The caller's keys, newest first; revoked ones only when asked for. */

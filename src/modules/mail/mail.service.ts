@@ -19,11 +19,16 @@ function smtpTransport(url: string): Transporter {
   return transport.transporter;
 }
 
+/** What the outbox keeps of a mail in production: its action links carry secrets (reset and verification tokens). */
+export const WITHHELD_BODY = '[body not kept: NODE_ENV=production and SMTP_URL is not set, so this mail was not delivered]';
+
 /**
  * Delivers a mail: through SMTP when SMTP_URL is set (failures are logged as
  * mail_error), otherwise into the `mail_outbox` table plus a log line with the
- * link outside production, so a developer can read it. Callers that must not
- * reveal anything through timing run this in the background.
+ * link outside production, so a developer can read it. In production without
+ * SMTP the outbox keeps only the metadata (to, subject, kind), never the body
+ * with its token, and the log line says the mail went nowhere. Callers that
+ * must not reveal anything through timing run this in the background.
  */
 export async function queueMail(message: MailMessage): Promise<void> {
   const { SMTP_URL, MAIL_FROM } = config();
@@ -35,8 +40,12 @@ export async function queueMail(message: MailMessage): Promise<void> {
     }
     return;
   }
-  await MailOutboxModel.create({ to_address: message.to, subject: message.subject, body_text: message.text, kind: message.kind });
+  const production = config().NODE_ENV === 'production';
+  await MailOutboxModel.create({ to_address: message.to, subject: message.subject, body_text: production ? WITHHELD_BODY : message.text, kind: message.kind });
+  if (production) {
+    logger.warn({ mail_to: message.to, subject: message.subject, kind: message.kind }, 'mail not delivered (SMTP_URL is not set); only its metadata is kept');
+    return;
+  }
   // The link carries a secret: it is logged for developers, never in production.
-  const link = config().NODE_ENV === 'production' ? undefined : message.link;
-  logger.info({ mail_to: message.to, subject: message.subject, kind: message.kind, link }, 'mail written to the outbox (SMTP_URL is not set)');
+  logger.info({ mail_to: message.to, subject: message.subject, kind: message.kind, link: message.link }, 'mail written to the outbox (SMTP_URL is not set)');
 }

@@ -1,6 +1,9 @@
-import { PasswordResetTokenModel } from '../../../models';
+import { ApiKeyModel, PasswordResetTokenModel } from '../../../models';
+import { config, overrideConfig } from '../../../src/config/config';
 import { sha256 } from '../../../src/modules/accounts/secrets';
+import { WITHHELD_BODY } from '../../../src/modules/mail/mail.service';
 import { createUser, randomKey } from '../../factories/accounts';
+import { createApiKey } from '../../factories/api-keys';
 import { expireResetTokens, outboxOf, requestResetToken } from '../../factories/mail';
 import { gql, rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
@@ -27,13 +30,27 @@ describe('POST /auth/forgot-password', () => {
     expect(mail.kind).toBe('password_reset');
     expect(mail.body_text).toContain(`reset-password?token=${token}`);
     expect(mail.body_text).not.toContain(user.password);
-    const rows = await PasswordResetTokenModel.findAll({ where: { user_id: user.id } });
+    const rows = await PasswordResetTokenModel.findAll({ where: { user_id: user.id, purpose: 'password_reset' } });
     expect(rows).toHaveLength(1);
     expect(rows[0].token_hash).toBe(sha256(token));
     expect(rows[0].token_hash).not.toContain(token);
     const ttl = rows[0].expires_at.getTime() - rows[0].created_at.getTime();
     expect(ttl).toBeGreaterThan(59 * 60 * 1000);
     expect(ttl).toBeLessThanOrEqual(60 * 60 * 1000 + 1000);
+  });
+
+  it('keeps only the metadata of the reset mail in production without SMTP_URL, never the token', async () => {
+    const user = await createUser();
+    const previous = config();
+    overrideConfig({ NODE_ENV: 'production', SMTP_URL: undefined });
+    try {
+      expect((await rest(api, 'POST', '/auth/forgot-password', { body: { email: user.email } })).status).toBe(202);
+      const [mail] = await outboxOf(user.email);
+      expect(mail).toMatchObject({ to_address: user.email, subject: 'Reset your password', kind: 'password_reset', body_text: WITHHELD_BODY });
+      expect(mail.body_text).not.toMatch(/token/i);
+    } finally {
+      overrideConfig(previous);
+    }
   });
 
   it('writes no mail for an unknown address', async () => {
@@ -138,6 +155,48 @@ describe('POST /auth/reset-password', () => {
     // The token was not spent by the invalid request.
     const ok = await rest(api, 'POST', '/auth/reset-password', { body: { email: user.email, password: NEW_PASSWORD, token } });
     expect(ok.status).toBe(200);
+  });
+
+  it.each([
+    ['a common password', 'password'],
+    ['a common password in capitals', 'PASSWORD1'],
+    ['all whitespace', '        '],
+  ])('rejects %s as the new password with 422 value_error at body.password and leaves the token usable', async (_label, password) => {
+    const user = await createUser();
+    const token = await requestResetToken(api, user.email);
+    const res = await rest(api, 'POST', '/auth/reset-password', { body: { email: user.email, password, token } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'password'], type: 'value_error' })]);
+    expect((await rest(api, 'POST', '/auth/reset-password', { body: { email: user.email, password: NEW_PASSWORD, token } })).status).toBe(200);
+  });
+
+  it('revokes every API key of the account, so whoever pre-registered the address keeps none after the owner recovers it', async () => {
+    // Someone signs up with the victim's address and makes keys; the victim "recovers" the account by a reset.
+    const squatter = await createUser();
+    const keys = await Promise.all([createApiKey(api, squatter), createApiKey(api, squatter, { allow_self_revoke: true })]);
+    for (const { key } of keys) expect((await rest(api, 'GET', '/user', { headers: { 'x-api-key': key } })).status).toBe(200);
+    const token = await requestResetToken(api, squatter.email);
+    const reset = await rest(api, 'POST', '/auth/reset-password', { body: { email: squatter.email, password: NEW_PASSWORD, token } });
+    expect(reset.status).toBe(200);
+    for (const { key } of keys) {
+      const res = await rest(api, 'GET', '/user', { headers: { 'x-api-key': key } });
+      expect(res.status).toBe(401);
+      expect(res.body.type).toBe('token_error');
+    }
+    const rows = await ApiKeyModel.findAll({ where: { user_id: squatter.id } });
+    expect(rows.map((row) => row.revoked_at)).toEqual([expect.any(Date), expect.any(Date)]);
+    // A key made after the reset works.
+    const after = await rest(api, 'POST', '/user/api-keys', { token: reset.body.access_token, body: { name: 'after' } });
+    expect(after.status).toBe(201);
+    expect((await rest(api, 'GET', '/user', { headers: { 'x-api-key': after.body.key } })).status).toBe(200);
+  });
+
+  it('leaves the API keys of other users alone', async () => {
+    const [user, other] = await Promise.all([createUser(), createUser()]);
+    const otherKey = await createApiKey(api, other);
+    const token = await requestResetToken(api, user.email);
+    expect((await rest(api, 'POST', '/auth/reset-password', { body: { email: user.email, password: NEW_PASSWORD, token } })).status).toBe(200);
+    expect((await rest(api, 'GET', '/user', { headers: { 'x-api-key': otherKey.key } })).status).toBe(200);
   });
 
   it('reports every missing field and a bad e-mail at once', async () => {

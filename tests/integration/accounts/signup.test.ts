@@ -60,6 +60,33 @@ describe('POST /auth/signup', () => {
     expect(names).toContain(local);
   });
 
+  it('gives 50 concurrent signups sharing an e-mail local part 50 distinct usernames and organizations (201 each)', async () => {
+    const local = randomKey('crowd');
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, (_, index) => rest(api, 'POST', '/auth/signup', { body: { email: `${local}@d${index}.test`, password: PASSWORD } })),
+    );
+    expect(replies.filter((reply) => reply.status !== 201).map((reply) => reply.text)).toEqual([]);
+    const names = replies.map((reply) => reply.body.username);
+    expect(new Set(names).size).toBe(50);
+    expect(names).toContain(local);
+    for (const name of names) expect(name).toMatch(new RegExp(`^${local}(-[a-z0-9]+)?$`));
+    expect(await OrganizationModel.count({ where: { key: names } })).toBe(50);
+  });
+
+  it('still answers 409 already_exists_error to all but one of concurrent signups with the same e-mail', async () => {
+    const email = `${randomKey('twin')}@example.test`;
+    const replies = await Promise.all(Array.from({ length: 5 }, () => rest(api, 'POST', '/auth/signup', { body: { email, password: PASSWORD } })));
+    expect(replies.map((reply) => reply.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    for (const reply of replies.filter((item) => item.status === 409)) expect(reply.body.type).toBe('already_exists_error');
+    expect(await UserModel.count({ where: { email } })).toBe(1);
+  });
+
+  it('never marks the address as verified at signup', async () => {
+    const res = await rest(api, 'POST', '/auth/signup', { body: { email: `${randomKey('v')}@example.test`, password: PASSWORD } });
+    expect(res.status).toBe(201);
+    expect((await UserModel.findByPk(res.body.id))!.email_verified_at).toBeNull();
+  });
+
   it('turns an e-mail local part into a slug', async () => {
     const hex = randomKey('x').slice(2);
     const res = await rest(api, 'POST', '/auth/signup', { body: { email: `Jo.Ann_${hex}@example.test`, password: PASSWORD } });
@@ -117,6 +144,29 @@ describe('POST /auth/signup', () => {
     const res = await rest(api, 'POST', '/auth/signup', { body: { email: `${randomKey('n')}@example.test`, password: 'short' } });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'password'], type: 'string_too_short' })]);
+  });
+
+  it.each([
+    ['password', 'password'],
+    ['12345678', '12345678'],
+    ['eight spaces', '        '],
+    ['a common password with other letter case and outer spaces', ' Password1 '],
+    ['tabs and newlines only', '\t\n\t\n\t\n\t\n'],
+  ])('rejects %s with 422 value_error at body.password', async (_label, password) => {
+    const email = `${randomKey('n')}@example.test`;
+    const res = await rest(api, 'POST', '/auth/signup', { body: { email, password } });
+    expect(res.status).toBe(422);
+    expect(res.body.type).toBe('validation_error');
+    expect(res.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'password'], type: 'value_error' })]);
+    expect(await UserModel.count({ where: { email } })).toBe(0);
+  });
+
+  it('refuses a common password over GraphQL with 422 at input.password', async () => {
+    const res = await gql(api, 'mutation($input: SignupInput!) { signup(input: $input) { id } }', {
+      input: { email: `${randomKey('g')}@example.test`, password: '12345678' },
+    });
+    expect(res.body.errors?.[0].extensions).toMatchObject({ type: 'validation_error', status: 422 });
+    expect(res.body.errors?.[0].extensions.errors).toEqual([expect.objectContaining({ loc: ['input', 'password'], type: 'value_error' })]);
   });
 
   it('reports every missing field at once', async () => {

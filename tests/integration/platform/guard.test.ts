@@ -9,7 +9,14 @@ import { useTestApp } from '../../helpers/test-app';
  * Every root Query and Mutation needs credentials, except this explicit
  * allow-list. Adding a public operation means adding it here on purpose.
  */
-const PUBLIC_OPERATIONS = ['Mutation.forgot_password', 'Mutation.login', 'Mutation.reset_password', 'Mutation.signup'];
+const PUBLIC_OPERATIONS = [
+  'Mutation.forgot_password',
+  'Mutation.login',
+  'Mutation.resend_verification',
+  'Mutation.reset_password',
+  'Mutation.signup',
+  'Mutation.verify_email',
+];
 
 const api = useTestApp();
 
