@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { ValidationError, type ValidationItem } from '../../core/errors';
 import type { PublishCapabilityRequest } from './catalogs.inputs';
-import { isRelativePath } from './catalogs.inputs';
+import { bundlePathProblem } from './capability-file-rules';
 import { ComponentType, type CapabilityComponentDetail, type CapabilityFileEntry, type CapabilitySecretRequirement } from './catalogs.types';
 
 /**
@@ -76,8 +76,9 @@ function readComponents(manifest: Record<string, unknown>, paths: string[], erro
       errors.push({ loc: [...loc, 'type'], msg: `Input should be ${COMPONENT_TYPES.map((type) => `'${type}'`).join(', ')}`, type: 'enum' });
     }
     if (typeof item.path === 'string' && item.path) {
-      if (!isRelativePath(item.path)) {
-        errors.push({ loc: [...loc, 'path'], msg: "must be a relative path without '..' segments or a leading '/'", type: 'value_error' });
+      const problem = bundlePathProblem(item.path);
+      if (problem) {
+        errors.push({ loc: [...loc, 'path'], msg: `path ${problem}`, type: 'value_error' });
       } else if (!paths.some((path) => path === item.path || path.startsWith(`${item.path}/`))) {
         errors.push({ loc: [...loc, 'path'], msg: 'must name a published file or directory', type: 'value_error' });
       }

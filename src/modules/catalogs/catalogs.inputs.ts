@@ -3,6 +3,7 @@ import { ArgsType, Field, Int } from 'type-graphql';
 import { JSONObjectScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import { TokenCountScalar } from '../sessions/token-count.scalar';
+import { bundlePathProblem, isStrictBase64 } from './capability-file-rules';
 import { isCatalogVersion } from './semver-key';
 import {
   CapabilitySortBy,
@@ -38,27 +39,19 @@ function IsSemver(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
-/** A relative bundle path: no leading `/`, no `..` or empty segment, no backslash. */
-export function isRelativePath(value: unknown): boolean {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 1024) return false;
-  if (value.startsWith('/') || value.includes('\\') || value.includes('\0')) return false;
-  return value.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..');
-}
-
-function IsRelativePath(options?: ValidationOptions): PropertyDecorator {
+/** A relative bundle path (capability-file-rules.ts): 422 `value_error` at the field, saying what is wrong. */
+function IsBundlePath(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
-    { name: 'isRelativePath', validator: { validate: isRelativePath, defaultMessage: () => "must be a relative path without '..' segments or a leading '/'" } },
+    {
+      name: 'isBundlePath',
+      validator: { validate: (value) => bundlePathProblem(value) === null, defaultMessage: (args) => `path ${bundlePathProblem(args?.value) ?? 'is not valid'}` },
+    },
     options,
   );
 }
-
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 function IsBase64(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy(
-    { name: 'isBase64', validator: { validate: (value) => typeof value === 'string' && BASE64.test(value), defaultMessage: () => 'must be valid base64' } },
-    options,
-  );
+  return ValidateBy({ name: 'isBase64', validator: { validate: isStrictBase64, defaultMessage: () => 'must be valid base64' } }, options);
 }
 
 function UniquePaths(options?: ValidationOptions): PropertyDecorator {
@@ -149,8 +142,11 @@ export class PublishDatasetRequest {
 
 @ApiInput('CapabilityFileInput')
 export class CapabilityFileInput {
-  @Field(() => String, { description: 'Relative path in the bundle.' })
-  @IsRelativePath()
+  @Field(() => String, {
+    description:
+      "Relative path in the bundle: non-empty segments, no '.' or '..', no leading '/', drive letter or backslash, no control, bidirectional or invisible formatting characters, also once percent-decoded.",
+  })
+  @IsBundlePath()
   path: string;
 
   @Field(() => String, { description: 'The file content, base64.' })

@@ -7,7 +7,7 @@ import { database } from '../../db/database';
 import { CAPABILITY_SELECT } from './capabilities.service';
 import type { CapabilityRow, DatasetRow, TaskRow, TaskSetRow } from './catalogs.mapper';
 import { DATASET_SELECT } from './datasets.service';
-import { TASK_SET_SELECT } from './task-sets.service';
+import { TASK_SET_LIST_SELECT } from './task-sets.service';
 import { TASK_SELECT } from './tasks.service';
 
 /**
@@ -43,7 +43,7 @@ export function createCatalogLoaders(viewer: Viewer | null) {
     organizationDatasets: latestByOrganization<DatasetRow>('datasets', DATASET_SELECT, true),
     organizationCapabilities: latestByOrganization<CapabilityRow>('capabilities', CAPABILITY_SELECT, true),
     organizationTasks: latestByOrganization<TaskRow>('tasks', TASK_SELECT, true),
-    organizationTaskSets: latestByOrganization<TaskSetRow>('task_sets', TASK_SET_SELECT, false),
+    organizationTaskSets: latestByOrganization<TaskSetRow>('task_sets', TASK_SET_LIST_SELECT, false),
 
     /** Key: `<organization id> <owner or ''> <name> <version or ''>` of a member (space separated). */
     memberTask: new DataLoader<string, TaskRow | null>(async (keys) => {

@@ -1,4 +1,5 @@
 import { compactJson, jsonOr, jsonTimestamp } from '../../db/json-sql';
+import { showsVerificationSecrets, verificationSecretsSql } from './task-verification.policy';
 import type {
   CapabilityArtifactDetail,
   CapabilityArtifactSummary,
@@ -165,15 +166,16 @@ export interface TaskRow {
   version_count: string | number | null;
 }
 
-function toVerification(stored: Record<string, unknown> | null): VerificationConfig | null {
+/** `secrets`: whether the reply may carry `value` and `script` (task-verification.policy.ts decides). */
+function toVerification(stored: Record<string, unknown> | null, secrets: boolean): VerificationConfig | null {
   if (!stored) return null;
   const judge = stored.judge as Record<string, unknown> | null | undefined;
   return {
     method: (stored.method ?? null) as VerificationConfig['method'],
     hash: (stored.hash ?? null) as string | null,
     path: (stored.path ?? null) as string | null,
-    script: (stored.script ?? null) as string | null,
-    value: (stored.value ?? null) as string | null,
+    script: secrets ? ((stored.script ?? null) as string | null) : null,
+    value: secrets ? ((stored.value ?? null) as string | null) : null,
     timeout: (stored.timeout ?? 30) as number,
     where: (stored.where ?? 'environment') as VerificationConfig['where'],
     judge: judge
@@ -190,7 +192,12 @@ function toVerification(stored: Record<string, unknown> | null): VerificationCon
   };
 }
 
-export function toTask(row: TaskRow): TaskSummary {
+/**
+ * `readerOrgId`: the organization the reply is built for (the route's, or
+ * that of the set or evaluation embedding the task); outside the task's own
+ * organization `verification.value` and `.script` are null.
+ */
+export function toTask(row: TaskRow, readerOrgId: string | null): TaskSummary {
   return {
     id: row.id,
     name: row.name,
@@ -210,16 +217,17 @@ export function toTask(row: TaskRow): TaskSummary {
     source: row.source,
     tags: row.tags,
     ports: row.ports,
-    verification: toVerification(row.verification),
+    verification: toVerification(row.verification, showsVerificationSecrets(row.organization_id, readerOrgId)),
     version_count: num(row.version_count),
   };
 }
 
-/** toVerification in SQL, over a jsonb column. */
-function verificationJson(v: string): string {
+/** toVerification in SQL, over a jsonb column; `secrets` is the SQL boolean of the same policy. */
+function verificationJson(v: string, secrets: string): string {
   const judge = `${v}->'judge'`;
+  const secret = (key: string) => `CASE WHEN ${secrets} THEN ${v}->'${key}' END`;
   return `CASE WHEN jsonb_typeof(${v}) = 'object' THEN json_build_object(
-      'method', ${v}->'method', 'hash', ${v}->'hash', 'path', ${v}->'path', 'script', ${v}->'script', 'value', ${v}->'value',
+      'method', ${v}->'method', 'hash', ${v}->'hash', 'path', ${v}->'path', 'script', ${secret('script')}, 'value', ${secret('value')},
       'timeout', ${jsonOr(`${v}->'timeout'`, '30')}, 'where', ${jsonOr(`${v}->'where'`, '"environment"')},
       'judge', CASE WHEN jsonb_typeof(${judge}) = 'object' THEN json_build_object(
         'kind', ${jsonOr(`${judge}->'kind'`, '"trajectory"')}, 'max_steps', ${jsonOr(`${judge}->'max_steps'`, '50')},
@@ -228,8 +236,12 @@ function verificationJson(v: string): string {
         'task_context', ${jsonOr(`${judge}->'task_context'`, '{}')}) END) END`;
 }
 
-/** toTask in SQL: one TaskSummary as JSON from a row of TASK_SELECT under `alias` (REST task list, @RestJson). */
-export function taskJson(alias: string): string {
+/**
+ * toTask in SQL: one TaskSummary as JSON from a row of TASK_SELECT under
+ * `alias` (REST task list, @RestJson); `readerOrgParam` is the bind
+ * parameter holding the reader's organization id (toTask's `readerOrgId`).
+ */
+export function taskJson(alias: string, readerOrgParam: string): string {
   const c = (column: string) => `${alias}.${column}`;
   return compactJson(`
     ${c('id')} AS id, ${c('name')} AS name, ${c('version')} AS version, ${c('org_key')} AS org_key,
@@ -237,7 +249,7 @@ export function taskJson(alias: string): string {
     coalesce(${c('file_size')}, 0) AS file_size, ${c('is_public')} AS is_public, ${c('template_status')} AS template_status,
     ${c('sandbox_provider')} AS sandbox_provider, ${c('description')} AS description, ${c('author')} AS author,
     ${c('difficulty')} AS difficulty, ${c('license')} AS license, ${c('oci_digest')} AS oci_digest, ${c('source')} AS source,
-    ${c('tags')} AS tags, ${c('ports')} AS ports, ${verificationJson(c('verification'))} AS verification,
+    ${c('tags')} AS tags, ${c('ports')} AS ports, ${verificationJson(c('verification'), verificationSecretsSql(c('organization_id'), readerOrgParam))} AS verification,
     ${c('version_count')} AS version_count`);
 }
 
@@ -248,6 +260,8 @@ export interface TaskSetRow {
   name: string;
   description: string | null;
   members: string[];
+  /** On a list's rows (TASK_SET_LIST_SELECT), where members holds the first EMBEDDED_LIST_CAP. */
+  member_count?: number;
   is_public: boolean;
   source: string | null;
   tags: string[] | null;
@@ -255,19 +269,21 @@ export interface TaskSetRow {
   updated_at: Date;
 }
 
-export function toTaskSet(row: TaskSetRow): TaskSetResponse {
+/** `readerOrgId`: the organization the reply is built for, kept for the set's `tasks` (see toTask). */
+export function toTaskSet(row: TaskSetRow, readerOrgId: string): TaskSetResponse {
   return {
     id: row.id,
     name: row.name,
     org_key: row.org_key,
     description: row.description,
     members: row.members ?? [],
-    member_count: row.members?.length ?? 0,
+    member_count: row.member_count ?? row.members?.length ?? 0,
     is_public: row.is_public,
     source: row.source,
     tags: row.tags,
     created_at: row.created_at,
     updated_at: row.updated_at,
     organization_id: row.organization_id,
+    reader_org_id: readerOrgId,
   };
 }

@@ -9,8 +9,10 @@ import { TaskSetResolver } from './task-sets.resolver';
 import { TaskResolver } from './tasks.resolver';
 
 const SCOPES = defineScopes({
-  // Publishing, changing visibility and deleting in the organization's catalogs (datasets, capabilities, tasks, task sets).
-  'catalog:publish': { roles: WRITER_ROLES },
+  // Every write to the organization's catalogs (datasets, capabilities, tasks, task sets: publishing a name or a new
+  // version, visibility, replacing, deleting). The catalogs belong to the whole organization, so the scope is
+  // organization-wide: a key limited to one workspace reads them and writes nothing (403).
+  'catalog:publish': { roles: WRITER_ROLES, orgWide: true },
 });
 
 /** Catalogs: datasets, capabilities and tasks versioned by semver, task sets; shared across organizations when public. */

@@ -1,6 +1,6 @@
 import { likePattern } from '../sessions/sessions.sql';
 import type { CatalogScopeArgs } from './catalogs.inputs';
-import { CatalogSortDirection } from './catalogs.types';
+import { CatalogSortDirection, FACET_MAX_VALUES } from './catalogs.types';
 
 /**
  * SQL shared by the catalogs (datasets, capabilities, tasks, task sets): the
@@ -114,7 +114,7 @@ export function catalogListQuery(
 }
 
 /** A facet reply stays bounded: the most frequent values of each dimension. */
-export const FACET_MAX_VALUES = 100;
+export { FACET_MAX_VALUES };
 
 export interface FacetDimension {
   /** The dimension's name in the reply rows. */

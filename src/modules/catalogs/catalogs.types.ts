@@ -1,8 +1,10 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
 import { LabelFacetEntry } from '../sessions/sessions.types';
 import { TokenCountScalar } from '../sessions/token-count.scalar';
-import { PageEnvelope } from '../../core/pagination';
+import { EMBEDDED_LIST_CAP, PageEnvelope } from '../../core/pagination';
+import { MAX_CAPABILITY_FILES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.inputs';
 
 export enum CatalogSortDirection {
   asc = 'asc',
@@ -124,12 +126,15 @@ export class DatasetArtifactSummary {
   size_category: string | null;
 
   @Field(() => [String], { nullable: true })
+  @MaxItems(() => MAX_TAGS)
   language: string[] | null;
 
   @Field(() => [String], { nullable: true })
+  @MaxItems(() => MAX_TAGS)
   tags: string[] | null;
 
   @Field(() => [String], { nullable: true })
+  @MaxItems(() => MAX_TAGS)
   task_categories: string[] | null;
 
   @Field(() => Int, { nullable: true })
@@ -148,6 +153,7 @@ export class DatasetArtifactSummary {
 @ObjectType('DatasetArtifactListResponse')
 export class DatasetArtifactListResponse extends PageEnvelope {
   @Field(() => [DatasetArtifactSummary])
+  @PageItems()
   datasets: DatasetArtifactSummary[];
 
 }
@@ -158,27 +164,36 @@ export class DatasetVersionList {
   name: string;
 
   @Field(() => [String])
+  @MaxItems(NOMINAL_MAX_ITEMS)
   versions: string[];
 
   @Field(() => DatasetArtifactSummary, { nullable: true })
   latest: DatasetArtifactSummary | null;
 }
 
+/** Values each facet list keeps (its most frequent; catalogs.sql). */
+export const FACET_MAX_VALUES = 100;
+
 @ObjectType('DatasetFacetsResponse')
 export class DatasetFacetsResponse {
   @Field(() => [LabelFacetEntry])
+  @MaxItems(FACET_MAX_VALUES)
   tags: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry])
+  @MaxItems(FACET_MAX_VALUES)
   licenses: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry])
+  @MaxItems(FACET_MAX_VALUES)
   formats: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry])
+  @MaxItems(FACET_MAX_VALUES)
   size_categories: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry])
+  @MaxItems(FACET_MAX_VALUES)
   task_categories: LabelFacetEntry[];
 
   @Field(() => Int)
@@ -259,6 +274,7 @@ export class CapabilityArtifactSummary {
   is_public: boolean;
 
   @Field(() => [String])
+  @MaxItems(() => MAX_TAGS)
   keywords: string[];
 
   @Field(() => JSONObjectScalar)
@@ -268,15 +284,18 @@ export class CapabilityArtifactSummary {
   component_counts: Record<string, number>;
 
   @Field(() => [CapabilityComponentDetail])
+  @MaxItems(NOMINAL_MAX_ITEMS)
   component_details: CapabilityComponentDetail[];
 
   @Field(() => [CapabilitySecretRequirement])
+  @MaxItems(NOMINAL_MAX_ITEMS)
   secrets: CapabilitySecretRequirement[];
 
   @Field(() => Int)
   version_count: number;
 
   @Field(() => [String], { description: 'Newest first.' })
+  @MaxItems(NOMINAL_MAX_ITEMS)
   versions: string[];
 
   /** For GraphQL navigation only (not a field). */
@@ -297,6 +316,7 @@ export class CapabilityArtifactDetail extends CapabilityArtifactSummary {
   manifest: Record<string, unknown>;
 
   @Field(() => [CapabilityFileEntry])
+  @MaxItems(() => MAX_CAPABILITY_FILES)
   file_manifest: CapabilityFileEntry[];
 }
 
@@ -306,6 +326,7 @@ export class CapabilityVersionList {
   name: string;
 
   @Field(() => [String], { description: 'Newest first.' })
+  @MaxItems(NOMINAL_MAX_ITEMS)
   versions: string[];
 
   @Field(() => CapabilityArtifactSummary, { nullable: true })
@@ -315,6 +336,7 @@ export class CapabilityVersionList {
 @ObjectType('CapabilityArtifactListResponse')
 export class CapabilityArtifactListResponse extends PageEnvelope {
   @Field(() => [CapabilityArtifactSummary])
+  @PageItems()
   capabilities: CapabilityArtifactSummary[];
 
 }
@@ -322,12 +344,15 @@ export class CapabilityArtifactListResponse extends PageEnvelope {
 @ObjectType('CapabilityFacetsResponse')
 export class CapabilityFacetsResponse {
   @Field(() => [LabelFacetEntry])
+  @MaxItems(FACET_MAX_VALUES)
   keywords: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry])
+  @MaxItems(FACET_MAX_VALUES)
   authors: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry])
+  @MaxItems(FACET_MAX_VALUES)
   licenses: LabelFacetEntry[];
 
   @Field(() => Int)
@@ -374,10 +399,10 @@ export class VerificationConfig {
   @Field(() => String, { nullable: true })
   path: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The verification script; null outside the task's own organization." })
   script: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The flag in clear; null outside the task's own organization (hash stays)." })
   value: string | null;
 
   @Field(() => Int, { description: 'Seconds, default 30.' })
@@ -441,6 +466,7 @@ export class TaskSummary {
   source: string | null;
 
   @Field(() => [String], { nullable: true })
+  @MaxItems(() => MAX_TAGS)
   tags: string[] | null;
 
   @Field(() => JSONObjectScalar, { nullable: true, description: 'Key → list of port numbers.' })
@@ -456,6 +482,7 @@ export class TaskSummary {
 @ObjectType('TaskListResponse')
 export class TaskListResponse extends PageEnvelope {
   @Field(() => [TaskSummary])
+  @PageItems()
   tasks: TaskSummary[];
 
 }
@@ -466,6 +493,7 @@ export class TaskVersionList {
   name: string;
 
   @Field(() => [String], { description: 'Newest first.' })
+  @MaxItems(NOMINAL_MAX_ITEMS)
   versions: string[];
 
   @Field(() => TaskSummary, { nullable: true })
@@ -487,15 +515,19 @@ export class TaskScopeCounts {
 @ObjectType('TaskFacetsResponse')
 export class TaskFacetsResponse {
   @Field(() => [String])
+  @MaxItems(FACET_MAX_VALUES)
   authors: string[];
 
   @Field(() => [String])
+  @MaxItems(FACET_MAX_VALUES)
   difficulties: string[];
 
   @Field(() => [String])
+  @MaxItems(FACET_MAX_VALUES)
   sources: string[];
 
   @Field(() => [String])
+  @MaxItems(FACET_MAX_VALUES)
   tags: string[];
 
   @Field(() => Int, { description: 'Tasks matching every filter.' })
@@ -524,7 +556,10 @@ export class TaskSetResponse {
   @Field(() => String, { nullable: true })
   description: string | null;
 
-  @Field(() => [String], { description: 'Task names: `name` (latest) or `name@version`.' })
+  @Field(() => [String], {
+    description: `Task names: \`name\` (latest) or \`name@version\`; the first ${EMBEDDED_LIST_CAP} in a list (member_count counts them all), all of them in a single read.`,
+  })
+  @MaxItems(() => MAX_TASK_SET_MEMBERS)
   members: string[];
 
   @Field(() => Int)
@@ -537,6 +572,7 @@ export class TaskSetResponse {
   source: string | null;
 
   @Field(() => [String], { nullable: true })
+  @MaxItems(() => MAX_TAGS)
   tags: string[] | null;
 
   @Field(() => Date)
@@ -547,11 +583,14 @@ export class TaskSetResponse {
 
   /** For GraphQL navigation only (not a field). */
   organization_id?: string;
+  /** Not a field: the organization the reply is built for, which decides its member tasks' verification secrets. */
+  reader_org_id?: string;
 }
 
 @ObjectType('TaskSetListResponse')
 export class TaskSetListResponse extends PageEnvelope {
   @Field(() => [TaskSetResponse])
+  @PageItems()
   task_sets: TaskSetResponse[];
 
 }
@@ -559,9 +598,11 @@ export class TaskSetListResponse extends PageEnvelope {
 @ObjectType('TaskSetFacetsResponse')
 export class TaskSetFacetsResponse {
   @Field(() => [LabelFacetEntry])
+  @MaxItems(FACET_MAX_VALUES)
   sources: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry])
+  @MaxItems(FACET_MAX_VALUES)
   tags: LabelFacetEntry[];
 
   @Field(() => Int)

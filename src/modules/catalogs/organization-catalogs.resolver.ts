@@ -26,12 +26,12 @@ export class OrganizationCatalogsResolver {
   @FieldResolver(() => [TaskSummary], { description: "The organization's tasks (GraphQL only)." })
   @Extensions({ graphqlOnly: true })
   async tasks(@Root() org: OrganizationResponse, @Arg('limit', () => Int, limitArg) limit: number, @Ctx() ctx: AppContext): Promise<TaskSummary[]> {
-    return take(await ctx.loaders.organizationTasks.load(org.id), limit).map(toTask);
+    return take(await ctx.loaders.organizationTasks.load(org.id), limit).map((row) => toTask(row, org.id));
   }
 
   @FieldResolver(() => [TaskSetResponse], { description: "The organization's task sets (GraphQL only)." })
   @Extensions({ graphqlOnly: true })
   async task_sets(@Root() org: OrganizationResponse, @Arg('limit', () => Int, limitArg) limit: number, @Ctx() ctx: AppContext): Promise<TaskSetResponse[]> {
-    return take(await ctx.loaders.organizationTaskSets.load(org.id), limit).map(toTaskSet);
+    return take(await ctx.loaders.organizationTaskSets.load(org.id), limit).map((row) => toTaskSet(row, org.id));
   }
 }

@@ -1,5 +1,6 @@
-import { Arg, Args, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
+import { childLimit } from '../../core/loaders/children-loader';
 import { Rest } from '../../core/graphql-decorators';
 import { pageInfo } from '../../core/pagination';
 import { TaskSetFilterArgs, TaskSetListArgs, TaskSetRequest, VisibilityRequest } from './catalogs.inputs';
@@ -67,15 +68,20 @@ export class TaskSetResolver {
   }
 
   @FieldResolver(() => [TaskSummary], {
-    description: "Member tasks resolved to their pinned or latest version (the set's organization first, then public tasks); unresolvable members are left out (GraphQL only).",
+    description:
+      "The tasks of the first `limit` members, resolved to their pinned or latest version (the set's organization first, then public tasks); unresolvable members are left out (GraphQL only).",
   })
   @Extensions({ graphqlOnly: true })
-  async tasks(@Root() set: TaskSetResponse, @Ctx() ctx: AppContext): Promise<TaskSummary[]> {
-    const keys = set.members.flatMap((member) => {
+  async tasks(
+    @Root() set: TaskSetResponse,
+    @Arg('limit', () => Int, { defaultValue: 100, description: 'Members to resolve, in order; at most 100.' }) limit: number,
+    @Ctx() ctx: AppContext,
+  ): Promise<TaskSummary[]> {
+    const keys = set.members.slice(0, childLimit(limit)).flatMap((member) => {
       const ref = parseMember(member);
       return ref ? [`${set.organization_id} ${ref.owner ?? ''} ${ref.name} ${ref.version ?? ''}`] : [];
     });
     const rows = await ctx.loaders.memberTask.loadMany(keys);
-    return rows.flatMap((row) => (row && !(row instanceof Error) ? [toTask(row)] : []));
+    return rows.flatMap((row) => (row && !(row instanceof Error) ? [toTask(row, set.reader_org_id ?? null)] : []));
   }
 }

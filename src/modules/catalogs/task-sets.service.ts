@@ -2,6 +2,7 @@ import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import { TaskSetModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { AlreadyExistsError, NotFoundError, ValidationError, type ValidationItem } from '../../core/errors';
+import { EMBEDDED_LIST_CAP } from '../../core/pagination';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
@@ -14,8 +15,13 @@ import { catalogPage, ownNameRef, pageAndCount, parseNameRef, type NameRef } fro
 
 const WHAT = 'Task set';
 
-export const TASK_SET_SELECT = `a.id, a.organization_id, o.key AS org_key, a.name, a.description, a.members, a.is_public, a.source, a.tags,
+const taskSetColumns = (members: string) => `a.id, a.organization_id, o.key AS org_key, a.name, a.description, ${members}, a.is_public, a.source, a.tags,
   a.created_at, a.updated_at`;
+
+export const TASK_SET_SELECT = taskSetColumns('a.members');
+
+/** A task set as lists (and navigation) read it: its first EMBEDDED_LIST_CAP members and their number; the single read has them all. */
+export const TASK_SET_LIST_SELECT = taskSetColumns(`a.members[1:${EMBEDDED_LIST_CAP}] AS members, cardinality(a.members) AS member_count`);
 
 /** A task-set member: `name`, `name@version`, optionally `owner/` in front for another organization's public task. */
 export interface MemberRef {
@@ -97,13 +103,13 @@ const SORTS: Record<TaskSetSortBy, string> = {
 export async function listTaskSets(ctx: AppContext, orgKey: string, args: TaskSetListArgs) {
   const { page, limit } = catalogPage(args);
   const scope = await resolveOrg(ctx, orgKey);
-  const query = catalogListQuery('task_sets', TASK_SET_SELECT, taskSetWhere(scope.org.id, args), {
+  const query = catalogListQuery('task_sets', TASK_SET_LIST_SELECT, taskSetWhere(scope.org.id, args), {
     column: SORTS[args.sort_by ?? TaskSetSortBy.created_at],
     nullable: false,
     direction: args.sort_dir,
   });
   const { rows, total } = await pageAndCount<TaskSetRow>(query, page, limit);
-  return { task_sets: rows.map(toTaskSet), total, page, limit };
+  return { task_sets: rows.map((row) => toTaskSet(row, scope.org.id)), total, page, limit };
 }
 
 export async function taskSetFacets(ctx: AppContext, orgKey: string, args: TaskSetFilterArgs): Promise<TaskSetFacetsResponse> {
@@ -135,7 +141,7 @@ async function findTaskSet(scope: OrgScope, ref: NameRef, transaction?: Transact
 /** `name` (the organization's) or `owner/name` (another organization's public set). */
 export async function getTaskSet(ctx: AppContext, orgKey: string, name: string): Promise<TaskSetResponse> {
   const scope = await resolveOrg(ctx, orgKey);
-  return toTaskSet(await findTaskSet(scope, parseNameRef(scope, name, WHAT)));
+  return toTaskSet(await findTaskSet(scope, parseNameRef(scope, name, WHAT)), scope.org.id);
 }
 
 const uniqueMembers = (members: string[]) => [...new Set(members)];
@@ -165,7 +171,7 @@ export async function createTaskSet(ctx: AppContext, orgKey: string, input: Task
   } catch (error) {
     conflict(error, input.name);
   }
-  return toTaskSet(await findTaskSet(scope, { owner: scope.org.key, name: input.name, own: true }));
+  return toTaskSet(await findTaskSet(scope, { owner: scope.org.key, name: input.name, own: true }), scope.org.id);
 }
 
 /** PUT: the whole set is replaced (a new `name` renames it). */
@@ -191,7 +197,7 @@ export async function replaceTaskSet(ctx: AppContext, orgKey: string, name: stri
   } catch (error) {
     conflict(error, input.name);
   }
-  return toTaskSet(await findTaskSet(scope, { owner: scope.org.key, name: input.name, own: true }));
+  return toTaskSet(await findTaskSet(scope, { owner: scope.org.key, name: input.name, own: true }), scope.org.id);
 }
 
 export async function setTaskSetVisibility(ctx: AppContext, orgKey: string, name: string, isPublic: boolean): Promise<TaskSetResponse> {
@@ -200,7 +206,7 @@ export async function setTaskSetVisibility(ctx: AppContext, orgKey: string, name
   const current = await findTaskSet(scope, ref);
   requireScope(scope, 'catalog:publish');
   await TaskSetModel.update({ is_public: isPublic }, { where: { id: current.id } });
-  return toTaskSet(await findTaskSet(scope, ref));
+  return toTaskSet(await findTaskSet(scope, ref), scope.org.id);
 }
 
 export async function deleteTaskSet(ctx: AppContext, orgKey: string, name: string): Promise<TaskSetDeleteResponse> {

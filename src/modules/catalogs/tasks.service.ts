@@ -69,14 +69,15 @@ export async function listTasks(ctx: AppContext, orgKey: string, args: TaskListA
   const { page, limit } = catalogPage(args);
   const scope = await resolveOrg(ctx, orgKey);
   const { rows, total } = await pageAndCount<TaskRow>(taskListQuery(scope.org.id, args), page, limit);
-  return { tasks: rows.map(toTask), total, page, limit };
+  return { tasks: rows.map((row) => toTask(row, scope.org.id)), total, page, limit };
 }
 
 /** The same list as the JSON text of TaskListResponse, its summaries built by PostgreSQL (REST, @RestJson). */
 export async function listTasksJson(ctx: AppContext, orgKey: string, args: TaskListArgs): Promise<string> {
   const { page, limit } = catalogPage(args);
   const scope = await resolveOrg(ctx, orgKey);
-  const { json, total } = await pageAndCountJson(taskListQuery(scope.org.id, args), taskJson('p'), page, limit);
+  const query = taskListQuery(scope.org.id, args);
+  const { json, total } = await pageAndCountJson({ ...query, bind: { ...query.bind, reader_org_id: scope.org.id } }, taskJson('p', '$reader_org_id'), page, limit);
   return pageJson(total, page, limit, 'tasks', json);
 }
 
@@ -116,14 +117,14 @@ export async function getTask(ctx: AppContext, orgKey: string, name: string, ver
   if (version !== null) checkPathVersion(version);
   const scope = await resolveOrg(ctx, orgKey);
   const ref = parseNameRef(scope, name, WHAT);
-  return toTask(await findArtifactRow<TaskRow>('tasks', TASK_SELECT, scope, ref, version, WHAT));
+  return toTask(await findArtifactRow<TaskRow>('tasks', TASK_SELECT, scope, ref, version, WHAT), scope.org.id);
 }
 
 export async function taskVersions(ctx: AppContext, orgKey: string, name: string): Promise<TaskVersionList> {
   const scope = await resolveOrg(ctx, orgKey);
   const ref = parseNameRef(scope, name, WHAT);
   const row = await findArtifactRow<TaskRow & { version_list: string[] }>('tasks', `${TASK_SELECT}, ${versionListColumn('tasks')}`, scope, ref, null, WHAT);
-  const latest = toTask(row);
+  const latest = toTask(row, scope.org.id);
   return { name: latest.name, versions: row.version_list, latest };
 }
 
@@ -229,12 +230,12 @@ export async function publishTask(ctx: AppContext, orgKey: string, input: Publis
       { transaction },
     );
   });
-  return toTask(await findArtifactRow<TaskRow>('tasks', TASK_SELECT, scope, { owner: scope.org.key, name: input.name, own: true }, input.version, WHAT));
+  return toTask(await findArtifactRow<TaskRow>('tasks', TASK_SELECT, scope, { owner: scope.org.key, name: input.name, own: true }, input.version, WHAT), scope.org.id);
 }
 
 export async function setTaskVisibility(ctx: AppContext, orgKey: string, name: string, isPublic: boolean): Promise<TaskSummary> {
   const { scope, ref } = await setNameVisibility(ctx, orgKey, 'tasks', WHAT, name, isPublic);
-  return toTask(await findArtifactRow<TaskRow>('tasks', TASK_SELECT, scope, ref, null, WHAT));
+  return toTask(await findArtifactRow<TaskRow>('tasks', TASK_SELECT, scope, ref, null, WHAT), scope.org.id);
 }
 
 export async function deleteTask(ctx: AppContext, orgKey: string, name: string, version: string) {
