@@ -13,6 +13,7 @@ process.env.RATE_LIMIT_PER_MINUTE ??= '0';
 const BENCHES: Record<string, () => Promise<{ main: (args: string[]) => Promise<void> }>> = {
   sessions: () => import('./sessions.bench'),
   limits: () => import('./limits.bench'),
+  'document-limits': () => import('./document-limits.bench'),
   requests: () => import('./requests.bench'),
   'facet-counts': () => import('./facet-counts.bench'),
   catalogs: () => import('./catalogs.bench'),

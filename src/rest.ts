@@ -18,6 +18,7 @@ import type { AppContext } from './core/context';
 import { requireViewer } from './core/context';
 import { type AppError, reportError, toAppError, ValidationError } from './core/errors';
 import type { RestRoute } from './core/graphql-decorators';
+import { NO_STORE_HEADERS, selectsNoStoreField } from './core/no-store';
 import { argsRuleErrors } from './core/rest/arg-rules';
 import { JsonArrayReply, type RestJsonReply } from './core/rest/json-array';
 import { readRestVariables, toRestLoc } from './core/rest/read-variables';
@@ -95,6 +96,8 @@ export interface RestPlan {
   public: boolean;
   /** The route's reply built by PostgreSQL (@RestJson), if it has one. */
   json: ((ctx: AppContext, args: Record<string, unknown>) => Promise<RestJsonReply>) | null;
+  /** The reply selects a secret (core/no-store): sent with Cache-Control: no-store. */
+  noStore: boolean;
 }
 
 /** A REST reply: the result's JSON text, or the error to answer with the spec's envelope. */
@@ -141,20 +144,23 @@ export function createRestRouter(schema: GraphQLSchema): RestRouter {
   const plans = new Map<string, RestPlan>();
   for (const operation of restOperations(schema)) {
     const operationNode = sofaOperationNode(sofa, operation);
+    const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operationNode] };
     plans.set(`${operation.kind}.${operation.field.name}`, {
       kind: operation.kind,
       fieldName: operation.field.name,
       field: operation.field,
-      document: { kind: Kind.DOCUMENT, definitions: [operationNode] },
+      document,
       operation: operationNode,
       status: operation.route.status ?? 200,
       public: Boolean(operation.field.extensions?.public),
       json: (operation.field.extensions?.restJson as RestPlan['json'] | undefined) ?? null,
+      noStore: selectsNoStoreField(schema, document),
     });
   }
 
   async function run(plan: RestPlan, ctx: AppContext, pathValues: Record<string, string>): Promise<RestReply> {
     ctx.operation = `${plan.kind}.${plan.fieldName}`;
+    if (plan.noStore) Object.assign(ctx.response.headers, NO_STORE_HEADERS);
     const pathKeys = Object.keys(pathValues);
     try {
       // Order of checks: authentication, then request validation.

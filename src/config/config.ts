@@ -44,12 +44,25 @@ const schema = z.object({
   PLATFORM_MAX_SANDBOX_RUNTIME_SECONDS: z.coerce.number().int().min(1).default(86400),
   PLATFORM_DEFAULT_SANDBOX_RUNTIME_SECONDS: z.coerce.number().int().min(1).default(3600),
   DEFAULT_MAX_MEMBERS: z.coerce.number().int().min(1).default(50),
+  /** Active (unrevoked) API keys one user may hold; creating one more is 409. */
+  MAX_ACTIVE_API_KEYS: z.coerce.number().int().min(1).default(50),
+  /** Login attempts per account (whatever the client address) per LOGIN_ACCOUNT_RATE_WINDOW_SECONDS; successful ones are given back; 0 disables. */
+  LOGIN_ACCOUNT_RATE_LIMIT: z.coerce.number().int().min(0).default(10),
+  LOGIN_ACCOUNT_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** scrypt cost as log2 N (17: N = 131072, r = 8, p = 1, 128 MiB per hash, OWASP's minimum); below 17 only under NODE_ENV=test. */
+  PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
   SEED_DEMO: bool.optional(),
   /** GraphQL operation budget (README, "Resource limits"); checked before execution. */
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(10000),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5000),
+  /** A document's size, checked before graphql-js validation (core/graphql-document-limits.ts). */
+  GRAPHQL_MAX_FIELDS: z.coerce.number().int().min(1).default(2000),
+  GRAPHQL_MAX_SELECTIONS: z.coerce.number().int().min(1).default(200),
+  GRAPHQL_MAX_REPEATED_FIELDS: z.coerce.number().int().min(1).default(10),
+  /** Largest reply body in bytes, REST or GraphQL; a larger one answers 422 (a streamed list is cut). */
+  MAX_REPLY_BYTES: z.coerce.number().int().min(1024).default(32 * 1024 * 1024),
   /** Answer a query whose every field has a SQL description with one statement (core/graphql-sql). */
   GRAPHQL_SQL: bool.default('true'),
   /** HTTP worker processes (node:cluster); 1 serves from the main process. */
@@ -58,6 +71,9 @@ const schema = z.object({
 });
 
 export type Config = z.infer<typeof schema> & { seedDemo: boolean };
+
+/** The weakest scrypt cost a deployment may run with (N = 2^17, OWASP). */
+const MIN_SCRYPT_LOG_N = 17;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
@@ -68,6 +84,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const value = parsed.data;
   if (value.NODE_ENV === 'production' && !value.JWT_SECRET) {
     throw new Error('Invalid configuration:\n  JWT_SECRET: required when NODE_ENV=production');
+  }
+  if (value.NODE_ENV !== 'test' && value.PASSWORD_SCRYPT_LOG_N < MIN_SCRYPT_LOG_N) {
+    throw new Error(`Invalid configuration:\n  PASSWORD_SCRYPT_LOG_N: at least ${MIN_SCRYPT_LOG_N} (lower values are for the test suite only)`);
   }
   return { ...value, seedDemo: value.SEED_DEMO ?? value.NODE_ENV === 'development' };
 }

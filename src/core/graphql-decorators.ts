@@ -44,3 +44,29 @@ export function Public(): MethodDecorator {
 export function RestJson<Ctx, Args>(reply: (ctx: Ctx, args: Args) => Promise<RestJsonReply>): MethodDecorator {
   return Extensions({ restJson: reply });
 }
+
+/**
+ * How many elements a list field without a `limit` argument holds at most,
+ * for the GraphQL cost budget (core/graphql-limits.ts prices it at that
+ * many). For lists whose elements come with their parent's row: no
+ * statement of their own. A function is read when the budget is computed
+ * (an input module's constant, which imports this type module). A test
+ * requires every list field of the schema to take a `limit` (or
+ * `page_size`) or to carry this or PageItems.
+ */
+export function MaxItems(count: number | (() => number)): PropertyDecorator & MethodDecorator {
+  return Extensions({ maxItems: count });
+}
+
+/**
+ * The bound given to a list that only the writes it comes from bound (the
+ * versions of a name, distinct attack names, a list inside a 1 MiB request
+ * body): a nominal length rather than a maximum. MAX_REPLY_BYTES bounds
+ * what such a reply can still hold.
+ */
+export const NOMINAL_MAX_ITEMS = 100;
+
+/** The list of a page envelope: as long as the page its root field's `limit` (or `page_size`) sets, which is priced there. */
+export function PageItems(): PropertyDecorator & MethodDecorator {
+  return Extensions({ maxItems: 'page' });
+}

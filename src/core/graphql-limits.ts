@@ -1,6 +1,6 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import { getNamedType, isLeafType, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { getNamedType, getNullableType, isLeafType, isListType, validate, type DocumentNode, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import { ValidationError } from './errors';
 
@@ -13,11 +13,18 @@ import { ValidationError } from './errors';
  * - cost: graphql-query-complexity (one cost unit ≈ 0.025 ms of server time
  *   at 1,000,000 sessions, `npm run bench -- limits`). A leaf costs 0, an object 1 plus its
  *   selection, and a field with a `limit` (or `page_size`) argument
- *   multiplies that by its value, so the estimate follows the number of
- *   objects a reply can hold. Root fields that run heavy statements declare a base cost with
+ *   multiplies that by its value (ABSENT_PAGE when it is left out and the
+ *   schema gives no default), so the estimate follows the number of
+ *   objects a reply can hold. Every other list is priced at its worst case:
+ *   a page envelope's list (`@PageItems()`) by its root field's page, a list
+ *   its parent's row holds (`@MaxItems(n)`) at n elements, an object element
+ *   a tenth of an object (plus a tenth of its selection) and a leaf element
+ *   a hundredth, which is what completing them costs next to an object read
+ *   by a statement. Root fields that run heavy statements declare a base cost with
  *   `complexity: withBaseCost(n)` (or a fixed number) beside their resolver.
  *
- * The parse itself is bounded by Apollo's `parseOptions.maxTokens`.
+ * The parse itself is bounded by Apollo's `parseOptions.maxTokens`, and the
+ * document's size before validation (graphql-document-limits.ts).
  */
 export interface GraphQLLimits {
   maxDepth: number;
@@ -33,9 +40,41 @@ function pageSize(args: Record<string, unknown>): number | null {
   return typeof value === 'number' && value > 0 ? value : null;
 }
 
-/** Leaves cost 0 and every object 1 plus its selection; a page size multiplies both. */
-const pageAwareEstimator: ComplexityEstimator = ({ field, args, childComplexity }) =>
-  isLeafType(getNamedType(field.type)) ? 0 : (pageSize(args) ?? 1) * (1 + childComplexity);
+/** The page of a list whose `limit` (or `page_size`) is left out without a default in the schema: no list serves more by default. */
+const ABSENT_PAGE = 100;
+/** Elements of a list its parent holds per cost unit: objects, and leaves (strings, numbers). */
+const EMBEDDED_OBJECTS_PER_UNIT = 10;
+const EMBEDDED_LEAVES_PER_UNIT = 100;
+/** A list nobody bounded (the schema test refuses one) is priced as this many elements. */
+const UNBOUNDED_ITEMS = 20_000;
+
+/** The declared bound of a list field without a `limit` (MaxItems, PageItems), if any. */
+export function listBound(field: GraphQLField<unknown, unknown>): number | 'page' | null {
+  const bound = field.extensions?.maxItems;
+  if (typeof bound === 'function') return bound();
+  return typeof bound === 'number' || bound === 'page' ? bound : null;
+}
+
+export function takesPage(field: GraphQLField<unknown, unknown>): boolean {
+  return field.args.some((arg) => arg.name === 'limit' || arg.name === 'page_size');
+}
+
+/**
+ * Leaves cost 0 and every object 1 plus its selection; a page size
+ * multiplies both, and a list without one is priced at its declared bound.
+ * Introspection keeps one per object (it is bounded by the token limit).
+ */
+const pageAwareEstimator: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
+  const leaf = isLeafType(getNamedType(field.type));
+  const one = leaf ? 0 : 1 + childComplexity;
+  if (type.name.startsWith('__') || field.name.startsWith('__')) return one;
+  // A page envelope's root field is not a list, but its page is priced here.
+  if (takesPage(field)) return (pageSize(args) ?? ABSENT_PAGE) * one;
+  if (!isListType(getNullableType(field.type))) return one;
+  const bound = listBound(field) ?? UNBOUNDED_ITEMS;
+  if (bound === 'page') return one;
+  return Math.ceil(leaf ? bound / EMBEDDED_LEAVES_PER_UNIT : (bound * one) / EMBEDDED_OBJECTS_PER_UNIT);
+};
 
 /**
  * For a root field whose own statements cost more than its objects (a count,

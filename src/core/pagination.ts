@@ -49,6 +49,14 @@ export function checkPageDepth(page: number, limit: number): void {
 export const MAX_LIST_PAGE = 100;
 
 /**
+ * The most elements of a large embedded list (an evaluation's skipped
+ * members, a task set's members) that one item of a list reply carries; the
+ * single read carries them all, and a count beside says how many there are.
+ * A list of 100 items otherwise embeds up to 2,000,000 of them.
+ */
+export const EMBEDDED_LIST_CAP = 100;
+
+/**
  * `page` and `limit` of a list that replies with a bare array: no reply
  * embeds an unbounded list. A shorter page than `limit` is the last one.
  */

@@ -10,10 +10,11 @@ import { AppError, reportError, ValidationError } from '../core/errors';
 import { formatGraphQLError } from '../core/errors/graphql-errors';
 import { config } from '../config/config';
 import { checkOperationLimits } from '../core/graphql-limits';
-import { asRequestError, checkOperationAuthentication, checkOperationVariables } from '../core/graphql-request-checks';
+import { NO_STORE_HEADERS, selectsNoStoreField } from '../core/no-store';
+import { asRequestError, checkDocumentBeforeValidation, checkOperationAuthentication, checkOperationVariables } from '../core/graphql-request-checks';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
 import { contextFor, type RequestState } from './request';
-import { endReply, sendHtml, writeHead } from './respond';
+import { abortReply, endReply, oversizedReply, sendHtml, sendText, writeHead } from './respond';
 import { graphiqlPage } from './static-assets';
 
 export interface GraphQLTransport {
@@ -68,17 +69,20 @@ export async function createGraphQLTransport(schema: GraphQLSchema, sql: SqlSche
       {
         async requestDidStart({ contextValue }) {
           return {
-            async didResolveOperation({ operationName, operation, request, document }) {
+            async didResolveOperation({ operationName, operation, request, document, response }) {
               // Logged per request; metrics keep the bounded route label `graphql`.
               contextValue.operation = `graphql:${operationName ?? operation?.operation ?? 'anonymous'}`;
+              // A reply that may carry a token or a new key is never cached (fields marked @NoStore).
+              if (selectsNoStoreField(schema, document)) response.http.headers.set('cache-control', NO_STORE_HEADERS['Cache-Control']);
               if (!operation) return;
               // The scope read with the credential is a snapshot from before the document ran: a mutation's later
               // fields must see what its earlier ones changed (a workspace created, renamed, a role changed).
               if (operation.operation !== 'query') contextValue.prefetched = null;
-              // Order of checks before execution: credentials, variables, then the budget.
+              // Order of checks before execution: credentials, variables, then the budget (credentials and the
+              // document's size were checked before validation in handle(); a persisted query's hash is checked here).
               const settings = config();
               try {
-                checkOperationAuthentication(schema, operation, contextValue);
+                checkOperationAuthentication(schema, operation, contextValue, document);
                 checkOperationVariables(schema, operation, request.variables);
                 checkOperationLimits(schema, document, operationName ?? undefined, request.variables, {
                   maxDepth: settings.GRAPHQL_MAX_DEPTH,
@@ -134,6 +138,22 @@ export async function createGraphQLTransport(schema: GraphQLSchema, sql: SqlSche
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
     const ctx = await contextFor(req, state, null, scopeHintOf(body.value));
+    // Credentials and the document's size before Apollo validates it (graphql-js validation is not linear).
+    const settings = config();
+    try {
+      const request = (req.method === 'GET' ? Object.fromEntries(url.searchParams) : body.value) as Record<string, unknown> | null;
+      if (request && typeof request === 'object' && !Array.isArray(request)) {
+        checkDocumentBeforeValidation(schema, { query: request.query, operationName: request.operationName }, ctx, {
+          maxTokens: settings.GRAPHQL_MAX_TOKENS,
+          maxFields: settings.GRAPHQL_MAX_FIELDS,
+          maxSelections: settings.GRAPHQL_MAX_SELECTIONS,
+          maxRepeatedFields: settings.GRAPHQL_MAX_REPEATED_FIELDS,
+        });
+      }
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return sendGraphQLErrors(res, error);
+    }
     let response: Awaited<ReturnType<typeof apollo.executeHTTPGraphQLRequest>>;
     let sqlReply: string | undefined;
     try {
@@ -149,14 +169,27 @@ export async function createGraphQLTransport(schema: GraphQLSchema, sql: SqlSche
     for (const [name, value] of response.headers) replyHeaders[name] = value;
     if (response.body.kind === 'complete') {
       const text = sqlReply !== undefined && response.body.string === SQL_PLACEHOLDER ? `{"data":${sqlReply}}\n` : response.body.string;
+      const tooLarge = oversizedReply(text, ['body', 'query']);
+      if (tooLarge) return sendGraphQLErrors(res, tooLarge);
       replyHeaders['Content-Length'] = Buffer.byteLength(text);
       writeHead(res, response.status ?? 200, replyHeaders);
       return endReply(res, text);
     }
     writeHead(res, response.status ?? 200, replyHeaders);
-    for await (const chunk of response.body.asyncIterator) res.write(chunk);
+    // An incremental reply past MAX_REPLY_BYTES is cut, as a streamed REST list is.
+    let sent = 0;
+    for await (const chunk of response.body.asyncIterator) {
+      sent += Buffer.byteLength(chunk);
+      if (sent > settings.MAX_REPLY_BYTES) return abortReply(res);
+      res.write(chunk);
+    }
     endReply(res);
   }
 
   return { handle, stop: () => apollo.stop() };
+}
+
+/** A request refused before Apollo ran, in the reply Apollo gives a refusal: `{"errors": [...]}` with the error's status. */
+function sendGraphQLErrors(res: ServerResponse, error: AppError): void {
+  sendText(res, error.status, `${JSON.stringify({ errors: [formatGraphQLError({ message: error.message }, error)] })}\n`);
 }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { NotFoundError, toEnvelope, type AppError } from '../core/errors';
+import { config } from '../config/config';
+import { NotFoundError, toEnvelope, ValidationError, type AppError } from '../core/errors';
 import { logger } from '../core/logger';
 import type { JsonArrayReply } from '../core/rest/json-array';
 import { readAsset } from './static-assets';
@@ -28,6 +29,18 @@ export function attachReplyHooks(res: ServerResponse, hooks: ReplyHooks): void {
 
 type HeaderValues = Record<string, string | string[] | number>;
 
+/**
+ * Set once the server is shutting down (src/server.ts): every reply written
+ * from then on says `Connection: close`, so Node closes its connection after
+ * it and a keep-alive client moves on instead of being served until the
+ * shutdown timeout.
+ */
+let closingConnections = false;
+
+export function closeConnectionsAfterReplies(): void {
+  closingConnections = true;
+}
+
 /** The status line and headers of a reply, with the headers every reply carries. */
 export function writeHead(res: ServerResponse, status: number, headers: HeaderValues): void {
   writeReplyHead(res, status, headers, null, 0);
@@ -47,6 +60,7 @@ function writeReplyHead(res: ServerResponse, status: number, headers: HeaderValu
     all['Content-Type'] = contentType;
     if (length !== null) all['Content-Length'] = length;
   }
+  if (closingConnections) all.Connection = 'close';
   res.writeHead(status, all);
 }
 
@@ -80,11 +94,36 @@ export function sendText(res: ServerResponse, status: number, text: string, head
   endReply(res, text);
 }
 
+/**
+ * The answer to a request whose reply would pass MAX_REPLY_BYTES: 422
+ * validation_error at `loc` (the GraphQL query, a REST query string), as the
+ * GraphQL budget declines a query: the request is well-formed and declined
+ * for the size of what it asks. Not 413, which is about the request's own
+ * body.
+ */
+export function replyTooLarge(loc: (string | number)[], bytes: number | null): ValidationError {
+  const max = config().MAX_REPLY_BYTES;
+  const size = bytes === null ? `over the limit of ${max} bytes` : `${bytes} bytes, over the limit of ${max}`;
+  const msg = `The reply would be ${size}; narrow the query (a smaller limit or page, fewer fields)`;
+  return new ValidationError([{ loc, msg, type: 'reply_too_large' }], msg);
+}
+
+/** replyTooLarge for a reply text over MAX_REPLY_BYTES, else null. */
+export function oversizedReply(text: string, loc: (string | number)[]): ValidationError | null {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: most replies are judged by their length alone.
+  if (text.length * 3 <= config().MAX_REPLY_BYTES) return null;
+  const bytes = Buffer.byteLength(text);
+  return bytes > config().MAX_REPLY_BYTES ? replyTooLarge(loc, bytes) : null;
+}
+
 /** Streamed replies (sendJsonArray) below this many characters go out whole, with their Content-Length; longer ones are sent as they are made. */
 export const STREAM_CHUNK_CHARS = 64 * 1024;
 
 /** Thrown into a stream's `each` once its client has gone: the rows still to come are not needed. */
 class ClientGone extends Error {}
+
+/** Thrown into a stream's `each` once the reply passed MAX_REPLY_BYTES. */
+class ReplyOverLimit extends Error {}
 
 /**
  * A JSON array whose elements come one at a time (JsonArrayReply): up to
@@ -95,29 +134,51 @@ class ClientGone extends Error {}
  * thrown with the head already sent, and the caller cuts the connection
  * (the client sees an incomplete reply, never a shorter array that parses).
  * A client that goes away stops the rows (the statement still runs to its
- * end) and the request is recorded as aborted.
+ * end) and the request is recorded as aborted. A reply that passes
+ * MAX_REPLY_BYTES stops its rows too: before anything was written it is
+ * thrown as replyTooLarge (loc `["query"]`) for the error envelope; after,
+ * the connection is cut as for a failure, and the cut is logged.
  */
 export async function sendJsonArray(res: ServerResponse, status: number, reply: JsonArrayReply, headers: Record<string, string | string[]> | null = null): Promise<void> {
+  const max = config().MAX_REPLY_BYTES;
   let pending = '[';
   let empty = true;
+  let sent = 0;
   try {
     await reply.each((json) => {
       if (res.destroyed) throw new ClientGone();
       pending += empty ? json : `,${json}`;
       empty = false;
       if (pending.length < STREAM_CHUNK_CHARS) return;
+      // Encoded here rather than by res.write, so its size is known without a second pass.
+      const chunk = Buffer.from(pending);
+      sent += chunk.length;
+      if (sent > max) throw new ReplyOverLimit();
       if (!res.headersSent) writeReplyHead(res, status, headers, 'application/json; charset=utf-8', null);
-      res.write(pending);
+      res.write(chunk);
       pending = '';
     });
   } catch (error) {
     if (error instanceof ClientGone) return abortReply(res);
+    if (error instanceof ReplyOverLimit) return cutOversized(res);
     throw error;
   }
   if (res.destroyed) return abortReply(res);
   pending += ']';
-  if (!res.headersSent) return sendText(res, status, pending, headers);
+  if (!res.headersSent) {
+    const tooLarge = oversizedReply(pending, ['query']);
+    if (tooLarge) throw tooLarge;
+    return sendText(res, status, pending, headers);
+  }
+  if (sent + Buffer.byteLength(pending) > max) return cutOversized(res);
   endReply(res, pending);
+}
+
+/** A streamed reply past MAX_REPLY_BYTES: the envelope while nothing was written, else the connection cut. */
+function cutOversized(res: ServerResponse): void {
+  if (!res.headersSent) throw replyTooLarge(['query'], null);
+  logger.warn({ limit: config().MAX_REPLY_BYTES }, 'streamed reply cut at MAX_REPLY_BYTES');
+  abortReply(res);
 }
 
 /**

@@ -7,7 +7,7 @@ import { platform } from '../modules';
 import { createRestRouter, REST_BASE, restOperations, type RestOperation } from '../rest';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
 import { contextFor, type RequestState } from './request';
-import { sendError, sendJsonArray, sendText } from './respond';
+import { oversizedReply, sendError, sendJsonArray, sendText } from './respond';
 import { RouteTable } from './route-table';
 
 export interface RestTransport {
@@ -54,6 +54,8 @@ export function createRestTransport(schema: GraphQLSchema): RestTransport {
         return sendError(res, reportError(ctx.logger, error, { operation: ctx.operation }));
       }
     }
+    const tooLarge = oversizedReply(reply.text, ['query']);
+    if (tooLarge) return sendError(res, tooLarge, ctx.response.headers);
     sendText(res, ctx.response.status ?? reply.status, reply.text, ctx.response.headers);
   }
 

@@ -23,13 +23,15 @@ describe('the module registry', () => {
     expect(policy.roleHas('contributor', 'resources:write')).toBe(true);
     expect(policy.roleHas('contributor', 'members:manage')).toBe(false);
     expect(policy.isOrgWide('members:manage')).toBe(true);
+    // The catalogs belong to the whole organization: a workspace-limited key never writes them.
+    expect(policy.isOrgWide('catalog:publish')).toBe(true);
     expect(policy.isOrgWide('resources:write')).toBe(false);
   });
 
   it('collects the error types, project counts and authenticators of the modules', () => {
     expect(platform.errorTypes.get('member_limit_exceeded_error')).toBe('members');
     expect(platform.errorTypes.get('validation_error')).toBe('core');
-    expect(platform.projectCounts.map((source) => source.field)).toEqual(['sessions', 'airt_assessments', 'evaluations']);
+    expect(platform.projectCounts.map((source) => source.field)).toEqual(['sessions', 'session_groups', 'airt_assessments', 'workflow_runs', 'evaluations']);
     expect(platform.authenticators.map((authenticator) => authenticator.name)).toEqual(['access token', 'API key']);
   });
 

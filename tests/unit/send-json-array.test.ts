@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { config, overrideConfig } from '../../src/config/config';
 import { JsonArrayReply } from '../../src/core/rest/json-array';
 import { attachReplyHooks, sendJsonArray, STREAM_CHUNK_CHARS } from '../../src/http/respond';
 
@@ -127,5 +128,58 @@ describe('sendJsonArray', () => {
     } finally {
       await server.close();
     }
+  });
+
+  describe('MAX_REPLY_BYTES', () => {
+    const original = config().MAX_REPLY_BYTES;
+    afterEach(() => overrideConfig({ MAX_REPLY_BYTES: original }));
+
+    it('refuses a reply over the bound before anything was written, for the envelope', async () => {
+      overrideConfig({ MAX_REPLY_BYTES: 1024 });
+      const texts = Array.from({ length: 30 }, (_, index) => JSON.stringify({ index, pad: 'x'.repeat(40) }));
+      const server = await serve(() => elements(...texts));
+      try {
+        await fetch(server.url).then((res) => res.text()).catch(() => 'cut');
+        await settle();
+        expect(server.outcomes.map((outcome) => outcome.threw)).toEqual([
+          `The reply would be ${`[${texts.join(',')}]`.length} bytes, over the limit of 1024; narrow the query (a smaller limit or page, fewer fields) (head sent: false)`,
+        ]);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('cuts a streamed reply once it passes the bound, takes no more elements, and sends a reply at the bound whole', async () => {
+      overrideConfig({ MAX_REPLY_BYTES: 3 * STREAM_CHUNK_CHARS });
+      let given = 0;
+      const element = `"${'c'.repeat(998)}"`;
+      const server = await serve(() => new JsonArrayReply(async (take) => {
+        for (let index = 0; index < 1000; index += 1) {
+          take(element);
+          given += 1;
+        }
+      }));
+      try {
+        const res = await fetch(server.url);
+        expect(res.status).toBe(200);
+        const body = await res.text().then((text) => `read ${text.length}`, (error: Error) => `failed: ${error.message}`);
+        expect(body).toMatch(/^failed: /);
+        await settle();
+        expect(given).toBeLessThan(300);
+        expect(server.outcomes).toEqual([{ threw: null, ended: false, destroyed: true, hooks: 1 }]);
+      } finally {
+        await server.close();
+      }
+      // 1,000 bytes an element: 196 elements and the brackets fit in three chunks' worth of bytes.
+      const fits = await serve(() => elements(...Array.from({ length: 196 }, () => element)));
+      try {
+        const text = await (await fetch(fits.url)).text();
+        expect(JSON.parse(text)).toHaveLength(196);
+        await settle();
+        expect(fits.outcomes).toEqual([{ threw: null, ended: true, destroyed: false, hooks: 1 }]);
+      } finally {
+        await fits.close();
+      }
+    });
   });
 });

@@ -3,6 +3,8 @@ import { Field } from 'type-graphql';
 import { UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 
+export const MAX_KEY_SCOPES = 100;
+
 @ApiInput('CreateApiKeyInput')
 export class CreateApiKeyInput {
   @Field(() => String, { nullable: true, description: 'A label for the key.' })
@@ -23,6 +25,6 @@ export class CreateApiKeyInput {
     description:
       'Limit the key to these permission scopes (on top of the role); null means every scope of the role, [] a read-only key. Unknown scopes are 422 enum.',
   })
-  @ArrayMaxSize(100)
+  @ArrayMaxSize(MAX_KEY_SCOPES)
   allowed_scopes?: string[] | null;
 }

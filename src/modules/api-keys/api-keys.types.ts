@@ -1,5 +1,8 @@
 import { Field, ObjectType } from 'type-graphql';
+import { MaxItems } from '../../core/graphql-decorators';
+import { NoStore } from '../../core/no-store';
 import { UUIDScalar } from '../../core/scalars';
+import { MAX_KEY_SCOPES } from './api-keys.inputs';
 
 @ObjectType('ApiKeyResponse', { description: 'An API key as listed: masked, the key itself is never shown again.' })
 export class ApiKeyResponse {
@@ -16,6 +19,7 @@ export class ApiKeyResponse {
   active: boolean;
 
   @Field(() => [String], { nullable: true, description: 'Scopes the key is limited to; null when not limited.' })
+  @MaxItems(MAX_KEY_SCOPES)
   allowed_scopes: string[] | null;
 
   @Field(() => Date)
@@ -31,6 +35,7 @@ export class CreatedApiKeyResponse {
   id: string;
 
   @Field(() => String, { description: 'The secret key. Store it now: only its hash is kept.' })
+  @NoStore()
   key: string;
 
   @Field(() => String)
@@ -43,6 +48,7 @@ export class CreatedApiKeyResponse {
   active: boolean;
 
   @Field(() => [String], { nullable: true })
+  @MaxItems(MAX_KEY_SCOPES)
   allowed_scopes: string[] | null;
 
   @Field(() => Date)

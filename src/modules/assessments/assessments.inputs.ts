@@ -10,6 +10,8 @@ export const MAX_ATTACKS_PER_INGEST = 1000;
 const MAX_TEXT = 100_000;
 const MAX_NAME = 255;
 const MAX_TRIALS = 1_000_000;
+/** Parts of a best candidate or response, and transforms, of one attack span. */
+export const MAX_SPAN_LIST_ITEMS = 100;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
 
@@ -160,7 +162,7 @@ export class AttackSpanInput {
   best_candidate?: string | null;
 
   @Field(() => [MessagePartInput], { nullable: true })
-  @ArrayMaxSize(100)
+  @ArrayMaxSize(MAX_SPAN_LIST_ITEMS)
   @ValidateNested({ each: true })
   best_candidate_parts?: MessagePartInput[] | null;
 
@@ -169,7 +171,7 @@ export class AttackSpanInput {
   best_response?: string | null;
 
   @Field(() => [MessagePartInput], { nullable: true })
-  @ArrayMaxSize(100)
+  @ArrayMaxSize(MAX_SPAN_LIST_ITEMS)
   @ValidateNested({ each: true })
   best_response_parts?: MessagePartInput[] | null;
 
@@ -218,7 +220,7 @@ export class AttackSpanInput {
   trace_id?: string | null;
 
   @Field(() => [String], { nullable: true })
-  @ArrayMaxSize(100)
+  @ArrayMaxSize(MAX_SPAN_LIST_ITEMS)
   @MaxLength(MAX_NAME, { each: true })
   transforms?: string[] | null;
 }

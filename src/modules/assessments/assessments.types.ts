@@ -1,7 +1,9 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
 import { UserIdentityResponse } from '../accounts/accounts.types';
 import { TokenCountScalar } from '../sessions/token-count.scalar';
+import { MAX_SPAN_LIST_ITEMS } from './assessments.inputs';
 
 export enum AssessmentStatusEnum {
   pending = 'pending',
@@ -62,6 +64,7 @@ export class AssessmentResponse {
   sandbox_id: string | null;
 
   @Field(() => [JSONObjectScalar], { nullable: true })
+  @MaxItems(NOMINAL_MAX_ITEMS)
   attack_manifest: Record<string, unknown>[] | null;
 
   @Field(() => JSONObjectScalar, { nullable: true })
@@ -119,6 +122,7 @@ export class AssessmentResponse {
 @ObjectType('AssessmentListResponse')
 export class AssessmentListResponse {
   @Field(() => [AssessmentResponse])
+  @PageItems()
   items: AssessmentResponse[];
 
   @Field(() => Int)
@@ -206,12 +210,14 @@ export class AttackSpanResponse {
   best_candidate: string;
 
   @Field(() => [MessagePart], { nullable: true })
+  @MaxItems(() => MAX_SPAN_LIST_ITEMS)
   best_candidate_parts: MessagePart[] | null;
 
   @Field(() => String)
   best_response: string;
 
   @Field(() => [MessagePart], { nullable: true })
+  @MaxItems(() => MAX_SPAN_LIST_ITEMS)
   best_response_parts: MessagePart[] | null;
 
   @Field(() => JSONObjectScalar, { nullable: true, description: 'Modality → score.' })
@@ -245,6 +251,7 @@ export class AttackSpanResponse {
   trace_id: string;
 
   @Field(() => [String])
+  @MaxItems(() => MAX_SPAN_LIST_ITEMS)
   transforms: string[];
 }
 
@@ -306,6 +313,7 @@ export class AssessmentTraceStats {
   avg_trial_time_ms: number | null;
 
   @Field(() => [String], { description: 'Distinct attack names, sorted.' })
+  @MaxItems(NOMINAL_MAX_ITEMS)
   attack_names: string[];
 }
 

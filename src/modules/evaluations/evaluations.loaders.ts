@@ -6,9 +6,9 @@ import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { database } from '../../db/database';
 import type { TaskRow, TaskSetRow } from '../catalogs/catalogs.mapper';
-import { TASK_SET_SELECT } from '../catalogs/task-sets.service';
+import { TASK_SET_LIST_SELECT } from '../catalogs/task-sets.service';
 import { TASK_SELECT } from '../catalogs/tasks.service';
-import type { EvaluationItemRow, EvaluationRow } from './evaluations.mapper';
+import { listedJobSql, type EvaluationItemRow, type EvaluationRow } from './evaluations.mapper';
 
 /**
  * GraphQL navigation for dashboards, one statement per batch whatever the
@@ -19,19 +19,15 @@ import type { EvaluationItemRow, EvaluationRow } from './evaluations.mapper';
 export function createEvaluationLoaders(viewer: Viewer | null) {
   const tenant = viewer ? tenantFilter(viewer) : null;
 
-  /** The first `limit` children of each parent, in `order`. */
-  function children<T extends Record<string, unknown>>(table: string, column: string, order: string) {
+  /** The first `limit` children of each parent, in `order`; `listed` reshapes each whole row as a list shows it. */
+  function children<T extends Record<string, unknown>>(table: string, column: string, order: string, listed?: (row: string) => string) {
     const bound = tenant;
-    return childrenLoader<T>(
-      column,
-      bound &&
-        ((ids, limit) =>
-          database().query<T>(
-            `SELECT c.* FROM unnest($ids::uuid[]) AS k(id)
-               CROSS JOIN LATERAL (SELECT * FROM ${table} x WHERE x.${column} = k.id AND ${bound.where('x')} ORDER BY ${order} LIMIT $limit) c`,
-            { bind: { ...bound.bind, ids, limit }, type: QueryTypes.SELECT },
-          )),
-    );
+    if (!bound) return childrenLoader<T>(column, null);
+    const page = (select: string) => `(SELECT ${select} FROM ${table} x WHERE x.${column} = k.id AND ${bound.where('x')} ORDER BY ${order} LIMIT $limit)`;
+    const sql = listed
+      ? `SELECT c.* FROM unnest($ids::uuid[]) AS k(id) CROSS JOIN LATERAL ${page('x')} l CROSS JOIN LATERAL ${listed('l.x')} c`
+      : `SELECT c.* FROM unnest($ids::uuid[]) AS k(id) CROSS JOIN LATERAL ${page('*')} c`;
+    return childrenLoader<T>(column, (ids, limit) => database().query<T>(sql, { bind: { ...bound.bind, ids, limit }, type: QueryTypes.SELECT }));
   }
 
   function byId<T extends { id: string }>(sql: (where: string) => string) {
@@ -47,14 +43,14 @@ export function createEvaluationLoaders(viewer: Viewer | null) {
   }
 
   return {
-    projectEvaluations: children<EvaluationRow & Record<string, unknown>>('evaluations', 'project_id', 'x.created_at DESC, x.id DESC'),
+    projectEvaluations: children<EvaluationRow & Record<string, unknown>>('evaluations', 'project_id', 'x.created_at DESC, x.id DESC', listedJobSql),
     evaluationItemRows: children<EvaluationItemRow & Record<string, unknown>>('evaluation_items', 'evaluation_id', 'x.position'),
     itemSessionGroups: children<RecordOf<SessionGroupModel> & Record<string, unknown>>('session_groups', 'evaluation_item_id', 'x.created_at DESC, x.id DESC'),
     evaluationTask: byId<TaskRow>(
       (visible) => `SELECT ${TASK_SELECT} FROM tasks a JOIN organizations o ON o.id = a.organization_id WHERE a.id = ANY($ids::uuid[]) AND ${visible}`,
     ),
     evaluationTaskSet: byId<TaskSetRow>(
-      (visible) => `SELECT ${TASK_SET_SELECT} FROM task_sets a JOIN organizations o ON o.id = a.organization_id WHERE a.id = ANY($ids::uuid[]) AND ${visible}`,
+      (visible) => `SELECT ${TASK_SET_LIST_SELECT} FROM task_sets a JOIN organizations o ON o.id = a.organization_id WHERE a.id = ANY($ids::uuid[]) AND ${visible}`,
     ),
   };
 }

@@ -1,3 +1,4 @@
+import { EMBEDDED_LIST_CAP } from '../../core/pagination';
 import type { EvaluationControlPlaneSummary, EvaluationItemResponse, EvaluationItemStatus, EvaluationJobResponse, EvaluationSkippedMember, EvaluationSummaryResponse, TaskSetReference } from './evaluations.types';
 
 /** The twelve item states, in state-machine order; each is also a counter column of the job row. */
@@ -43,6 +44,8 @@ export interface EvaluationRow extends Record<ItemState, number> {
   task_timeout_sec: number | null;
   analytics: (Omit<EvaluationSummaryResponse, 'timestamp'> & { timestamp: string }) | null;
   skipped_members: EvaluationSkippedMember[];
+  /** On a list's rows (listedJobSql), where skipped_members holds the first EMBEDDED_LIST_CAP. */
+  skipped_members_count?: number;
   task_set_ref: TaskSetReference | null;
   task_set_id: string | null;
   retry_rounds: number;
@@ -105,9 +108,22 @@ export function toEvaluation(row: EvaluationRow): EvaluationJobResponse {
     item_counts: itemCounts(row),
     analytics: toAnalytics(row),
     skipped_members: row.skipped_members ?? [],
+    skipped_members_count: row.skipped_members_count ?? row.skipped_members?.length ?? 0,
     task_set_ref: row.task_set_ref,
     task_set_id: row.task_set_id,
   };
+}
+
+/**
+ * A job as a list reads it, from the whole `evaluations` row `row`: every
+ * column, with `skipped_members` cut to its first EMBEDDED_LIST_CAP elements
+ * and their number beside (the single read selects them all). Joined as
+ * `CROSS JOIN LATERAL ${listedJobSql('e')} c`, selecting `c.*`.
+ */
+export function listedJobSql(row: string): string {
+  return `(SELECT p.*, coalesce(jsonb_array_length((${row}).skipped_members), 0) AS skipped_members_count
+     FROM jsonb_populate_record(${row}, jsonb_build_object('skipped_members',
+       jsonb_path_query_array((${row}).skipped_members, '$[0 to ${EMBEDDED_LIST_CAP - 1}]'))) p)`;
 }
 
 export function toAnalytics(row: Pick<EvaluationRow, 'analytics'>): EvaluationSummaryResponse | null {
@@ -127,5 +143,6 @@ export function toEvaluationItem(row: EvaluationItemRow): EvaluationItemResponse
     completed_at: row.completed_at,
     error: row.error,
     task_id: row.task_id,
+    organization_id: row.organization_id,
   };
 }

@@ -165,7 +165,7 @@ export class EvaluationResolver {
   async task_set(@Root() job: EvaluationJobResponse, @Ctx() ctx: AppContext): Promise<TaskSetResponse | null> {
     if (!job.task_set_id) return null;
     const row = await ctx.loaders.evaluationTaskSet.load(job.task_set_id);
-    return row ? toTaskSet(row) : null;
+    return row ? toTaskSet(row, job.organization_id) : null;
   }
 }
 
@@ -176,7 +176,7 @@ export class EvaluationItemResolver {
   async task(@Root() item: EvaluationItemResponse, @Ctx() ctx: AppContext): Promise<TaskSummary | null> {
     if (!item.task_id) return null;
     const row = await ctx.loaders.evaluationTask.load(item.task_id);
-    return row ? toTask(row) : null;
+    return row ? toTask(row, item.organization_id) : null;
   }
 
   @FieldResolver(() => [SessionGroupSummary], { description: 'Session groups of kind evaluation_item linked to this item, newest first.' })

@@ -10,7 +10,7 @@ import { parseNameRef } from '../catalogs/versioned-artifacts';
 import { effectiveSandboxCeiling } from '../organizations/organizations.service';
 import { resolveProject } from '../projects/projects.service';
 import type { CreateEvaluationRequest, EvaluationItemListArgs, EvaluationItemTransitionRequest, EvaluationListArgs } from './evaluations.inputs';
-import { IN_FLIGHT_STATES, ITEM_STATES, TERMINAL_STATES, type EvaluationItemRow, type EvaluationRow, type ItemState } from './evaluations.mapper';
+import { IN_FLIGHT_STATES, ITEM_STATES, listedJobSql, TERMINAL_STATES, type EvaluationItemRow, type EvaluationRow, type ItemState } from './evaluations.mapper';
 import { EvaluationKind, EvaluationCleanupPolicy, EvaluationSummaryStatus, SkippedMemberReason, type EvaluationSkippedMember, type EvaluationSummaryResponse } from './evaluations.types';
 
 /**
@@ -271,7 +271,10 @@ export async function listEvaluations(ctx: AppContext, org: string, ws: string, 
   }
   const where = filters.join(' AND ');
   const [rows, counted] = await Promise.all([
-    q(`SELECT e.* FROM evaluations e WHERE ${where} ORDER BY e.created_at DESC, e.id DESC LIMIT $limit OFFSET $offset`, {
+    // The page's ids first, so only its rows have their skipped members cut (listedJobSql).
+    q(`SELECT c.* FROM (SELECT e.id FROM evaluations e WHERE ${where} ORDER BY e.created_at DESC, e.id DESC LIMIT $limit OFFSET $offset) page
+         JOIN evaluations e ON e.id = page.id CROSS JOIN LATERAL ${listedJobSql('e')} c
+        ORDER BY e.created_at DESC, e.id DESC`, {
       ...bind,
       limit: pageSize,
       offset: (page - 1) * pageSize,

@@ -1,6 +1,10 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
+import { EMBEDDED_LIST_CAP } from '../../core/pagination';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
 import { UserIdentityResponse } from '../accounts/accounts.types';
+import { MAX_TASK_SET_MEMBERS } from '../catalogs/catalogs.inputs';
+import { MAX_TASK_NAMES } from './evaluations.inputs';
 
 /** The states of an evaluation item (spec: EvaluationControlPlaneSummary's counters). */
 export enum EvaluationItemStatus {
@@ -85,7 +89,7 @@ export class EvaluationSummaryResponse {
   @Field(() => String) span_id: string;
   @Field(() => EvaluationSummaryStatus) status: EvaluationSummaryStatus;
   @Field(() => String, { nullable: true }) stop_reason: string | null;
-  @Field(() => [String]) tags: string[];
+  @Field(() => [String]) @MaxItems(NOMINAL_MAX_ITEMS) tags: string[];
   @Field(() => String, { nullable: true }) task_id: string | null;
   @Field(() => Date) timestamp: Date;
   @Field(() => Int) total_samples: number;
@@ -140,7 +144,10 @@ export class EvaluationJobResponse {
   @Field(() => EvaluationControlPlaneSummary) item_counts: EvaluationControlPlaneSummary;
   @Field(() => EvaluationSummaryResponse, { nullable: true, description: 'Set when every item is terminal (job completed).' })
   analytics: EvaluationSummaryResponse | null;
-  @Field(() => [EvaluationSkippedMember]) skipped_members: EvaluationSkippedMember[];
+  @Field(() => [EvaluationSkippedMember], { description: `Task names and task-set members left out at creation: the first ${EMBEDDED_LIST_CAP} in a list, all of them in a single read.` })
+  @MaxItems(() => MAX_TASK_NAMES + MAX_TASK_SET_MEMBERS)
+  skipped_members: EvaluationSkippedMember[];
+  @Field(() => Int, { description: 'How many members were skipped at creation (all of them, in a list too).' }) skipped_members_count: number;
   @Field(() => TaskSetReference, { nullable: true }) task_set_ref: TaskSetReference | null;
 
   /** Resolved by a field resolver (userById loader). */
@@ -151,7 +158,7 @@ export class EvaluationJobResponse {
 
 @ObjectType('EvaluationListResponse')
 export class EvaluationListResponse {
-  @Field(() => [EvaluationJobResponse]) items: EvaluationJobResponse[];
+  @Field(() => [EvaluationJobResponse]) @PageItems() items: EvaluationJobResponse[];
   @Field(() => Int) total: number;
   @Field(() => Int) page: number;
   @Field(() => Int) page_size: number;
@@ -172,9 +179,11 @@ export class EvaluationItemResponse {
 
   /** Not exposed: navigation to the task. */
   task_id: string | null;
+  /** Not exposed: the evaluation's organization, the reader of the item's task (its verification secrets). */
+  organization_id: string;
 }
 
 @ObjectType('EvaluationItemListResponse')
 export class EvaluationItemListResponse {
-  @Field(() => [EvaluationItemResponse]) items: EvaluationItemResponse[];
+  @Field(() => [EvaluationItemResponse]) @PageItems() items: EvaluationItemResponse[];
 }

@@ -1,4 +1,5 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { PageItems } from '../../core/graphql-decorators';
 import { UUIDScalar } from '../../core/scalars';
 import { TokenCountScalar } from '../sessions/token-count.scalar';
 import { PageEnvelope } from '../../core/pagination';
@@ -91,6 +92,7 @@ export class SessionGroupSummary {
 @ObjectType('SessionGroupListResponse')
 export class SessionGroupListResponse extends PageEnvelope {
   @Field(() => [SessionGroupSummary])
+  @PageItems()
   groups: SessionGroupSummary[];
 
 }

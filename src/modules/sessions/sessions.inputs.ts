@@ -170,11 +170,14 @@ export class TranscriptMessageInput {
   usage?: TranscriptUsageInput | null;
 }
 
+/** Messages one transcript append may carry. */
+export const MAX_APPEND_MESSAGES = 1000;
+
 @ApiInput('TranscriptAppendRequest')
 export class TranscriptAppendRequest {
   @Field(() => [TranscriptMessageInput])
   @ArrayMinSize(1)
-  @ArrayMaxSize(1000)
+  @ArrayMaxSize(MAX_APPEND_MESSAGES)
   @ValidateNested({ each: true })
   messages: TranscriptMessageInput[];
 

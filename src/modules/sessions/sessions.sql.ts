@@ -4,7 +4,7 @@ import { visibleSql } from './session.policy';
 import type { SessionFilterArgs } from './sessions.inputs';
 import { sessionJoinSql, type SessionJoins } from './session-relations';
 import { SESSION_JSON_JOINS, sessionJson } from './sessions.mapper';
-import { SessionArchivedScope, SessionSortBy, SortDirection } from './sessions.types';
+import { FACET_MAX_VALUES, SessionArchivedScope, SessionSortBy, SortDirection } from './sessions.types';
 
 /**
  * The SQL of the session list and facets, in one place (the benchmark times
@@ -138,7 +138,7 @@ export function sessionCountSql(whereSql: string): string {
 }
 
 /** A facet reply stays bounded: the most frequent values of each dimension (and of each label key), and the most used label keys. */
-export const FACET_MAX_VALUES = 100;
+export { FACET_MAX_VALUES };
 export const FACET_MAX_KEYS = 100;
 
 /**

@@ -1,6 +1,8 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
 import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
 import { SessionGroupSummary } from '../session-groups/session-groups.types';
+import { MAX_APPEND_MESSAGES } from './sessions.inputs';
 import { TokenCountScalar } from './token-count.scalar';
 import { PageEnvelope } from '../../core/pagination';
 
@@ -205,6 +207,7 @@ export class SessionResponse {
 @ObjectType('SessionListResponse')
 export class SessionListResponse extends PageEnvelope {
   @Field(() => [SessionResponse])
+  @PageItems()
   sessions: SessionResponse[];
 
 }
@@ -245,27 +248,36 @@ export class UserFacetEntry {
   username: string;
 }
 
+/** Values each facet list keeps (its most frequent; sessions.sql). */
+export const FACET_MAX_VALUES = 100;
+
 @ObjectType('SessionFacetsResponse', { description: 'Per-dimension counts over the sessions the caller can see.' })
 export class SessionFacetsResponse {
   @Field(() => [LabelFacetEntry])
+  @MaxItems(FACET_MAX_VALUES)
   agents: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry])
+  @MaxItems(FACET_MAX_VALUES)
   models: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry])
+  @MaxItems(FACET_MAX_VALUES)
   origins: LabelFacetEntry[];
 
   @Field(() => [UserFacetEntry])
+  @MaxItems(FACET_MAX_VALUES)
   users: UserFacetEntry[];
 
   @Field(() => JSONObjectScalar, { description: 'Label key → list of LabelFacetEntry; keys without matches omitted.' })
   labels: Record<string, LabelFacetEntry[]>;
 
   @Field(() => [LabelFacetEntry])
+  @MaxItems(FACET_MAX_VALUES)
   group_kinds: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry])
+  @MaxItems(FACET_MAX_VALUES)
   group_statuses: LabelFacetEntry[];
 }
 
@@ -314,6 +326,7 @@ export class TranscriptMessage {
   content: unknown;
 
   @Field(() => [TranscriptToolCall], { nullable: true })
+  @MaxItems(NOMINAL_MAX_ITEMS)
   tool_calls: TranscriptToolCall[] | null;
 
   @Field(() => String, { nullable: true })
@@ -341,6 +354,7 @@ export class TranscriptAppendResponse {
   session: SessionResponse;
 
   @Field(() => [TranscriptMessage])
+  @MaxItems(() => MAX_APPEND_MESSAGES)
   messages: TranscriptMessage[];
 }
 
@@ -350,6 +364,7 @@ export class TranscriptResponse {
   session: SessionResponse;
 
   @Field(() => [TranscriptMessage])
+  @PageItems()
   messages: TranscriptMessage[];
 
   @Field(() => Boolean)
@@ -362,6 +377,7 @@ export class TranscriptCompactResponse {
   session: SessionResponse;
 
   @Field(() => [TranscriptMessage], { description: 'The appended summary message.' })
+  @MaxItems(1)
   messages: TranscriptMessage[];
 
   @Field(() => Int, { description: 'Messages newly marked compacted.' })

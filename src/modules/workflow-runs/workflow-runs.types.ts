@@ -1,4 +1,5 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { PageItems } from '../../core/graphql-decorators';
 import { UUIDScalar } from '../../core/scalars';
 import { PageEnvelope } from '../../core/pagination';
 
@@ -65,6 +66,7 @@ export class WorkflowRunSummary {
 @ObjectType('WorkflowRunListResponse')
 export class WorkflowRunListResponse extends PageEnvelope {
   @Field(() => [WorkflowRunSummary])
+  @PageItems()
   runs: WorkflowRunSummary[];
 
 }

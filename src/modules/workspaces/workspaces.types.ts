@@ -1,4 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
+import { PageItems } from '../../core/graphql-decorators';
 import { UUIDScalar } from '../../core/scalars';
 
 @ObjectType('WorkspaceResponse', { description: 'A workspace of an organization.' })
@@ -43,5 +44,6 @@ export class WorkspaceResponse {
 @ObjectType('WorkspaceListResponse')
 export class WorkspaceListResponse {
   @Field(() => [WorkspaceResponse])
+  @PageItems()
   workspaces: WorkspaceResponse[];
 }

@@ -1,9 +1,12 @@
-import { getIntrospectionQuery } from 'graphql';
+import { getIntrospectionQuery, isNonNullType, Kind, typeFromAST, type GraphQLInputType, type OperationDefinitionNode } from 'graphql';
 import { config } from '../../../src/config/config';
-import { createUser, type TestUser } from '../../factories/accounts';
+import { checkDocumentLimits } from '../../../src/core/graphql-document-limits';
+import { operationCost } from '../../../src/core/graphql-limits';
+import { addMember, createUser, type TestUser } from '../../factories/accounts';
 import { createGroup, saveSession } from '../../factories/sessions';
 import { gql, rest } from '../../helpers/http';
-import { runOperation } from '../../helpers/operations';
+import { operationDocument, operationIndex, runOperation } from '../../helpers/operations';
+import { sampleValue } from '../../helpers/sample-values';
 import { countStatements } from '../../helpers/statements';
 import { useTestApp } from '../../helpers/test-app';
 
@@ -133,6 +136,161 @@ describe('GraphQL resource limits', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 400, type: 'invalid_error' });
     await expectStillServing();
+  });
+
+  describe('the document size, checked before graphql-js validation', () => {
+    const limits = () => ({ fields: config().GRAPHQL_MAX_FIELDS, selections: config().GRAPHQL_MAX_SELECTIONS, repeated: config().GRAPHQL_MAX_REPEATED_FIELDS });
+    const repeat = (text: string, count: number) => Array.from({ length: count }, () => text).join(' ');
+    /** The issue's document: one field of an object repeated about 5,000 times, 15 KB, under the token limit. */
+    const REPEATED_ID = `{ api_keys { ${repeat('id', 4990)} } }`;
+    const API_KEY_LEAVES = ['active', 'allowed_scopes', 'created_at', 'id', 'last_used_at', 'masked_key', 'name'];
+    const SESSION_LEAVES = ['agent', 'archived_at', 'created_at', 'frozen_at', 'group_id', 'id', 'labels', 'last_message_at', 'message_count', 'model',
+      'origin', 'preview_text', 'project_id', 'project_key', 'project_name', 'recent_message_count', 'runtime_id', 'shared_at', 'title', 'updated_at',
+      'user_id', 'visibility', 'workspace_id'];
+
+    it('refuses a 15 KB document repeating one field 5,000 times with 422, naming each limit it passes', async () => {
+      expect(REPEATED_ID.length).toBeGreaterThan(14_000);
+      const result = await refused({ query: REPEATED_ID });
+      expectRefusedBeforeExecution(result, 'query_fields', new RegExp(`Field limit of ${limits().fields} fields and fragment spreads exceeded`));
+      expect(result.body.errors[0].extensions.errors).toEqual(
+        expect.arrayContaining([
+          { loc: ['body', 'query'], msg: expect.stringMatching(`Selection set limit of ${limits().selections} fields and fragment spreads exceeded`), type: 'query_selections' },
+          { loc: ['body', 'query'], msg: expect.stringMatching(`Repeated field limit of ${limits().repeated} exceeded: "id" appears more than ${limits().repeated} times`), type: 'query_repeated_fields' },
+        ]),
+      );
+      await expectStillServing();
+    });
+
+    it('judges the size before graphql-js validation would judge the fields', async () => {
+      // Unknown fields: validation would answer "Cannot query field"; the size check answers first.
+      const result = await refused({ query: `{ api_keys { ${repeat('no_such_field', 4000)} } }` });
+      expect(result.status).toBe(422);
+      expect(result.body.errors).toHaveLength(1);
+      expect(result.body.errors[0].extensions.errors.map((item: { type: string }) => item.type)).toEqual(['query_repeated_fields', 'query_selections', 'query_fields']);
+    });
+
+    it('answers a request without credentials with 401 before graphql-js validation', async () => {
+      const res = await rest(api, 'POST', '/graphql', { body: { query: `{ api_keys { id no_such_field } }` } });
+      expect(res.status).toBe(401);
+      expect(res.body.errors[0].extensions).toMatchObject({ type: 'authentication_error', status: 401 });
+      const huge = await rest(api, 'POST', '/graphql', { body: { query: REPEATED_ID } });
+      expect(huge.status).toBe(401);
+      // Reached through a fragment on the root type too.
+      const spread = await rest(api, 'POST', '/graphql', { body: { query: `{ ...Q } fragment Q on Query { api_keys { id no_such_field } }` } });
+      expect(spread.status).toBe(401);
+    });
+
+    it('refuses a fragment that doubles at every level by the fields it expands to, without expanding it', async () => {
+      const levels = 40;
+      const fragments = Array.from(
+        { length: levels },
+        (_, index) => `fragment X${index} on ApiKeyResponse { ${index + 1 < levels ? `...X${index + 1} ...X${index + 1}` : 'id'} }`,
+      ).join('\n');
+      const result = await refused({ query: `{ api_keys { ...X0 } }\n${fragments}` });
+      expectRefusedBeforeExecution(result, 'query_fields', /Field limit of \d+ fields and fragment spreads exceeded/);
+      await expectStillServing();
+    });
+
+    it('admits a selection set at the selection and repetition limits', async () => {
+      const { selections, repeated } = limits();
+      const names = SESSION_LEAVES.slice(0, Math.ceil(selections / repeated));
+      expect(names.length * repeated).toBeGreaterThanOrEqual(selections);
+      const fields = names.flatMap((name) => Array.from({ length: repeated }, () => name)).slice(0, selections);
+      const res = await gql(api, `{ sessions(${scope}, limit: 2) { sessions { ${fields.join(' ')} } } }`, {}, user.token);
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.sessions.sessions).toHaveLength(2);
+      const over = await refused({ query: `{ sessions(${scope}, limit: 2) { sessions { ${fields.join(' ')} ${names[0]} } } }` });
+      expect(over.status).toBe(422);
+    });
+
+    it('admits a document of exactly the field limit, fragments counted where spread, and refuses one more', async () => {
+      const { fields, repeated } = limits();
+      // A fragment of every ApiKeyResponse leaf `repeated` times, spread under aliases of api_keys(limit: 1).
+      const fragment = `fragment K on ApiKeyResponse { ${API_KEY_LEAVES.map((name) => repeat(name, repeated)).join(' ')} }`;
+      const perAlias = 2 + API_KEY_LEAVES.length * repeated; // the aliased field, the spread, the fragment's fields
+      const aliases = Math.floor((fields - 1) / perAlias);
+      const rest = fields - aliases * perAlias - 1; // the last alias and its own fields
+      expect(rest).toBeLessThanOrEqual(API_KEY_LEAVES.length * repeated);
+      expect(aliases + 1).toBeLessThanOrEqual(config().GRAPHQL_MAX_ALIASES);
+      const last = API_KEY_LEAVES.flatMap((name) => Array.from({ length: repeated }, () => name)).slice(0, rest);
+      const query = (extra: string) =>
+        `{ ${Array.from({ length: aliases }, (_, index) => `k${index}: api_keys(limit: 1) { ...K }`).join(' ')} last: api_keys(limit: 1) { ${last.join(' ')} } ${extra} }\n${fragment}`;
+      const admitted = await gql(api, query(''), {}, user.token);
+      expect(admitted.body.errors).toBeUndefined();
+      expect(Object.keys(admitted.body.data)).toHaveLength(aliases + 1);
+      const over = await refused({ query: query('__typename') });
+      expectRefusedBeforeExecution(over, 'query_fields', new RegExp(`Field limit of ${fields} `));
+    });
+
+    it('answers a health check sent beside three copies of the document', async () => {
+      const [health, ...documents] = await Promise.all([
+        rest(api, 'GET', '/api/v1/health'),
+        ...Array.from({ length: 3 }, () => rest(api, 'POST', '/graphql', { token: user.token, body: { query: REPEATED_ID } })),
+      ]);
+      expect(health.status).toBe(200);
+      expect(health.body).toEqual({ status: 'ok' });
+      for (const document of documents) expect(document.status).toBe(422);
+    });
+  });
+
+  describe('lists priced at their worst case', () => {
+    /** The issue's shape (861 bytes there): a reader lists evaluations with their skipped members, and task sets with their tasks. */
+    const EVALUATIONS = `evaluations(org: $org, workspace: "default", page_size: 100) {
+        items { id name skipped_members { reason task_name task_version } task_set { id name members } }
+      }`;
+    const TASK_SETS = `task_sets(org: $org, include_public: true, limit: 100) { task_sets { id name members tasks { id name version description tags } } }`;
+
+    it("refuses a reader's query listing evaluations with their skipped members and task sets with their tasks", async () => {
+      const reader = await createUser();
+      await addMember(user.orgKey, reader, 'reader');
+      // Together, and each on its own: a list of large embedded lists is priced at every element's most.
+      for (const fields of [`${EVALUATIONS} ${TASK_SETS}`, EVALUATIONS, TASK_SETS]) {
+        const result = await gql(api, `query Heavy($org: String!) { ${fields} }`, { org: user.orgKey }, reader.token);
+        expect(result.status).toBe(422);
+        expect(result.body.errors![0].extensions).toMatchObject({ type: 'validation_error', status: 422 });
+        expect(result.body.errors![0].extensions.errors).toEqual([expect.objectContaining({ type: 'query_cost' })]);
+      }
+    });
+
+    it('admits the same lists with the counts, and the full form on a single read', async () => {
+      const lists = await gql(
+        api,
+        `query($org: String!) {
+          evaluations(org: $org, workspace: "default", page_size: 100) { items { id skipped_members_count task_set { id member_count } } }
+          task_sets(org: $org, include_public: true, limit: 100) { task_sets { id name member_count } }
+        }`,
+        { org: user.orgKey },
+        user.token,
+      );
+      expect(lists.body.errors).toBeUndefined();
+      // Past the budget, these reach the service (which finds nothing).
+      const singles = [
+        `{ task_set(org: "${user.orgKey}", name: "none") { members tasks { id } } }`,
+        `{ evaluation(org: "${user.orgKey}", workspace: "default", id: "00000000-0000-4000-8000-000000000000") { skipped_members { task_name } } }`,
+      ];
+      for (const query of singles) {
+        const single = await gql(api, query, {}, user.token);
+        expect(single.body.errors![0].extensions).toMatchObject({ type: 'not_found_error' });
+      }
+    });
+
+    it('keeps every named example operation within the budget and the document limits with its default variables', () => {
+      const limits = { maxFields: config().GRAPHQL_MAX_FIELDS, maxSelections: config().GRAPHQL_MAX_SELECTIONS, maxRepeatedFields: config().GRAPHQL_MAX_REPEATED_FIELDS };
+      const over: string[] = [];
+      for (const name of operationIndex().operations.keys()) {
+        const document = operationDocument(name);
+        const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode;
+        const variables: Record<string, unknown> = {};
+        for (const definition of operation.variableDefinitions ?? []) {
+          const type = typeFromAST(api.app.schema, definition.type as never) as GraphQLInputType;
+          if (isNonNullType(type) && !definition.defaultValue) variables[definition.variable.name.value] = sampleValue(type);
+        }
+        checkDocumentLimits(document, limits);
+        const cost = operationCost(api.app.schema, document, variables, name);
+        if (cost > config().GRAPHQL_MAX_COST) over.push(`${name}: ${cost}`);
+      }
+      expect(over).toEqual([]);
+    });
   });
 
   it('admits the standard introspection query and the fuller one GraphiQL sends', async () => {

@@ -1,5 +1,10 @@
+import 'reflect-metadata';
+import { getNullableType, isListType, isObjectType } from 'graphql';
+import { listBound, takesPage } from '../../../src/core/graphql-limits';
+import { EMBEDDED_LIST_CAP } from '../../../src/core/pagination';
 import { createUser, randomKey, type TestUser } from '../../factories/accounts';
 import { createApiKey } from '../../factories/api-keys';
+import { createEvaluation, insertTasks } from '../../factories/evaluations';
 import { saveSession, sessionsPath } from '../../factories/sessions';
 import { gql, rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
@@ -27,7 +32,15 @@ describe('bounded lists', () => {
   });
 
   it('refuses a page size over 100 or a page below 1 with 422 at the query parameter', async () => {
-    const paths = [`/org/${user.orgKey}/ws`, `/org/${user.orgKey}/ws/default/projects`, `/org/${user.orgKey}/members`, '/user/api-keys', '/user/organizations'];
+    const paths = [
+      `/org/${user.orgKey}/ws`,
+      `/org/${user.orgKey}/ws/default/projects`,
+      `/org/${user.orgKey}/members`,
+      `/org/${user.orgKey}/invitations`,
+      '/user/api-keys',
+      '/user/organizations',
+      '/user/invitations',
+    ];
     for (const path of paths) {
       const tooMany = await rest(api, 'GET', path, { token: user.token, query: { limit: 101 } });
       expect(tooMany.status).toBe(422);
@@ -104,5 +117,88 @@ describe('bounded lists', () => {
     expect(graphql.body.errors![0].extensions.status).not.toBe(500);
     const inline = await gql(api, '{ organization(org: "a\\u0000b") { id } }', {}, user.token);
     expect(inline.body.errors![0].extensions).toMatchObject({ status: 404, type: 'not_found_error' });
+  });
+
+  it('gives every list field of the schema a limit argument or a declared bound', () => {
+    const unbounded: string[] = [];
+    for (const type of Object.values(api.app.schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      for (const field of Object.values(type.getFields())) {
+        if (isListType(getNullableType(field.type)) && !takesPage(field) && listBound(field) === null) unbounded.push(`${type.name}.${field.name}`);
+      }
+    }
+    // Each needs `limit`, @MaxItems(n) (the most its parent's row holds) or @PageItems() (a page envelope's list).
+    expect(unbounded).toEqual([]);
+  });
+
+  describe('large embedded lists: the first 100 in lists, a count beside, all of them in the single read', () => {
+    const ws = () => `/org/${user.orgKey}/ws/default`;
+
+    it("caps an evaluation's skipped members in the REST and GraphQL lists and in project navigation", async () => {
+      const names = Array.from({ length: EMBEDDED_LIST_CAP + 50 }, (_, index) => `missing-${index}`);
+      const job = await createEvaluation(api, user, { task_names: names, dataset: [{ prompt: 'one row' }] });
+      expect(job.skipped_members).toHaveLength(names.length);
+      expect(job.skipped_members_count).toBe(names.length);
+
+      const single = await rest(api, 'GET', `${ws()}/evaluation/${job.id}`, { token: user.token });
+      expect(single.body.skipped_members.map((member: { task_name: string }) => member.task_name)).toEqual(names);
+      expect(single.body.skipped_members_count).toBe(names.length);
+
+      const list = await rest(api, 'GET', `${ws()}/evaluations`, { token: user.token });
+      const listed = list.body.items.find((item: { id: string }) => item.id === job.id);
+      expect(listed.skipped_members.map((member: { task_name: string }) => member.task_name)).toEqual(names.slice(0, EMBEDDED_LIST_CAP));
+      expect(listed.skipped_members_count).toBe(names.length);
+
+      const graphql = await gql(
+        api,
+        `query($org: String!) {
+          evaluations(org: $org, workspace: "default", page_size: 1) { items { id skipped_members { task_name } skipped_members_count } }
+          projects(org: $org, workspace: "default", limit: 1) { evaluations(limit: 1) { id skipped_members { task_name } skipped_members_count } }
+          evaluation(org: $org, workspace: "default", id: "${job.id}") { skipped_members { task_name } skipped_members_count }
+        }`,
+        { org: user.orgKey },
+        user.token,
+      );
+      expect(graphql.body.errors).toBeUndefined();
+      const { evaluations, projects, evaluation } = graphql.body.data;
+      expect(evaluations.items[0]).toMatchObject({ id: job.id, skipped_members_count: names.length });
+      expect(evaluations.items[0].skipped_members).toHaveLength(EMBEDDED_LIST_CAP);
+      expect(projects[0].evaluations[0]).toMatchObject({ id: job.id, skipped_members_count: names.length });
+      expect(projects[0].evaluations[0].skipped_members).toHaveLength(EMBEDDED_LIST_CAP);
+      expect(evaluation.skipped_members).toHaveLength(names.length);
+    });
+
+    it("caps a task set's members in the REST and GraphQL lists, with member_count beside", async () => {
+      const members = await insertTasks(user.orgKey, randomKey('m'), EMBEDDED_LIST_CAP + 20);
+      const name = randomKey('set');
+      const created = await rest(api, 'POST', `/org/${user.orgKey}/task-sets`, { token: user.token, body: { name, members } });
+      expect(created.status).toBe(201);
+      expect(created.body.members).toHaveLength(members.length);
+
+      const single = await rest(api, 'GET', `/org/${user.orgKey}/task-sets/${name}`, { token: user.token });
+      expect(single.body).toMatchObject({ members, member_count: members.length });
+
+      const list = await rest(api, 'GET', `/org/${user.orgKey}/task-sets`, { token: user.token });
+      const listed = list.body.task_sets.find((set: { name: string }) => set.name === name);
+      expect(listed).toMatchObject({ members: members.slice(0, EMBEDDED_LIST_CAP), member_count: members.length });
+
+      const graphql = await gql(
+        api,
+        `query($org: String!) {
+          task_sets(org: $org, limit: 5) { task_sets { name members member_count tasks(limit: 3) { name } } }
+          organization(org: $org) { task_sets(limit: 5) { name members member_count } }
+        }`,
+        { org: user.orgKey },
+        user.token,
+      );
+      expect(graphql.body.errors).toBeUndefined();
+      const set = graphql.body.data.task_sets.task_sets.find((item: { name: string }) => item.name === name);
+      expect(set.members).toHaveLength(EMBEDDED_LIST_CAP);
+      expect(set.member_count).toBe(members.length);
+      expect(set.tasks.map((task: { name: string }) => task.name)).toEqual(members.slice(0, 3));
+      const navigated = graphql.body.data.organization.task_sets.find((item: { name: string }) => item.name === name);
+      expect(navigated).toMatchObject({ member_count: members.length });
+      expect(navigated.members).toHaveLength(EMBEDDED_LIST_CAP);
+    });
   });
 });
