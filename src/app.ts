@@ -11,7 +11,7 @@ import { opsRoutes } from './http/ops-routes';
 import { headerValue, observe, type RequestState } from './http/request';
 import { abortReply, attachReplyHooks, sendError } from './http/respond';
 import { createRestTransport } from './http/rest-transport';
-import { REST_BASE } from './rest';
+import { REST_BASE } from './http/rest-routes';
 import { platform } from './modules';
 import { createSchema } from './schema';
 

@@ -14,7 +14,7 @@ import type { Viewer } from './viewer';
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface Loaders {}
 
-/** What the REST layer knows about a request before Sofa runs it. */
+/** What the REST layer knows about a request before its operation document is executed. */
 export interface RestRequest {
   method: string;
   path: string;

@@ -1,5 +1,5 @@
 import { Extensions } from 'type-graphql';
-import type { RestJsonReply } from './rest/json-array';
+import type { RestJsonReply } from './json-array-reply';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -15,7 +15,7 @@ import {
   type GraphQLSchema,
   type GraphQLType,
 } from 'graphql';
-import { REST_BASE, type RestOperation } from '../rest';
+import { REST_BASE, type RestOperation } from './rest-routes';
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { registry } from '../core/metrics';
 import { database } from '../db/database';
-import { REST_BASE } from '../rest';
+import { REST_BASE } from './rest-routes';
 import { endReply, sendAsset, sendHtml, sendJson, writeHead } from './respond';
 import { RouteTable } from './route-table';
 import { swaggerPage } from './static-assets';

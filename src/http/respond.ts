@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { config } from '../config/config';
 import { NotFoundError, toEnvelope, ValidationError, type AppError } from '../core/errors';
 import { logger } from '../core/logger';
-import type { JsonArrayReply } from '../core/rest/json-array';
+import type { JsonArrayReply } from '../core/json-array-reply';
 import { readAsset } from './static-assets';
 
 /**

@@ -4,7 +4,7 @@ import type { RestRequest } from '../core/context';
 import { NotFoundError, reportError } from '../core/errors';
 import { buildOpenApiDocument } from './openapi';
 import { platform } from '../modules';
-import { createRestRouter, REST_BASE, restOperations, type RestOperation } from '../rest';
+import { createRestRouter, REST_BASE, restOperations, type RestOperation } from './rest-routes';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
 import { contextFor, type RequestState } from './request';
 import { oversizedReply, sendError, sendJsonArray, sendText } from './respond';

@@ -3,7 +3,7 @@
  * ending in `*`), matched segment by segment on the raw path, so an encoded
  * `%2F` stays inside its segment (`owner%2Fname` is one parameter). Used for
  * the ops routes and for finding a REST request's operation (its body limit
- * and log label) before Sofa runs it.
+ * and log label) before its operation document is executed.
  */
 export interface RouteMatch<T> {
   route: T;

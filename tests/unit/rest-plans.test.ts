@@ -1,6 +1,6 @@
 import { print, type ExecutionArgs } from 'graphql';
 import { useSofa } from 'sofa-api';
-import { createRestRouter, REST_BASE, restOperations, restSchema } from '../../src/rest';
+import { createRestRouter, REST_BASE, restOperations, restSchema } from '../../src/http/rest-routes';
 import { createSchema } from '../../src/schema';
 
 /**

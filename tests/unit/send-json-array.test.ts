@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { config, overrideConfig } from '../../src/config/config';
-import { JsonArrayReply } from '../../src/core/rest/json-array';
+import { JsonArrayReply } from '../../src/core/json-array-reply';
 import { attachReplyHooks, sendJsonArray, STREAM_CHUNK_CHARS } from '../../src/http/respond';
 
 /** sendJsonArray over a real socket: whole below the chunk size, streamed from it, failures and a client that leaves. */

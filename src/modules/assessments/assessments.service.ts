@@ -3,7 +3,7 @@ import { AssessmentModel, SessionModel, type AssessmentStatus, type RecordOf } f
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError } from '../../core/errors';
 import { checkPageDepth } from '../../core/pagination';
-import { JsonArrayReply } from '../../core/rest/json-array';
+import { JsonArrayReply } from '../../core/json-array-reply';
 import { can, requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { hotQuery, plainQuery, streamQuery } from '../../db/hot';

@@ -4,7 +4,7 @@ import { catalogName, publishDataset, publishTask } from '../../factories/catalo
 import { appendMessages, createGroup, ESCAPED_GROUP, ESCAPED_SESSION, createProject, saveSession, sessionsPath } from '../../factories/sessions';
 import { database } from '../../../src/db/database';
 import { STREAM_CHUNK_CHARS } from '../../../src/http/respond';
-import { createRestRouter, type RestPlan } from '../../../src/rest';
+import { createRestRouter, type RestPlan } from '../../../src/http/rest-routes';
 import { gql, rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
 

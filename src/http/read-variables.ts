@@ -5,10 +5,10 @@ import {
   type OperationDefinitionNode,
   type VariableDefinitionNode,
 } from 'graphql';
-import type { RestRequest } from '../context';
-import type { ValidationItem } from '../errors';
-import { validateInputValue } from '../validation/class-validation';
-import { checkInput, fromQueryText } from '../validation/coerce';
+import type { RestRequest } from '../core/context';
+import type { ValidationItem } from '../core/errors';
+import { validateInputValue } from '../core/validation/class-validation';
+import { checkInput, fromQueryText } from '../core/validation/coerce';
 
 /**
  * Builds the GraphQL variables of a REST call from its three sources, strictly:

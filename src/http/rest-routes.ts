@@ -14,14 +14,14 @@ import {
 } from 'graphql';
 import { buildOperationNodeForField, filterSchema, MapperKind, mapSchema } from '@graphql-tools/utils';
 import { createSofa, createSofaRouter } from 'sofa-api';
-import type { AppContext } from './core/context';
-import { requireViewer } from './core/context';
-import { type AppError, reportError, toAppError, ValidationError } from './core/errors';
-import type { RestRoute } from './core/graphql-decorators';
-import { NO_STORE_HEADERS, selectsNoStoreField } from './core/no-store';
-import { argsRuleErrors } from './core/rest/arg-rules';
-import { JsonArrayReply, type RestJsonReply } from './core/rest/json-array';
-import { readRestVariables, toRestLoc } from './core/rest/read-variables';
+import type { AppContext } from '../core/context';
+import { requireViewer } from '../core/context';
+import { type AppError, reportError, toAppError, ValidationError } from '../core/errors';
+import type { RestRoute } from '../core/graphql-decorators';
+import { NO_STORE_HEADERS, selectsNoStoreField } from '../core/no-store';
+import { argsRuleErrors } from './arg-rules';
+import { JsonArrayReply, type RestJsonReply } from '../core/json-array-reply';
+import { readRestVariables, toRestLoc } from './read-variables';
 
 export const REST_BASE = '/api/v1';
 
