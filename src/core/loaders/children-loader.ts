@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { MAX_LIST_PAGE } from '../pagination';
 
 /** A parent and how many of its children to load. */
 export interface ChildrenKey {
@@ -6,9 +7,9 @@ export interface ChildrenKey {
   limit: number;
 }
 
-/** How many children a navigation field lists at most: its `limit` argument, brought into 1–100. */
-export function childLimit(limit: number): number {
-  return Math.max(1, Math.min(limit, 100));
+/** How many children a navigation field lists: its `limit` argument, brought into 1–`max` (MAX_LIST_PAGE unless the field says more). */
+export function childLimit(limit: number, max = MAX_LIST_PAGE): number {
+  return Math.max(1, Math.min(limit, max));
 }
 
 const keyOf = (key: ChildrenKey) => `${key.parent_id}:${key.limit}`;

@@ -192,7 +192,7 @@ export class AssessmentResolver {
     @Arg('limit', () => Int, { defaultValue: 100, description: 'At most 1000.' }) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<AttackSpanResponse[]> {
-    const rows = await ctx.loaders.attacksByAssessment.load({ parent_id: assessment.id, limit: Math.max(1, Math.min(limit, 1000)) });
+    const rows = await ctx.loaders.attacksByAssessment.load({ parent_id: assessment.id, limit: childLimit(limit, 1000) });
     return rows.map(toAttackSpan);
   }
 

@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { childLimit } from '../../core/loaders/children-loader';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { MAX_LIST_PAGE, pageInfo } from '../../core/pagination';
@@ -115,6 +116,6 @@ export class CapabilityResolver {
     @Ctx() ctx: AppContext,
   ): Promise<CapabilityArtifactSummary[]> {
     const rows = await ctx.loaders.capabilityVersionRows.load(`${capability.organization_id} ${capability.local_name}`);
-    return rows.slice(0, Math.max(1, limit)).map((row) => toCapability(row, ctx.tenant?.org.id ?? row.organization_id));
+    return rows.slice(0, childLimit(limit)).map((row) => toCapability(row, ctx.tenant?.org.id ?? row.organization_id));
   }
 }

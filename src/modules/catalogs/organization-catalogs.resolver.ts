@@ -1,4 +1,5 @@
 import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { childLimit } from '../../core/loaders/children-loader';
 import type { AppContext } from '../../core/context';
 import { MAX_LIST_PAGE } from '../../core/pagination';
 import { OrganizationResponse } from '../organizations/organizations.types';
@@ -6,7 +7,7 @@ import { toCapability, toDataset, toTask, toTaskSet } from './catalogs.mapper';
 import { CapabilityArtifactSummary, DatasetArtifactSummary, TaskSetResponse, TaskSummary } from './catalogs.types';
 
 const limitArg = { defaultValue: 20, description: `At most ${MAX_LIST_PAGE}.` };
-const take = <T>(rows: T[], limit: number) => rows.slice(0, Math.min(Math.max(1, limit), MAX_LIST_PAGE));
+const take = <T>(rows: T[], limit: number) => rows.slice(0, childLimit(limit));
 
 /** organization → its catalogs, newest first, the latest version per name: GraphQL navigation only, batched. */
 @Resolver(() => OrganizationResponse)

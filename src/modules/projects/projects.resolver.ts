@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { childLimit } from '../../core/loaders/children-loader';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { ListPageArgs, MAX_LIST_PAGE } from '../../core/pagination';
@@ -71,6 +72,6 @@ export class WorkspaceProjectsResolver {
     @Ctx() ctx: AppContext,
   ): Promise<ProjectResponse[]> {
     // The loader reads at most MAX_LIST_PAGE projects per workspace.
-    return (await ctx.loaders.projectsByWorkspace.load(workspace.id)).slice(0, Math.max(1, limit)).map(toProject);
+    return (await ctx.loaders.projectsByWorkspace.load(workspace.id)).slice(0, childLimit(limit)).map(toProject);
   }
 }

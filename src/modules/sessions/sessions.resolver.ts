@@ -1,4 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
+import { childLimit } from '../../core/loaders/children-loader';
 import { Arg, Args, Ctx, Extensions, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { Rest, RestJson } from '../../core/graphql-decorators';
@@ -291,7 +292,7 @@ export class SessionResolver {
     const rows = await ctx.loaders.sessionMessages.load({
       session_id: session.id,
       include_compacted: includeCompacted,
-      limit: Math.max(1, Math.min(limit, 1000)),
+      limit: childLimit(limit, 1000),
     });
     return rows.map(toTranscriptMessage);
   }
