@@ -7,8 +7,6 @@ import { AttackSpanModel } from './attack-span.model';
 import { WorkflowRunModel } from './workflow-run.model';
 import { ChatIntegrationModel } from './chat-integration.model';
 import { DatasetModel } from './dataset.model';
-import { EvaluationItemModel } from './evaluation-item.model';
-import { EvaluationModel } from './evaluation.model';
 import { InvitationModel } from './invitation.model';
 import { MailOutboxModel } from './mail-outbox.model';
 import { PasswordResetTokenModel } from './password-reset-token.model';
@@ -37,7 +35,6 @@ export { CapabilityFileModel, CapabilityModel, DatasetModel, TaskModel, TaskSetM
 export { AssessmentModel, AttackSpanModel, WorkflowRunModel };
 export { ASSESSMENT_STATUSES, type AssessmentStatus } from './assessment.model';
 export { WORKFLOW_RUN_STATUSES, type WorkflowRunStatus } from './workflow-run.model';
-export { EvaluationItemModel, EvaluationModel };
 
 /** A row's columns as a plain object: what mappers read, from a model instance or a raw row alike. */
 export type RecordOf<M extends Model> = Omit<M, Exclude<keyof Model, 'id'>>;
