@@ -1,5 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
-import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
+import { GraphQLJSON, GraphQLJSONObject, GraphQLSafeInt } from 'graphql-scalars';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -35,4 +35,12 @@ export const JSONObjectScalar = new GraphQLScalarType({
 export const JSONScalar = new GraphQLScalarType({
   ...GraphQLJSON.toConfig(),
   extensions: { errorType: 'value_error', jsonSchema: {} },
+});
+
+/** Token sums can pass 2^31: integers up to 2^53 (JSON integers on the wire). */
+export const TokenCountScalar = new GraphQLScalarType({
+  ...GraphQLSafeInt.toConfig(),
+  name: 'TokenCount',
+  description: 'A token count: an integer up to 2^53 - 1.',
+  extensions: { errorType: 'int_parsing', jsonSchema: { type: 'integer', format: 'int64' } },
 });

@@ -13,7 +13,7 @@ import { accessTokenResponse } from './access-token';
 import type { ForgotPasswordInput, LoginInput, ResetPasswordInput } from './accounts.inputs';
 import type { AccessTokenResponse, ForgotPasswordResponse } from './accounts.types';
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from './password';
-import { sha256 } from './secrets';
+import { sha256 } from '../../core/secrets';
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 

@@ -8,7 +8,7 @@ import { database } from '../../db/database';
 import { queueMail } from '../mail/mail.service';
 import type { ResendVerificationInput, VerifyEmailInput } from './accounts.inputs';
 import type { ResendVerificationResponse, VerifyEmailResponse } from './accounts.types';
-import { sha256 } from './secrets';
+import { sha256 } from '../../core/secrets';
 
 /**
  * E-mail verification: `email_verified_at` is set only by a link mailed to

@@ -5,7 +5,7 @@ import type { ScopeHint } from '../../core/tenancy/scope';
 import { prefetchedScope, scopeJoinSql } from '../../core/tenancy/tenant-scope';
 import type { ApiKeyScope } from '../../core/viewer';
 import { hotQuery, nestRow, present } from '../../db/hot';
-import { sha256 } from '../accounts/secrets';
+import { sha256 } from '../../core/secrets';
 import { API_KEY_PATTERN, API_KEY_PREFIX } from './api-keys.service';
 
 /** last_used_at is written at most once a minute per key. */

@@ -8,7 +8,7 @@ import type { AccessPolicy } from '../../core/authz/scopes';
 import { pageWindow, type ListPageArgs } from '../../core/pagination';
 import { AuthenticationError, ConflictError, ForbiddenError, InvalidError, NotFoundError, validationFailure } from '../../core/errors';
 import { database } from '../../db/database';
-import { randomBase62, sha256 } from '../accounts/secrets';
+import { randomBase62, sha256 } from '../../core/secrets';
 import type { CreateApiKeyInput } from './api-keys.inputs';
 
 export const API_KEY_PREFIX = 'apk_';

@@ -1,8 +1,7 @@
 import { ArrayMaxSize, ArrayMinSize, IsIn, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
 import { ArgsType, Field, Float, Int } from 'type-graphql';
-import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
+import { JSONObjectScalar, JSONScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
-import { TokenCountScalar } from '../sessions/token-count.scalar';
 import { AssessmentStatusEnum } from './assessments.types';
 
 /** Attack spans per ingest request. */

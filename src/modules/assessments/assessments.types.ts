@@ -1,8 +1,7 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
-import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
+import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { UserIdentityResponse } from '../accounts/accounts.types';
-import { TokenCountScalar } from '../sessions/token-count.scalar';
 import { MAX_SPAN_LIST_ITEMS } from './assessments.inputs';
 
 export enum AssessmentStatusEnum {

@@ -1,8 +1,7 @@
 import { ArrayMaxSize, IsIn, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
-import { JSONObjectScalar } from '../../core/scalars';
+import { JSONObjectScalar, TokenCountScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
-import { TokenCountScalar } from '../sessions/token-count.scalar';
 import { bundlePathProblem, isStrictBase64 } from './capability-file-rules';
 import { isCatalogVersion } from './semver-key';
 import {

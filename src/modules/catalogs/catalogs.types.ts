@@ -1,8 +1,7 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
-import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
+import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { LabelFacetEntry } from '../sessions/sessions.types';
-import { TokenCountScalar } from '../sessions/token-count.scalar';
 import { EMBEDDED_LIST_CAP, PageEnvelope } from '../../core/pagination';
 import { MAX_CAPABILITY_FILES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.inputs';
 

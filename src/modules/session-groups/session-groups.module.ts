@@ -3,7 +3,6 @@ import type { AppModule } from '../../core/module';
 import { createSessionGroupLoaders } from './session-groups.loaders';
 import { SESSION_GROUP_SQL } from './session-groups.mapper';
 import { SessionGroupResolver } from './session-groups.resolver';
-import { childSessionsSql } from '../sessions/sessions.graphql-sql';
 
 /** Session groups (workflows, worker runs, evaluation items) with counts derived from their sessions. */
 export const sessionGroupsModule: AppModule = {
@@ -12,5 +11,5 @@ export const sessionGroupsModule: AppModule = {
   models: [SessionGroupModel],
   loaders: createSessionGroupLoaders,
   projectCounts: [{ field: 'session_groups', noun: 'session groups', sql: 'SELECT count(*) FROM session_groups r WHERE r.project_id = p.id' }],
-  sql: { types: { SessionGroupSummary: { ...SESSION_GROUP_SQL, sessions: childSessionsSql('group') } } },
+  sql: { types: { SessionGroupSummary: SESSION_GROUP_SQL } },
 };

@@ -1,14 +1,9 @@
-import type { GraphQLResolveInfo } from 'graphql';
-import { childLimit } from '../../core/loaders/children-loader';
-import { Arg, Args, Ctx, Extensions, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { withBaseCost } from '../../core/graphql-limits';
 import { pageInfo } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
-import { primeSessionRow, selectedJoins } from '../sessions/session-relations';
-import { toSession } from '../sessions/sessions.mapper';
-import { SessionResponse } from '../sessions/sessions.types';
 import { SessionGroupCreateRequest, SessionGroupListArgs, SessionGroupUpdateRequest } from './session-groups.inputs';
 import { toSessionGroup } from './session-groups.mapper';
 import { createSessionGroup, getSessionGroup, listSessionGroups, updateSessionGroup } from './session-groups.service';
@@ -63,17 +58,5 @@ export class SessionGroupResolver {
     @Ctx() ctx: AppContext,
   ): Promise<SessionGroupSummary> {
     return toSessionGroup(await updateSessionGroup(ctx, org, workspace, groupId, input));
-  }
-
-  @FieldResolver(() => [SessionResponse], { description: "The group's sessions visible to the caller, most recently updated first." })
-  @Extensions({ graphqlOnly: true })
-  async sessions(
-    @Root() group: SessionGroupSummary,
-    @Arg('limit', () => Int, { defaultValue: 50, description: 'At most 100.' }) limit: number,
-    @Ctx() ctx: AppContext,
-    @Info() info: GraphQLResolveInfo,
-  ): Promise<SessionResponse[]> {
-    const rows = await ctx.loaders.groupSessions.load({ parent_id: group.id, limit: childLimit(limit), joins: selectedJoins(info) });
-    return rows.map((row) => toSession(primeSessionRow(ctx, row)));
   }
 }

@@ -1,7 +1,6 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageItems } from '../../core/graphql-decorators';
-import { UUIDScalar } from '../../core/scalars';
-import { TokenCountScalar } from '../sessions/token-count.scalar';
+import { TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { PageEnvelope } from '../../core/pagination';
 
 export enum SessionGroupKindEnum {

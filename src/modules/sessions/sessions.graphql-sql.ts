@@ -89,5 +89,6 @@ export const SESSIONS_SQL: SqlSchemaPart = {
     SessionResponse: SESSION_FIELDS,
     SessionCreatorResponse: USER_IDENTITY_SQL,
     WorkspaceResponse: { sessions: childSessionsSql('workspace') },
+    SessionGroupSummary: { sessions: childSessionsSql('group') },
   },
 };

@@ -4,11 +4,12 @@ import { SESSIONS_SQL } from './sessions.graphql-sql';
 import { createSessionLoaders } from './sessions.loaders';
 import { SessionResolver } from './sessions.resolver';
 import { WorkspaceSessionsResolver } from './workspace-sessions.resolver';
+import { GroupSessionsResolver } from './group-sessions.resolver';
 
 /** Agent chat sessions, their transcripts, usage, lists and facets. */
 export const sessionsModule: AppModule = {
   name: 'sessions',
-  resolvers: [SessionResolver, WorkspaceSessionsResolver],
+  resolvers: [SessionResolver, WorkspaceSessionsResolver, GroupSessionsResolver],
   models: [SessionModel, SessionMessageModel],
   loaders: createSessionLoaders,
   sql: SESSIONS_SQL,

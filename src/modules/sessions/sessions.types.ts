@@ -1,9 +1,8 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
-import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
+import { JSONObjectScalar, JSONScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { SessionGroupSummary } from '../session-groups/session-groups.types';
 import { MAX_APPEND_MESSAGES } from './sessions.inputs';
-import { TokenCountScalar } from './token-count.scalar';
 import { PageEnvelope } from '../../core/pagination';
 
 export enum SessionOriginEnum {

@@ -1,5 +1,5 @@
 import { ApiKeyModel, WorkspaceModel } from '../../../models';
-import { sha256 } from '../../../src/modules/accounts/secrets';
+import { sha256 } from '../../../src/core/secrets';
 import { addMember, createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { createApiKey } from '../../factories/api-keys';
 import { gql, rest } from '../../helpers/http';

@@ -1,6 +1,6 @@
 import { PasswordResetTokenModel, UserModel } from '../../../models';
 import { config, overrideConfig } from '../../../src/config/config';
-import { sha256 } from '../../../src/modules/accounts/secrets';
+import { sha256 } from '../../../src/core/secrets';
 import { createUser, randomKey } from '../../factories/accounts';
 import { expireResetTokens, outboxOf, requestResetToken, verificationToken } from '../../factories/mail';
 import { rest } from '../../helpers/http';

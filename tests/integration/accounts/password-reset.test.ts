@@ -1,6 +1,6 @@
 import { ApiKeyModel, PasswordResetTokenModel } from '../../../models';
 import { config, overrideConfig } from '../../../src/config/config';
-import { sha256 } from '../../../src/modules/accounts/secrets';
+import { sha256 } from '../../../src/core/secrets';
 import { WITHHELD_BODY } from '../../../src/modules/mail/mail.service';
 import { createUser, randomKey } from '../../factories/accounts';
 import { createApiKey } from '../../factories/api-keys';

@@ -1,0 +1,24 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import { childLimit } from '../../core/loaders/children-loader';
+import { Arg, Ctx, Extensions, FieldResolver, Info, Int, Resolver, Root } from 'type-graphql';
+import type { AppContext } from '../../core/context';
+import { SessionGroupSummary } from '../session-groups/session-groups.types';
+import { primeSessionRow, selectedJoins } from './session-relations';
+import { toSession } from './sessions.mapper';
+import { SessionResponse } from './sessions.types';
+
+/** `session_group.sessions` (GraphQL only): the sessions module owns the data, so it adds the field. */
+@Resolver(() => SessionGroupSummary)
+export class GroupSessionsResolver {
+  @FieldResolver(() => [SessionResponse], { description: "The group's sessions visible to the caller, most recently updated first." })
+  @Extensions({ graphqlOnly: true })
+  async sessions(
+    @Root() group: SessionGroupSummary,
+    @Arg('limit', () => Int, { defaultValue: 50, description: 'At most 100.' }) limit: number,
+    @Ctx() ctx: AppContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<SessionResponse[]> {
+    const rows = await ctx.loaders.groupSessions.load({ parent_id: group.id, limit: childLimit(limit), joins: selectedJoins(info) });
+    return rows.map((row) => toSession(primeSessionRow(ctx, row)));
+  }
+}
