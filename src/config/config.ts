@@ -30,7 +30,8 @@ const schema = z.object({
     .transform((text) => Number.parseInt(text, 10) * ({ s: 1, m: 60, h: 3600, d: 86400 }[text.slice(-1)] ?? 1))
     .refine((seconds) => seconds >= 60, 'JWT_TTL must be at least 60 seconds'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  REQUIRE_EMAIL_VERIFICATION: bool.default('false'),
+  /** On by default in production: an unverified address could otherwise collect the invitations sent to it (decisions §3). */
+  REQUIRE_EMAIL_VERIFICATION: bool.optional(),
   CAPTCHA_SECRET: z.string().optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Agent Platform <no-reply@localhost>'),
@@ -70,7 +71,7 @@ const schema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
 });
 
-export type Config = z.infer<typeof schema> & { seedDemo: boolean };
+export type Config = Omit<z.infer<typeof schema>, 'REQUIRE_EMAIL_VERIFICATION'> & { REQUIRE_EMAIL_VERIFICATION: boolean; seedDemo: boolean };
 
 /** The weakest scrypt cost a deployment may run with (N = 2^17, OWASP). */
 const MIN_SCRYPT_LOG_N = 17;
@@ -88,7 +89,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (value.NODE_ENV !== 'test' && value.PASSWORD_SCRYPT_LOG_N < MIN_SCRYPT_LOG_N) {
     throw new Error(`Invalid configuration:\n  PASSWORD_SCRYPT_LOG_N: at least ${MIN_SCRYPT_LOG_N} (lower values are for the test suite only)`);
   }
-  return { ...value, seedDemo: value.SEED_DEMO ?? value.NODE_ENV === 'development' };
+  return {
+    ...value,
+    REQUIRE_EMAIL_VERIFICATION: value.REQUIRE_EMAIL_VERIFICATION ?? value.NODE_ENV === 'production',
+    seedDemo: value.SEED_DEMO ?? value.NODE_ENV === 'development',
+  };
 }
 
 let current: Config | undefined;

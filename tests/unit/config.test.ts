@@ -13,4 +13,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET: required/);
   });
+
+  it('requires e-mail verification by default in production only, and lets either default be overridden', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
+    expect(loadConfig(production).REQUIRE_EMAIL_VERIFICATION).toBe(true);
+    expect(loadConfig({ ...production, REQUIRE_EMAIL_VERIFICATION: 'false' }).REQUIRE_EMAIL_VERIFICATION).toBe(false);
+    expect(loadConfig({}).REQUIRE_EMAIL_VERIFICATION).toBe(false);
+    expect(loadConfig({ REQUIRE_EMAIL_VERIFICATION: 'true' }).REQUIRE_EMAIL_VERIFICATION).toBe(true);
+  });
 });

@@ -12,7 +12,7 @@ import { revokeAllApiKeys } from '../api-keys/api-keys.service';
 import { accessTokenResponse } from './access-token';
 import type { ForgotPasswordInput, LoginInput, ResetPasswordInput } from './accounts.inputs';
 import type { AccessTokenResponse, ForgotPasswordResponse } from './accounts.types';
-import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from './password';
+import { checkLoginPassword, hashPassword, needsRehash } from './password';
 import { sha256 } from '../../core/secrets';
 
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
@@ -38,7 +38,7 @@ export async function login(input: LoginInput): Promise<AccessTokenResponse> {
     : null;
   // One bucket per account, reached by e-mail or username alike; unknown names get their own (the same behaviour).
   const forgive = await consumeLoginAttempt(user ? `user:${user.id}` : `name:${identifier.toLowerCase()}`);
-  const valid = await verifyPassword(input.password, user?.password_hash ?? (await dummyPasswordHash()));
+  const valid = await checkLoginPassword(input.password, user?.password_hash ?? null);
   if (!user || !valid) throw new AuthenticationError('Incorrect e-mail, username or password');
   await forgive();
   assertActive(user);

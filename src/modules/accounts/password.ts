@@ -3,7 +3,38 @@ import { promisify } from 'node:util';
 import { config } from '../../config/config';
 
 /** crypto.scrypt with a callback runs on libuv's threadpool: a hash never blocks the event loop. */
-const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+const scryptOnPool = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+
+/**
+ * Hashes running at once in this process. Each takes 128 MiB and one of
+ * libuv's four threads (which fs, dns and zlib share), so a burst of logins
+ * with made-up names waits here instead of taking every thread and half a
+ * gigabyte; the per-IP and per-account quotas bound how long the queue gets.
+ */
+const MAX_CONCURRENT_HASHES = 2;
+let running = 0;
+let mostRunning = 0;
+/** The most hashes that ran at once so far (for tests). */
+export const mostConcurrentHashes = () => mostRunning;
+const waiting: (() => void)[] = [];
+
+/** scrypt computations run so far, by N (what a login costs is checked by tests through this). */
+export const scryptRuns = new Map<number, number>();
+
+async function scrypt(password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions): Promise<Buffer> {
+  const n = options.N ?? 0;
+  scryptRuns.set(n, (scryptRuns.get(n) ?? 0) + 1);
+  if (running >= MAX_CONCURRENT_HASHES) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running += 1;
+  mostRunning = Math.max(mostRunning, running);
+  try {
+    return await scryptOnPool(password, salt, keylen, options);
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  }
+}
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 64;
@@ -54,6 +85,24 @@ export function needsRehash(stored: string): boolean {
   const parsed = parse(stored);
   const wanted = currentParams();
   return !parsed || parsed.N < wanted.N || parsed.r < wanted.r || parsed.p < wanted.p || parsed.hash.length < KEY_LENGTH;
+}
+
+/**
+ * A login's password check that costs at least the current scrypt cost
+ * whatever the account: an unknown one is checked against a dummy hash, and a
+ * wrong password against a weaker stored hash (not yet rehashed, which only a
+ * successful login does) also pays a check at the current cost, so the
+ * timing of a 401 tells neither whether the account exists nor how old its
+ * hash is.
+ */
+export async function checkLoginPassword(password: string, stored: string | null): Promise<boolean> {
+  if (stored === null) {
+    await verifyPassword(password, await dummyPasswordHash());
+    return false;
+  }
+  const valid = await verifyPassword(password, stored);
+  if (!valid && needsRehash(stored)) await verifyPassword(password, await dummyPasswordHash());
+  return valid;
 }
 
 /** A hash of a random password at the current cost, so timing does not tell whether a user exists. */

@@ -3,7 +3,7 @@ import { InvitationModel, MembershipModel, UserModel, type OrganizationModel, ty
 import { config } from '../../config/config';
 import { runInBackground } from '../../core/background';
 import { requireViewer, type AppContext } from '../../core/context';
-import { AlreadyExistsError, ForbiddenError, NotFoundError } from '../../core/errors';
+import { AlreadyExistsError, ConflictError, ForbiddenError, NotFoundError } from '../../core/errors';
 import { pageWindow, type ListPageArgs } from '../../core/pagination';
 import { requireScope, requireUnrestrictedKey, resolveOrg } from '../../core/tenancy/tenant-scope';
 import type { Viewer } from '../../core/viewer';
@@ -33,6 +33,10 @@ import { lockOrganization, type Member } from './members.service';
  *   decline or revoke racing cannot both win.
  */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** A refreshed invitation is mailed again only once this long has passed since its last mail (no relay for repeated invites). */
+export const INVITATION_REMAIL_AFTER_MS = 10 * 60 * 1000;
+/** Pending invitations an organization may hold: its member limit, and never fewer than this. */
+export const MIN_PENDING_INVITATIONS = 20;
 
 /** How invitation addresses are stored and compared (the column is lower-case). */
 export function normalizeEmail(email: string): string {
@@ -65,25 +69,34 @@ async function isMemberAddress(organizationId: string, email: string, transactio
 /**
  * Invites an address (owner only). Inviting an address that already has a
  * pending invitation refreshes it: the new role and inviter, seven more days
- * (its id and created_at stay), and a new mail.
+ * (its id and created_at stay), and a new mail unless one went out in the last
+ * INVITATION_REMAIL_AFTER_MS. An organization holds at most as many pending
+ * invitations as its member limit (409 past it), so nobody can use it to mail
+ * any number of addresses (never fewer than MIN_PENDING_INVITATIONS).
  */
 export async function inviteMember(ctx: AppContext, orgKey: string, input: InviteMemberInput): Promise<InvitationModel> {
   const access = await resolveOrg(ctx, orgKey);
   requireScope(access, 'members:manage');
   const email = normalizeEmail(input.email);
-  const { invitation, org } = await database().transaction(async (transaction) => {
+  const { invitation, org, mail } = await database().transaction(async (transaction) => {
     const org = await lockOrganization(access.org.id, transaction);
     if (await isMemberAddress(org.id, email, transaction)) {
       throw new AlreadyExistsError('The address belongs to a member of this organization');
     }
     const fields = { role: input.role, invited_by: access.viewer.user.id, expires_at: new Date(Date.now() + INVITATION_TTL_MS) };
-    const pending = await InvitationModel.findOne({ where: { organization_id: org.id, email, status: 'pending' }, transaction });
-    if (pending) return { invitation: await pending.update(fields, { transaction }), org };
-    return { invitation: await InvitationModel.create({ organization_id: org.id, email, ...fields }, { transaction }), org };
+    // Locked, so a decline or revoke landing meanwhile waits and then applies to the refreshed row (or, once committed, is seen here).
+    const pending = await InvitationModel.findOne({ where: { organization_id: org.id, email, status: 'pending' }, transaction, lock: transaction.LOCK.UPDATE });
+    if (pending) {
+      const mail = pending.updated_at.getTime() <= Date.now() - INVITATION_REMAIL_AFTER_MS;
+      return { invitation: await pending.update(fields, { transaction }), org, mail };
+    }
+    const open = await InvitationModel.count({ where: { organization_id: org.id, status: 'pending', expires_at: { [Op.gt]: new Date() } }, transaction });
+    if (open >= Math.max(maxMembers(org), MIN_PENDING_INVITATIONS)) throw new ConflictError(`The organization already has ${open} pending invitations; revoke some or wait for answers`);
+    return { invitation: await InvitationModel.create({ organization_id: org.id, email, ...fields }, { transaction }), org, mail: true };
   });
   const inviter = access.viewer.user.username;
   // Written after the reply, so its timing does not depend on the address either.
-  runInBackground('invitation_mail', () => sendInvitationMail(invitation, org, inviter));
+  if (mail) runInBackground('invitation_mail', () => sendInvitationMail(invitation, org, inviter));
   return invitation;
 }
 

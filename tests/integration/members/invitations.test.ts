@@ -2,6 +2,7 @@ import { InvitationModel, MembershipModel, OrganizationModel, UserModel } from '
 import { config, overrideConfig } from '../../../src/config/config';
 import { addMember, createOrgWithRoles, createUser, randomKey, type TestUser } from '../../factories/accounts';
 import { invite, inviteAndAccept } from '../../factories/invitations';
+import { MIN_PENDING_INVITATIONS } from '../../../src/modules/members/invitations.service';
 import { outboxOf } from '../../factories/mail';
 import { gql, rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
@@ -149,7 +150,25 @@ describe('POST ORG/members (invite)', () => {
     expect(new Date(second.body.expires_at).getTime()).toBeGreaterThan(new Date(first.body.expires_at).getTime());
     const listed = await rest(api, 'GET', `/org/${org}/invitations`, { token: boss.token });
     expect(listed.body).toEqual([{ ...listedFirst.body[0], role: 'contributor', expires_at: second.body.expires_at }]);
+    // Mailed once: a refresh within INVITATION_REMAIL_AFTER_MS of the last mail sends none (no mail relay).
+    expect(await outboxOf(email)).toHaveLength(1);
+    await InvitationModel.sequelize!.query("UPDATE invitations SET updated_at = now() - interval '11 minutes' WHERE email = $1", { bind: [email.toLowerCase()] });
+    expect((await rest(api, 'POST', `/org/${org}/members`, { token: boss.token, body: { email, role: 'contributor' } })).status).toBe(202);
     expect(await outboxOf(email)).toHaveLength(2);
+  });
+
+  it('holds at most as many pending invitations as the member limit (at least MIN_PENDING_INVITATIONS): one more is 409, a refresh still passes', async () => {
+    const { owner: boss, orgKey: org } = await createOrgWithRoles();
+    const row = await orgRow(org);
+    row.max_members = 2;
+    await row.save();
+    const addresses = Array.from({ length: MIN_PENDING_INVITATIONS + 1 }, () => `${randomKey('cap')}@example.test`);
+    for (const email of addresses.slice(0, MIN_PENDING_INVITATIONS)) expect((await rest(api, 'POST', `/org/${org}/members`, { token: boss.token, body: { email, role: 'reader' } })).status).toBe(202);
+    const over = await rest(api, 'POST', `/org/${org}/members`, { token: boss.token, body: { email: addresses[MIN_PENDING_INVITATIONS], role: 'reader' } });
+    expect(over.status).toBe(409);
+    expect(over.body.type).toBe('conflict_error');
+    expect(await outboxOf(addresses[MIN_PENDING_INVITATIONS])).toHaveLength(0);
+    expect((await rest(api, 'POST', `/org/${org}/members`, { token: boss.token, body: { email: addresses[0], role: 'contributor' } })).status).toBe(202);
   });
 
   it('invites through GraphQL', async () => {
