@@ -1,4 +1,5 @@
 import { DatabaseError, Query, type Client, type QueryArrayConfig, type QueryResultRow } from 'pg';
+import type { Transaction } from 'sequelize';
 import { database, notifyStatement } from './database';
 import { fromDriver, isDriverError } from './driver-errors';
 
@@ -21,10 +22,19 @@ function driverFailure(error: unknown): never {
   throw fromDriver(error);
 }
 
-/** A connection of Sequelize's pool for `run`, given back when it settles. */
-async function withClient<T>(run: (client: Client) => Promise<T>): Promise<T> {
+/**
+ * A connection of Sequelize's pool for `run`, given back when it settles; or,
+ * given a transaction, the transaction's own connection (Sequelize's
+ * `transaction.connection` is the node-postgres client), which the
+ * transaction keeps.
+ */
+async function withClient<T>(run: (client: Client) => Promise<T>, transaction?: Transaction): Promise<T> {
   const manager = database().connectionManager;
-  const client = (await manager.getConnection({ type: 'read' })) as unknown as Client;
+  const state = transaction as unknown as { connection?: Client; finished?: string } | undefined;
+  // As Sequelize, refuse a finished transaction: its connection may already serve another request.
+  if (state && (!state.connection || state.finished)) throw new Error(`The transaction (${state.finished ?? 'not started'}) can no longer be used`);
+  const held = state?.connection;
+  const client = held || ((await manager.getConnection({ type: 'read' })) as unknown as Client);
   try {
     return await run(client);
   } catch (error) {
@@ -33,7 +43,7 @@ async function withClient<T>(run: (client: Client) => Promise<T>): Promise<T> {
     if (connectionBroke(error)) (client as unknown as { _invalid?: boolean })._invalid = true;
     throw error;
   } finally {
-    manager.releaseConnection(client as never);
+    if (!held) manager.releaseConnection(client as never);
   }
 }
 
@@ -57,10 +67,14 @@ function statementOf(text: string, bind: Record<string, unknown>, prepare: Prepa
 }
 
 /**
- * A read whose text varies with its filters (lists, pages): sent through the
- * same pool and type parsers, and its rows come back as node-postgres builds
- * them (no copy per row as Sequelize's raw queries make). `$name` parameters
- * as Sequelize's `bind`. Outside transactions only. Like every parameterised
+ * The one way for hand-written SQL (services and loaders use Sequelize models
+ * for writes of rows and transactions, this for the rest): reads whose text
+ * varies with their filters (lists, pages), aggregates, and statements that
+ * write (a `RETURNING` list comes back as rows). Sent through the same pool
+ * and type parsers, its rows come back plain as node-postgres builds them
+ * (no model instances, no copy per row as Sequelize's raw queries make).
+ * `$name` parameters as Sequelize's `bind`. With `transaction`, it runs on
+ * that transaction's connection (Sequelize's own). Like every parameterised
  * statement on these connections it runs a generic plan
  * (`plan_cache_mode=force_generic_plan`, see models/index.ts).
  *
@@ -79,9 +93,13 @@ function statementOf(text: string, bind: Record<string, unknown>, prepare: Prepa
  * gains a column (no `*` or `t.*` in the select list: PostgreSQL refuses to
  * run a prepared statement whose result type changed).
  */
-export async function plainQuery<T extends QueryResultRow>(text: string, bind: Record<string, unknown>, options: { prepare?: Prepare } = {}): Promise<T[]> {
+export async function plainQuery<T extends object>(
+  text: string,
+  bind: Record<string, unknown>,
+  options: { prepare?: Prepare; transaction?: Transaction } = {},
+): Promise<T[]> {
   const statement = statementOf(text, bind, options.prepare);
-  return withClient(async (client) => (await client.query<T>(statement).catch(driverFailure)).rows);
+  return withClient(async (client) => (await client.query<T & QueryResultRow>(statement).catch(driverFailure)).rows, options.transaction);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DatabaseError as PgDatabaseError } from 'pg';
-import { ConnectionRefusedError, DatabaseError } from 'sequelize';
+import { ConnectionRefusedError, DatabaseError, ForeignKeyConstraintError, UniqueConstraintError } from 'sequelize';
 import { toAppError } from '../../src/core/errors';
 import { fromDriver } from '../../src/db/driver-errors';
 
@@ -55,5 +55,19 @@ describe('database failures', () => {
     ['an ordinary statement error', sequelizeError(pgError('42P01', 'relation does not exist'))],
   ])('keeps %s a masked 500', (_, error) => {
     expect(statusOf(error)).toBe(500);
+  });
+
+  it('answers a unique violation with 409 already_exists_error, from Sequelize or from the driver (SQLSTATE 23505)', () => {
+    const fromSequelize = toAppError(new UniqueConstraintError({ parent: Object.assign(pgError('23505'), { sql: 'INSERT' }) }));
+    const direct = toAppError(fromDriver(pgError('23505', 'duplicate key value violates unique constraint')));
+    expect(direct).toEqual(fromSequelize);
+    expect([direct.appError.status, direct.appError.type, direct.unexpected]).toEqual([409, 'already_exists_error', null]);
+  });
+
+  it('answers a foreign key violation with 409 conflict_error, from Sequelize or from the driver (SQLSTATE 23503)', () => {
+    const fromSequelize = toAppError(new ForeignKeyConstraintError({ parent: Object.assign(pgError('23503'), { sql: 'DELETE' }) }));
+    const direct = toAppError(fromDriver(pgError('23503', 'update or delete violates foreign key constraint')));
+    expect(direct).toEqual(fromSequelize);
+    expect([direct.appError.status, direct.appError.type, direct.unexpected]).toEqual([409, 'conflict_error', null]);
   });
 });

@@ -19,10 +19,11 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: un
   // GraphQL wraps resolver errors; unwrap to the thrown value.
   while (current instanceof GraphQLError && current.originalError) current = current.originalError;
   if (current instanceof AppError) return { appError: current, unexpected: null };
-  if (current instanceof UniqueConstraintError) {
+  // Sequelize's classes for its own statements, the SQLSTATE for the driver's errors (src/db/hot.ts): 23505, 23503.
+  if (current instanceof UniqueConstraintError || sqlState(current) === '23505') {
     return { appError: new AlreadyExistsError('A resource with these values already exists'), unexpected: null };
   }
-  if (current instanceof ForeignKeyConstraintError) {
+  if (current instanceof ForeignKeyConstraintError || sqlState(current) === '23503') {
     return { appError: new ConflictError('The resource is referenced by or references another resource'), unexpected: null };
   }
   if (current instanceof SequelizeValidationError) {
@@ -60,7 +61,7 @@ function driverErrorOf(error: unknown): unknown {
 }
 
 /** The SQLSTATE of a Sequelize error or of a pg driver error alike (PostgreSQL answered with an error). */
-function sqlState(error: unknown): string | undefined {
+export function sqlState(error: unknown): string | undefined {
   const driver = driverErrorOf(error);
   return driver instanceof PgDatabaseError ? driver.code : undefined;
 }

@@ -1,8 +1,7 @@
-import { QueryTypes } from 'sequelize';
 import { PrimedLoader } from '../../core/loaders/primed-loader';
 import type { UserIdentityRecord } from '../../../models';
 import type { Viewer } from '../../core/viewer';
-import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 
 /**
  * Users are global records; the tenant check happens on the parent resource.
@@ -11,10 +10,7 @@ import { database } from '../../db/database';
 export function createAccountLoaders(_viewer: Viewer | null) {
   return {
     userById: new PrimedLoader<UserIdentityRecord | null>(async (ids) => {
-      const rows = await database().query<UserIdentityRecord>('SELECT id, email, username, full_name FROM users WHERE id = ANY($ids::uuid[])', {
-        bind: { ids: [...ids] },
-        type: QueryTypes.SELECT,
-      });
+      const rows = await plainQuery<UserIdentityRecord>('SELECT id, email, username, full_name FROM users WHERE id = ANY($ids::uuid[])', { ids: [...ids] });
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id) ?? null);
     }),

@@ -1,4 +1,4 @@
-import { QueryTypes, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import { ApiKeyModel, MembershipModel, WorkspaceModel } from '../../../models';
 import { config } from '../../config/config';
 import { requireViewer, type AppContext } from '../../core/context';
@@ -8,6 +8,7 @@ import type { AccessPolicy } from '../../core/authz/scopes';
 import { pageWindow, type ListPageArgs } from '../../core/pagination';
 import { AuthenticationError, ConflictError, ForbiddenError, InvalidError, NotFoundError, validationFailure } from '../../core/errors';
 import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import { randomBase62, sha256 } from '../../core/secrets';
 import type { CreateApiKeyInput } from './api-keys.inputs';
 
@@ -62,9 +63,10 @@ export async function createApiKey(ctx: AppContext, input: CreateApiKeyInput): P
   const generated = generateApiKey();
   const row = await database().transaction(async (transaction) => {
     await lockKeyOwner(viewer, transaction);
-    const [{ active }] = await database().query<{ active: number }>(
+    const [{ active }] = await plainQuery<{ active: number }>(
       'SELECT count(*)::int AS active FROM api_keys WHERE user_id = $user AND revoked_at IS NULL',
-      { bind: { user: viewer.user.id }, type: QueryTypes.SELECT, transaction },
+      { user: viewer.user.id },
+      { transaction },
     );
     const cap = config().MAX_ACTIVE_API_KEYS;
     if (active >= cap) throw new ConflictError(`At most ${cap} active API keys per user; revoke one first`);
@@ -95,22 +97,14 @@ export async function createApiKey(ctx: AppContext, input: CreateApiKeyInput): P
 async function lockKeyOwner(viewer: Viewer, transaction: Transaction): Promise<void> {
   const invalid = () => new AuthenticationError('Invalid or revoked credential', 'token_error');
   // A row locked after waiting is read in its newest version (the reset's token_version).
-  const [owner] = await database().query<{ token_version: number }>('SELECT token_version FROM users WHERE id = $user FOR UPDATE', {
-    bind: { user: viewer.user.id },
-    type: QueryTypes.SELECT,
-    transaction,
-  });
+  const [owner] = await plainQuery<{ token_version: number }>('SELECT token_version FROM users WHERE id = $user FOR UPDATE', { user: viewer.user.id }, { transaction });
   if (!owner) throw invalid();
   if (!viewer.apiKey) {
     if (owner.token_version !== viewer.user.token_version) throw invalid();
     return;
   }
   // Its own statement, so its snapshot is taken after the lock (and sees a reset that committed meanwhile).
-  const [key] = await database().query<{ active: boolean }>('SELECT revoked_at IS NULL AS active FROM api_keys WHERE id = $key', {
-    bind: { key: viewer.apiKey.id },
-    type: QueryTypes.SELECT,
-    transaction,
-  });
+  const [key] = await plainQuery<{ active: boolean }>('SELECT revoked_at IS NULL AS active FROM api_keys WHERE id = $key', { key: viewer.apiKey.id }, { transaction });
   if (!key?.active) throw invalid();
 }
 

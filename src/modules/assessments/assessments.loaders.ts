@@ -1,10 +1,9 @@
 import DataLoader from 'dataloader';
-import { QueryTypes } from 'sequelize';
 import type { AssessmentModel, AttackSpanModel, RecordOf, SessionModel } from '../../../models';
 import { childrenLoader } from '../../core/loaders/children-loader';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
-import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import { visibleSql } from '../sessions/session.policy';
 import { SPAN_ROW_COLUMNS } from './assessments.sql';
 
@@ -20,7 +19,7 @@ export function createAssessmentLoaders(viewer: Viewer | null) {
     const bound = tenant;
     return childrenLoader<T>(
       parentColumn,
-      bound && ((ids, limit) => database().query<T>(sql('$limit'), { bind: { ...bound.bind, ids, limit }, type: QueryTypes.SELECT })),
+      bound && ((ids, limit) => plainQuery<T>(sql('$limit'), { ...bound.bind, ids, limit })),
     );
   }
 
@@ -46,10 +45,10 @@ export function createAssessmentLoaders(viewer: Viewer | null) {
     /** An assessment's session, when the caller can see it (owner, or shared with the workspace). */
     assessmentSessionById: new DataLoader<string, RecordOf<SessionModel> | null>(async (ids) => {
       if (!tenant) return ids.map(() => null);
-      const rows = await database().query<RecordOf<SessionModel>>(
+      const rows = await plainQuery<RecordOf<SessionModel>>(
         `SELECT s.* FROM sessions s
           WHERE s.id = ANY($ids::uuid[]) AND ${tenant.where('s')} AND ${visibleSql('s')}`,
-        { bind: { ...tenant.bind, ids: [...ids] }, type: QueryTypes.SELECT },
+        { ...tenant.bind, ids: [...ids] },
       );
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id) ?? null);

@@ -1,4 +1,4 @@
-import { QueryTypes, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import { AssessmentModel, SessionModel, type AssessmentStatus, type RecordOf } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError } from '../../core/errors';
@@ -232,22 +232,22 @@ export async function ingestAttacks(
     const assessment = await lockAssessment(scope, id, transaction);
     if (FINISHED.has(assessment.status)) throw new ConflictError(`The assessment is ${assessment.status} and accepts no more attack spans`);
     const base = assessment.attack_seq;
-    await database().query(INSERT_SPANS_SQL, {
-      bind: {
+    await plainQuery(
+      INSERT_SPANS_SQL,
+      {
         assessment_id: assessment.id,
         base_seq: base,
         organization_id: assessment.organization_id,
         workspace_id: assessment.workspace_id,
         attacks: JSON.stringify(input.attacks.map(normalise)),
       },
-      type: QueryTypes.INSERT,
-      transaction,
-    });
-    const [row] = await database().query<RecordOf<AssessmentModel>>(RECOMPUTE_SQL, {
-      bind: { assessment_id: assessment.id, last_seq: base + input.attacks.length },
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+      { transaction },
+    );
+    const [row] = await plainQuery<RecordOf<AssessmentModel>>(
+      RECOMPUTE_SQL,
+      { assessment_id: assessment.id, last_seq: base + input.attacks.length },
+      { transaction },
+    );
     return { ingested: input.attacks.length, assessment: row };
   });
 }

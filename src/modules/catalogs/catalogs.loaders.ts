@@ -1,9 +1,8 @@
 import DataLoader from 'dataloader';
-import { QueryTypes } from 'sequelize';
 import { MAX_LIST_PAGE } from '../../core/pagination';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
-import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import { CAPABILITY_SELECT } from './capabilities.service';
 import type { CapabilityRow, DatasetRow, TaskRow, TaskSetRow } from './catalogs.mapper';
 import { DATASET_SELECT } from './datasets.service';
@@ -24,14 +23,14 @@ export function createCatalogLoaders(viewer: Viewer | null) {
   function latestByOrganization<T extends { organization_id: string }>(table: string, select: string, versioned: boolean) {
     return new DataLoader<string, T[]>(async (orgIds) => {
       if (!tenant) return orgIds.map(() => []);
-      const rows = await database().query<T>(
+      const rows = await plainQuery<T>(
         `SELECT * FROM (
            SELECT ${select}, row_number() OVER (PARTITION BY a.organization_id ORDER BY a.created_at DESC, a.id DESC) AS position
              FROM ${table} a JOIN organizations o ON o.id = a.organization_id
             WHERE a.organization_id = ANY($org_ids::uuid[]) ${versioned ? 'AND a.is_latest' : ''}
               AND ${tenant.where('a', { workspace: false })}) ranked
           WHERE ranked.position <= $per_org ORDER BY ranked.position`,
-        { bind: { ...tenant.bind, org_ids: [...orgIds], per_org: MAX_LIST_PAGE }, type: QueryTypes.SELECT },
+        { ...tenant.bind, org_ids: [...orgIds], per_org: MAX_LIST_PAGE },
       );
       const byOrg = new Map<string, T[]>();
       for (const row of rows) byOrg.set(row.organization_id, [...(byOrg.get(row.organization_id) ?? []), row]);
@@ -49,7 +48,7 @@ export function createCatalogLoaders(viewer: Viewer | null) {
     memberTask: new DataLoader<string, TaskRow | null>(async (keys) => {
       if (!tenant) return keys.map(() => null);
       const parts = keys.map((key) => key.split(' '));
-      const rows = await database().query<TaskRow & { ord: string }>(
+      const rows = await plainQuery<TaskRow & { ord: string }>(
         `SELECT k.ord, t.* FROM unnest($k_org::uuid[], $k_owner::text[], $k_name::text[], $k_version::text[]) WITH ORDINALITY k(org_id, owner, name, version, ord)
            CROSS JOIN LATERAL (
              SELECT ${TASK_SELECT} FROM tasks a JOIN organizations o ON o.id = a.organization_id
@@ -58,14 +57,11 @@ export function createCatalogLoaders(viewer: Viewer | null) {
                 AND (a.is_public OR (a.organization_id = k.org_id AND ${tenant.where('a', { workspace: false })}))
               ORDER BY (a.organization_id = k.org_id) DESC, a.version_key DESC, a.id LIMIT 1) t`,
         {
-          bind: {
-            ...tenant.bind,
-            k_org: parts.map((part) => part[0]),
-            k_owner: parts.map((part) => part[1]),
-            k_name: parts.map((part) => part[2]),
-            k_version: parts.map((part) => part[3]),
-          },
-          type: QueryTypes.SELECT,
+          ...tenant.bind,
+          k_org: parts.map((part) => part[0]),
+          k_owner: parts.map((part) => part[1]),
+          k_name: parts.map((part) => part[2]),
+          k_version: parts.map((part) => part[3]),
         },
       );
       const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
@@ -76,14 +72,14 @@ export function createCatalogLoaders(viewer: Viewer | null) {
     capabilityVersionRows: new DataLoader<string, CapabilityRow[]>(async (keys) => {
       if (!tenant) return keys.map(() => []);
       const parts = keys.map((key) => key.split(' '));
-      const rows = await database().query<CapabilityRow & { ord: string }>(
+      const rows = await plainQuery<CapabilityRow & { ord: string }>(
         `SELECT k.ord, c.* FROM unnest($k_org::uuid[], $k_name::text[]) WITH ORDINALITY k(org_id, name, ord)
            CROSS JOIN LATERAL (
              SELECT ${CAPABILITY_SELECT} FROM capabilities a JOIN organizations o ON o.id = a.organization_id
               WHERE a.organization_id = k.org_id AND a.name = k.name
                 AND (a.is_public OR ${tenant.where('a', { workspace: false })})
               ORDER BY a.version_key DESC LIMIT $per_name) c`,
-        { bind: { ...tenant.bind, k_org: parts.map((part) => part[0]), k_name: parts.map((part) => part[1]), per_name: MAX_LIST_PAGE }, type: QueryTypes.SELECT },
+        { ...tenant.bind, k_org: parts.map((part) => part[0]), k_name: parts.map((part) => part[1]), per_name: MAX_LIST_PAGE },
       );
       const byOrd = new Map<number, CapabilityRow[]>();
       for (const row of rows) byOrd.set(Number(row.ord), [...(byOrd.get(Number(row.ord)) ?? []), row]);

@@ -1,10 +1,9 @@
-import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
+import { UniqueConstraintError, type Transaction } from 'sequelize';
 import { TaskSetModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { AlreadyExistsError, NotFoundError, ValidationError, type ValidationItem } from '../../core/errors';
 import { EMBEDDED_LIST_CAP } from '../../core/pagination';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
-import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
 import { CATALOG_NAME_PATTERN, type TaskSetFilterArgs, type TaskSetListArgs, type TaskSetRequest } from './catalogs.inputs';
 import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
@@ -51,7 +50,7 @@ function parseMembers(members: string[]): MemberRef[] {
 /** Every member must name a task of the organization or a public one: one statement for all of them. */
 async function checkMembersExist(scope: OrgScope, members: string[], refs: MemberRef[], transaction?: Transaction): Promise<void> {
   if (!refs.length) return;
-  const missing = await database().query<{ ord: string }>(
+  const missing = await plainQuery<{ ord: string }>(
     `SELECT m.ord FROM unnest($m_owner::text[], $m_name::text[], $m_version::text[]) WITH ORDINALITY m(owner, name, version, ord)
       WHERE NOT EXISTS (
         SELECT 1 FROM tasks t JOIN organizations o ON o.id = t.organization_id
@@ -59,15 +58,12 @@ async function checkMembersExist(scope: OrgScope, members: string[], refs: Membe
            AND (t.organization_id = $org_id OR t.is_public) AND (m.owner = '' OR o.key = m.owner))
       ORDER BY m.ord`,
     {
-      bind: {
-        org_id: scope.org.id,
-        m_owner: refs.map((ref) => ref.owner ?? ''),
-        m_name: refs.map((ref) => ref.name),
-        m_version: refs.map((ref) => ref.version ?? ''),
-      },
-      type: QueryTypes.SELECT,
-      transaction,
+      org_id: scope.org.id,
+      m_owner: refs.map((ref) => ref.owner ?? ''),
+      m_name: refs.map((ref) => ref.name),
+      m_version: refs.map((ref) => ref.version ?? ''),
     },
+    { transaction },
   );
   if (missing.length) {
     throw new ValidationError(
@@ -129,10 +125,11 @@ export async function taskSetFacets(ctx: AppContext, orgKey: string, args: TaskS
 }
 
 async function findTaskSet(scope: OrgScope, ref: NameRef, transaction?: Transaction): Promise<TaskSetRow> {
-  const [row] = await database().query<TaskSetRow>(
+  const [row] = await plainQuery<TaskSetRow>(
     `SELECT ${TASK_SET_SELECT} FROM task_sets a JOIN organizations o ON o.id = a.organization_id
       WHERE o.key = $owner AND a.name = $name AND (a.organization_id = $org_id OR a.is_public)`,
-    { bind: { org_id: scope.org.id, owner: ref.owner, name: ref.name }, type: QueryTypes.SELECT, transaction },
+    { org_id: scope.org.id, owner: ref.owner, name: ref.name },
+    { transaction },
   );
   if (!row) throw new NotFoundError(WHAT);
   return row;

@@ -1,7 +1,6 @@
-import { ForeignKeyConstraintError } from 'sequelize';
 import { TaskModel } from '../../../models';
 import type { AppContext } from '../../core/context';
-import { ConflictError, ValidationError, type ValidationItem } from '../../core/errors';
+import { ConflictError, sqlState, ValidationError, type ValidationItem } from '../../core/errors';
 import { pageJson } from '../../core/pagination';
 import { requireScope, resolveOrg } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
@@ -243,7 +242,7 @@ export async function deleteTask(ctx: AppContext, orgKey: string, name: string, 
     return (await deleteVersion(ctx, orgKey, 'tasks', WHAT, name, version)).deleted;
   } catch (error) {
     // evaluation_items.task_id references the version (foreign key of migration 0040, decisions 13).
-    if (error instanceof ForeignKeyConstraintError) throw new ConflictError(`Task '${name}' version ${version} is referenced by an evaluation item and cannot be deleted`);
+    if (sqlState(error) === '23503') throw new ConflictError(`Task '${name}' version ${version} is referenced by an evaluation item and cannot be deleted`);
     throw error;
   }
 }

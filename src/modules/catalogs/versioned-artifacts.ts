@@ -1,4 +1,4 @@
-import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
+import { UniqueConstraintError, type Transaction } from 'sequelize';
 import type { QueryResultRow } from 'pg';
 import { AlreadyExistsError, NotFoundError, validationFailure } from '../../core/errors';
 import { checkPageDepth } from '../../core/pagination';
@@ -65,9 +65,10 @@ export async function findArtifactRow<T extends object>(
   transaction?: Transaction,
 ): Promise<T> {
   const condition = refConditions(ref, version);
-  const [row] = await database().query<T>(
+  const [row] = await plainQuery<T>(
     `SELECT ${select} FROM ${table} a JOIN organizations o ON o.id = a.organization_id WHERE ${condition.sql} LIMIT 1`,
-    { bind: { org_id: scope.org.id, ...condition.bind }, type: QueryTypes.SELECT, transaction },
+    { org_id: scope.org.id, ...condition.bind },
+    { transaction },
   );
   if (!row) throw new NotFoundError(what);
   return row;
@@ -87,20 +88,17 @@ export function versionListColumn(table: ArtifactTable): string {
 
 /** Serialises writes to one name (is_latest and visibility stay consistent under concurrency). */
 async function lockName(table: ArtifactTable, orgId: string, name: string, transaction: Transaction): Promise<void> {
-  await database().query(`SELECT pg_advisory_xact_lock(hashtext($key))`, {
-    bind: { key: `${table}:${orgId}:${name}` },
-    type: QueryTypes.SELECT,
-    transaction,
-  });
+  await plainQuery(`SELECT pg_advisory_xact_lock(hashtext($key))`, { key: `${table}:${orgId}:${name}` }, { transaction });
 }
 
 /** Marks the highest version of the name as the latest, every other one not. */
 async function refreshLatest(table: ArtifactTable, orgId: string, name: string, transaction: Transaction): Promise<void> {
-  await database().query(
+  await plainQuery(
     `UPDATE ${table} a SET is_latest = (a.id = top.id)
        FROM (SELECT t.id FROM ${table} t WHERE t.organization_id = $org_id AND t.name = $name ORDER BY t.version_key DESC LIMIT 1) top
       WHERE a.organization_id = $org_id AND a.name = $name AND a.is_latest IS DISTINCT FROM (a.id = top.id)`,
-    { bind: { org_id: orgId, name }, transaction },
+    { org_id: orgId, name },
+    { transaction },
   );
 }
 
@@ -125,17 +123,19 @@ export async function publishVersion(
   try {
     await database().transaction(async (transaction) => {
       await lockName(table, orgId, name, transaction);
-      const [current] = await database().query<{ is_public: boolean }>(
+      const [current] = await plainQuery<{ is_public: boolean }>(
         `SELECT a.is_public FROM ${table} a WHERE a.organization_id = $org_id AND a.name = $name LIMIT 1`,
-        { bind: { org_id: orgId, name }, type: QueryTypes.SELECT, transaction },
+        { org_id: orgId, name },
+        { transaction },
       );
       const visibility = isPublic ?? current?.is_public ?? false;
       await insert({ version_key: versionKey(version), is_public: visibility }, transaction);
       if (current && current.is_public !== visibility) {
-        await database().query(`UPDATE ${table} SET is_public = $is_public, updated_at = now() WHERE organization_id = $org_id AND name = $name`, {
-          bind: { org_id: orgId, name, is_public: visibility },
-          transaction,
-        });
+        await plainQuery(
+          `UPDATE ${table} SET is_public = $is_public, updated_at = now() WHERE organization_id = $org_id AND name = $name`,
+          { org_id: orgId, name, is_public: visibility },
+          { transaction },
+        );
       }
       await refreshLatest(table, orgId, name, transaction);
     });
@@ -166,11 +166,12 @@ export async function setNameVisibility(ctx: AppContext, orgKey: string, table: 
   const { scope, ref } = await ownWrite(ctx, orgKey, table, what, rawName, null);
   await database().transaction(async (transaction) => {
     await lockName(table, scope.org.id, ref.name, transaction);
-    const [, affected] = (await database().query(
-      `UPDATE ${table} SET is_public = $is_public, updated_at = now() WHERE organization_id = $org_id AND name = $name`,
-      { bind: { org_id: scope.org.id, name: ref.name, is_public: isPublic }, type: QueryTypes.UPDATE, transaction },
-    )) as unknown as [unknown, number];
-    if (!affected) throw new NotFoundError(what);
+    const updated = await plainQuery(
+      `UPDATE ${table} SET is_public = $is_public, updated_at = now() WHERE organization_id = $org_id AND name = $name RETURNING 1`,
+      { org_id: scope.org.id, name: ref.name, is_public: isPublic },
+      { transaction },
+    );
+    if (!updated.length) throw new NotFoundError(what);
   });
   return { scope, ref };
 }
@@ -181,12 +182,13 @@ export async function deleteVersion(ctx: AppContext, orgKey: string, table: Arti
   const { scope, ref } = await ownWrite(ctx, orgKey, table, what, rawName, version);
   const deleted = await database().transaction(async (transaction) => {
     await lockName(table, scope.org.id, ref.name, transaction);
-    const [row] = await database().query<{ id: string }>(
+    const [row] = await plainQuery<{ id: string }>(
       `SELECT a.id FROM ${table} a WHERE a.organization_id = $org_id AND a.name = $name AND a.version = $version`,
-      { bind: { org_id: scope.org.id, name: ref.name, version }, type: QueryTypes.SELECT, transaction },
+      { org_id: scope.org.id, name: ref.name, version },
+      { transaction },
     );
     if (!row) throw new NotFoundError(what);
-    await database().query(`DELETE FROM ${table} WHERE id = $id`, { bind: { id: row.id }, transaction });
+    await plainQuery(`DELETE FROM ${table} WHERE id = $id`, { id: row.id }, { transaction });
     await refreshLatest(table, scope.org.id, ref.name, transaction);
     return { name: ref.name, version, deleted: true as const };
   });

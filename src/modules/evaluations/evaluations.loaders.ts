@@ -1,10 +1,9 @@
 import DataLoader from 'dataloader';
-import { QueryTypes } from 'sequelize';
 import type { RecordOf, SessionGroupModel } from '../../../models';
 import { childrenLoader } from '../../core/loaders/children-loader';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
-import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import type { TaskRow, TaskSetRow } from '../catalogs/catalogs.mapper';
 import { TASK_SET_LIST_SELECT } from '../catalogs/task-sets.service';
 import { TASK_SELECT } from '../catalogs/tasks.service';
@@ -27,16 +26,13 @@ export function createEvaluationLoaders(viewer: Viewer | null) {
     const sql = listed
       ? `SELECT c.* FROM unnest($ids::uuid[]) AS k(id) CROSS JOIN LATERAL ${page('x')} l CROSS JOIN LATERAL ${listed('l.x')} c`
       : `SELECT c.* FROM unnest($ids::uuid[]) AS k(id) CROSS JOIN LATERAL ${page('*')} c`;
-    return childrenLoader<T>(column, (ids, limit) => database().query<T>(sql, { bind: { ...bound.bind, ids, limit }, type: QueryTypes.SELECT }));
+    return childrenLoader<T>(column, (ids, limit) => plainQuery<T>(sql, { ...bound.bind, ids, limit }));
   }
 
   function byId<T extends { id: string }>(sql: (where: string) => string) {
     return new DataLoader<string, T | null>(async (ids) => {
       if (!tenant) return ids.map(() => null);
-      const rows = await database().query<T>(sql(`(a.is_public OR ${tenant.where('a', { workspace: false })})`), {
-        bind: { ...tenant.bind, ids: [...ids] },
-        type: QueryTypes.SELECT,
-      });
+      const rows = await plainQuery<T>(sql(`(a.is_public OR ${tenant.where('a', { workspace: false })})`), { ...tenant.bind, ids: [...ids] });
       const found = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => found.get(id) ?? null);
     });

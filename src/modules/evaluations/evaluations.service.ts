@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
-import { QueryTypes, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import type { AppContext } from '../../core/context';
 import { AppError, ConflictError, InvalidError, NotFoundError, ValidationError, validationFailure, type ValidationItem } from '../../core/errors';
 import { checkPageDepth } from '../../core/pagination';
 import { can, requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import { parseMember, TASK_SET_SELECT, type MemberRef } from '../catalogs/task-sets.service';
 import { parseNameRef } from '../catalogs/versioned-artifacts';
 import { effectiveSandboxCeiling } from '../organizations/organizations.service';
@@ -29,7 +30,7 @@ export class TaskSetNotFoundError extends AppError {
 }
 
 const q = (sql: string, bind: Record<string, unknown>, transaction?: Transaction) =>
-  database().query<Record<string, unknown>>(sql, { bind, type: QueryTypes.SELECT, transaction });
+  plainQuery<Record<string, unknown>>(sql, bind, { transaction });
 
 // ---------------------------------------------------------------- create
 
@@ -208,10 +209,11 @@ export async function createEvaluation(ctx: AppContext, org: string, ws: string,
       },
       transaction,
     )) as unknown as EvaluationRow[];
-    await database().query(INSERT_ITEMS_SQL, {
-      bind: { evaluation_id: id, organization_id: access.org.id, workspace_id: access.workspace.id, items: JSON.stringify(items) },
-      transaction,
-    });
+    await plainQuery(
+      INSERT_ITEMS_SQL,
+      { evaluation_id: id, organization_id: access.org.id, workspace_id: access.workspace.id, items: JSON.stringify(items) },
+      { transaction },
+    );
     return job;
   });
 }
@@ -459,10 +461,11 @@ export async function retryFailed(ctx: AppContext, org: string, ws: string, id: 
     if (job.cancel_requested_at) throw new ConflictError('A cancelled evaluation cannot be retried');
     const retried = sum(job, RETRYABLE);
     if (!retried) throw new ConflictError('No item is failed, errored, infra_error or timed_out: nothing to retry');
-    await database().query(
+    await plainQuery(
       `UPDATE evaluation_items SET status = 'queued', attempt = attempt + 1, started_at = NULL, completed_at = NULL, error = NULL
         WHERE evaluation_id = $id AND status = ANY($states::text[])`,
-      { bind: { id, states: RETRYABLE }, transaction },
+      { id, states: RETRYABLE },
+      { transaction },
     );
     const [row] = await q(
       `UPDATE evaluations SET queued = queued + $retried, failed = 0, errored = 0, infra_error = 0, timed_out = 0,

@@ -2,6 +2,7 @@ import { ChatIntegrationModel } from '../../../models';
 import { resolveOrg, requireScope } from '../../core/tenancy/tenant-scope';
 import type { AppContext } from '../../core/context';
 import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import type { ChatSettingsUpdateInput } from './chat-integration.inputs';
 
 /**
@@ -25,10 +26,7 @@ export async function updateChatSettings(ctx: AppContext, orgKey: string, input:
   if (input.thread_detail != null) changes.thread_detail = input.thread_detail;
   return database().transaction(async (transaction) => {
     // Insert-if-missing is race free through the unique organization_id.
-    await database().query('INSERT INTO chat_integrations (organization_id) VALUES (:org) ON CONFLICT (organization_id) DO NOTHING', {
-      replacements: { org: access.org.id },
-      transaction,
-    });
+    await plainQuery('INSERT INTO chat_integrations (organization_id) VALUES ($org) ON CONFLICT (organization_id) DO NOTHING', { org: access.org.id }, { transaction });
     const row = await ChatIntegrationModel.findOne({ where: { organization_id: access.org.id }, transaction, lock: transaction.LOCK.UPDATE });
     if (Object.keys(changes).length) await row!.update(changes, { transaction });
     return row!;

@@ -1,4 +1,4 @@
-import { Op, QueryTypes, type Transaction } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 import { InvitationModel, MembershipModel, UserModel, type OrganizationModel, type Role } from '../../../models';
 import { config } from '../../config/config';
 import { runInBackground } from '../../core/background';
@@ -8,6 +8,7 @@ import { pageWindow, type ListPageArgs } from '../../core/pagination';
 import { requireScope, requireUnrestrictedKey, resolveOrg } from '../../core/tenancy/tenant-scope';
 import type { Viewer } from '../../core/viewer';
 import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import { queueMail } from '../mail/mail.service';
 import { maxMembers } from '../organizations/organizations.service';
 import { MemberLimitExceededError } from './members.errors';
@@ -58,10 +59,11 @@ export interface UserInvitationRecord extends Omit<InvitationRecord, 'email'> {
 }
 
 async function isMemberAddress(organizationId: string, email: string, transaction: Transaction): Promise<boolean> {
-  const rows = await database().query(
+  const rows = await plainQuery(
     // users.email is citext: the comparison ignores case, as the stored invitation address does.
     'SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.organization_id = $org AND u.email = $email LIMIT 1',
-    { bind: { org: organizationId, email }, type: QueryTypes.SELECT, transaction },
+    { org: organizationId, email },
+    { transaction },
   );
   return rows.length > 0;
 }
@@ -129,13 +131,13 @@ async function sendInvitationMail(invitation: InvitationModel, org: Organization
 export async function listOrgInvitations(ctx: AppContext, orgKey: string, page: ListPageArgs = {}): Promise<InvitationRecord[]> {
   const access = await resolveOrg(ctx, orgKey);
   requireScope(access, 'members:manage');
-  return database().query<InvitationRecord>(
+  return plainQuery<InvitationRecord>(
     `SELECT i.id, i.email, i.role, u.username AS inviter_username, i.created_at, i.expires_at
        FROM invitations i JOIN users u ON u.id = i.invited_by
       WHERE i.organization_id = $org AND i.status = 'pending' AND i.expires_at > now()
       ORDER BY i.created_at ASC, i.id ASC
       LIMIT $limit OFFSET $offset`,
-    { bind: { org: access.org.id, ...pageWindow(page) }, type: QueryTypes.SELECT },
+    { org: access.org.id, ...pageWindow(page) },
   );
 }
 
@@ -183,7 +185,7 @@ export async function listUserInvitations(ctx: AppContext, page: ListPageArgs = 
   requireVerifiedInvitee(viewer);
   const window = pageWindow(page);
   if (viewer.apiKey?.organization_id || viewer.apiKey?.workspace_id) return [];
-  return database().query<UserInvitationRecord>(
+  return plainQuery<UserInvitationRecord>(
     `SELECT i.id, o.key AS org_key, o.name AS org_name, i.role, u.username AS inviter_username, i.created_at, i.expires_at
        FROM invitations i
        JOIN organizations o ON o.id = i.organization_id
@@ -191,7 +193,7 @@ export async function listUserInvitations(ctx: AppContext, page: ListPageArgs = 
       WHERE i.email = $email AND i.status = 'pending' AND i.expires_at > now()
       ORDER BY i.created_at ASC, i.id ASC
       LIMIT $limit OFFSET $offset`,
-    { bind: { email: normalizeEmail(viewer.user.email), ...window }, type: QueryTypes.SELECT },
+    { email: normalizeEmail(viewer.user.email), ...window },
   );
 }
 

@@ -1,8 +1,7 @@
 import DataLoader from 'dataloader';
-import { QueryTypes } from 'sequelize';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
-import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 
 /** Batched organization look-ups, bound to the viewer's organizations. */
 export function createOrganizationLoaders(viewer: Viewer | null) {
@@ -10,10 +9,10 @@ export function createOrganizationLoaders(viewer: Viewer | null) {
   return {
     organizationMemberCount: new DataLoader<string, number>(async (ids) => {
       if (!tenant) return ids.map(() => 0);
-      const rows = await database().query<{ organization_id: string; count: string }>(
+      const rows = await plainQuery<{ organization_id: string; count: string }>(
         `SELECT m.organization_id, count(*) AS count FROM memberships m
           WHERE m.organization_id = ANY($ids::uuid[]) AND ${tenant.where('m', { workspace: false })} GROUP BY m.organization_id`,
-        { bind: { ...tenant.bind, ids: [...ids] }, type: QueryTypes.SELECT },
+        { ...tenant.bind, ids: [...ids] },
       );
       const byId = new Map(rows.map((row) => [row.organization_id, Number(row.count)]));
       return ids.map((id) => byId.get(id) ?? 0);

@@ -1,10 +1,10 @@
-import { QueryTypes, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import { MembershipModel, OrganizationModel, type OrganizationRecord, type Role, type UserModel } from '../../../models';
 import { config } from '../../config/config';
 import { requireViewer, type AppContext } from '../../core/context';
 import { can, organizationColumns, resolveOrg } from '../../core/tenancy/tenant-scope';
 import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
-import { database } from '../../db/database';
+import { nestRow, plainQuery } from '../../db/hot';
 import { pageWindow, type ListPageArgs } from '../../core/pagination';
 import { insertWorkspace } from '../workspaces/workspaces.service';
 
@@ -55,14 +55,17 @@ export interface OrganizationMembership {
  * one first), in one statement; `tenant` narrows it to an API key's limits.
  */
 export async function membershipsOf(userId: string, tenant?: TenantFilter, page: ListPageArgs = {}): Promise<OrganizationMembership[]> {
-  const rows = await database().query<{ o: OrganizationRecord; role: Role }>(
+  const rows = await plainQuery<Record<string, unknown>>(
     `SELECT m.role AS "role", ${organizationColumns('o')} FROM memberships m JOIN organizations o ON o.id = m.organization_id
       WHERE m.user_id = $user_id${tenant ? ` AND ${tenant.where('o', { org: 'id', workspace: false })}` : ''}
       ORDER BY m.created_at ASC, m.id ASC
       LIMIT $limit OFFSET $offset`,
-    { bind: { ...tenant?.bind, ...pageWindow(page), user_id: userId }, type: QueryTypes.SELECT, nest: true },
+    { ...tenant?.bind, ...pageWindow(page), user_id: userId },
   );
-  return rows.map((row) => ({ org: row.o, role: row.role }));
+  return rows.map((row) => {
+    const nested = nestRow(row);
+    return { org: nested.o as unknown as OrganizationRecord, role: nested.role as unknown as Role };
+  });
 }
 
 /** The user's personal organization (the one they own with key = username, else any personal one they own). */

@@ -1,7 +1,6 @@
-import { QueryTypes } from 'sequelize';
 import type { ProjectCountSource } from '../../core/module';
 import type { TenantFilter } from '../../core/tenancy/tenant-sql';
-import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import type { ProjectResourceCounts } from './projects.types';
 
 /** Every count of the sources at 0. */
@@ -27,9 +26,9 @@ export async function countProjectResources(
   const out = new Map<string, ProjectResourceCounts>();
   if (!projectIds.length) return out;
   const columns = sources.map((source, index) => `, (${source.sql}) AS c${index}`).join('');
-  const rows = await database().query<Record<string, string>>(
+  const rows = await plainQuery<Record<string, string>>(
     `SELECT p.id${columns} FROM projects p WHERE p.id = ANY($ids::uuid[]) AND ${tenant.where('p')}`,
-    { bind: { ...tenant.bind, ids: [...projectIds] }, type: QueryTypes.SELECT },
+    { ...tenant.bind, ids: [...projectIds] },
   );
   for (const row of rows) {
     const counts = zeroCounts(sources) as unknown as Record<string, number>;

@@ -1,11 +1,10 @@
 import DataLoader from 'dataloader';
-import { QueryTypes } from 'sequelize';
-import { ProjectModel } from '../../../models';
+import type { ProjectModel, RecordOf } from '../../../models';
 import type { LoaderDeps } from '../../core/module';
 import { MAX_LIST_PAGE } from '../../core/pagination';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
-import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import { countProjectResources, heldResources, zeroCounts } from './project-counts';
 import type { ProjectResourceCounts } from './projects.types';
 
@@ -30,18 +29,18 @@ export function createProjectLoaders(viewer: Viewer | null, deps: LoaderDeps) {
       },
       { cache: false },
     ),
-    projectsByWorkspace: new DataLoader<string, ProjectModel[]>(async (workspaceIds) => {
+    projectsByWorkspace: new DataLoader<string, RecordOf<ProjectModel>[]>(async (workspaceIds) => {
       if (!tenant) return workspaceIds.map(() => []);
       // At most MAX_LIST_PAGE projects per workspace (workspace.projects takes a limit up to it).
-      const rows = await database().query<ProjectModel>(
+      const rows = await plainQuery<RecordOf<ProjectModel>>(
         `SELECT p.* FROM (
            SELECT x.*, row_number() OVER (PARTITION BY x.workspace_id ORDER BY x.is_default DESC, x.created_at ASC, x.id ASC) AS position
              FROM projects x WHERE x.workspace_id = ANY($workspace_ids::uuid[]) AND ${tenant.where('x')}) p
           WHERE p.position <= $per_workspace
           ORDER BY p.is_default DESC, p.created_at ASC, p.id ASC`,
-        { bind: { ...tenant.bind, workspace_ids: [...workspaceIds], per_workspace: MAX_LIST_PAGE }, type: QueryTypes.SELECT, model: ProjectModel, mapToModel: true },
+        { ...tenant.bind, workspace_ids: [...workspaceIds], per_workspace: MAX_LIST_PAGE },
       );
-      const byWorkspace = new Map<string, ProjectModel[]>();
+      const byWorkspace = new Map<string, RecordOf<ProjectModel>[]>();
       for (const row of rows) byWorkspace.set(row.workspace_id, [...(byWorkspace.get(row.workspace_id) ?? []), row]);
       return workspaceIds.map((id) => byWorkspace.get(id) ?? []);
     }),

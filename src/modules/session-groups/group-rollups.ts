@@ -1,5 +1,5 @@
-import { QueryTypes, type Transaction } from 'sequelize';
-import { database } from '../../db/database';
+import type { Transaction } from 'sequelize';
+import { plainQuery } from '../../db/hot';
 
 /**
  * A group's counts (decisions §6): session_count, active_session_count,
@@ -27,7 +27,7 @@ export interface RollupDelta {
 }
 
 export async function addToGroupRollup(groupId: string, delta: RollupDelta, transaction: Transaction): Promise<void> {
-  await database().query(
+  await plainQuery(
     `UPDATE session_groups SET
        session_count = session_count + $sessions,
        active_session_count = active_session_count + $active,
@@ -37,16 +37,14 @@ export async function addToGroupRollup(groupId: string, delta: RollupDelta, tran
                                ELSE greatest(last_activity_at, $activity::timestamptz) END
      WHERE id = $id`,
     {
-      bind: {
-        id: groupId,
-        sessions: delta.sessions ?? 0,
-        active: delta.active ?? 0,
-        messages: delta.messages ?? 0,
-        tokens: delta.tokens ?? 0,
-        activity: delta.activityAt ?? null,
-      },
-      transaction,
+      id: groupId,
+      sessions: delta.sessions ?? 0,
+      active: delta.active ?? 0,
+      messages: delta.messages ?? 0,
+      tokens: delta.tokens ?? 0,
+      activity: delta.activityAt ?? null,
     },
+    { transaction },
   );
 }
 
@@ -74,18 +72,15 @@ export async function recountGroups(groupIds: (string | null | undefined)[], tra
   // where a single UPDATE … FROM (recount) would write totals from a snapshot
   // taken before it waited, losing a concurrent delta.
   if (transaction) {
-    await database().query('SELECT id FROM session_groups WHERE id = ANY($ids::uuid[]) ORDER BY id FOR NO KEY UPDATE', {
-      bind: { ids },
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    await plainQuery('SELECT id FROM session_groups WHERE id = ANY($ids::uuid[]) ORDER BY id FOR NO KEY UPDATE', { ids }, { transaction });
   }
-  await database().query(
+  await plainQuery(
     `UPDATE session_groups g SET
        session_count = r.session_count, active_session_count = r.active_session_count, message_count = r.message_count,
        total_tokens = r.total_tokens, last_activity_at = r.last_activity_at
        FROM (${RECOUNT_SQL}) r
       WHERE g.id = r.group_id`,
-    { bind: { ids }, type: QueryTypes.UPDATE, transaction },
+    { ids },
+    { transaction },
   );
 }

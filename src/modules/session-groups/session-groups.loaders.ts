@@ -1,7 +1,6 @@
-import { QueryTypes } from 'sequelize';
 import { PrimedLoader } from '../../core/loaders/primed-loader';
 import type { RecordOf, SessionGroupModel } from '../../../models';
-import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 
@@ -11,9 +10,9 @@ export function createSessionGroupLoaders(viewer: Viewer | null) {
   return {
     sessionGroupById: new PrimedLoader<RecordOf<SessionGroupModel> | null>(async (ids) => {
       if (!tenant) return ids.map(() => null);
-      const rows = await database().query<RecordOf<SessionGroupModel>>(
+      const rows = await plainQuery<RecordOf<SessionGroupModel>>(
         `SELECT g.* FROM session_groups g WHERE g.id = ANY($ids::uuid[]) AND ${tenant.where('g')}`,
-        { bind: { ...tenant.bind, ids: [...ids] }, type: QueryTypes.SELECT },
+        { ...tenant.bind, ids: [...ids] },
       );
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id) ?? null);

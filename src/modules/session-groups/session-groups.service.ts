@@ -1,4 +1,4 @@
-import { QueryTypes, type WhereOptions } from 'sequelize';
+import type { WhereOptions } from 'sequelize';
 import { SessionGroupModel } from '../../../models';
 import { resolveProject } from '../projects/projects.service';
 import type { AppContext } from '../../core/context';
@@ -6,7 +6,7 @@ import { requireScope, resolveWorkspace } from '../../core/tenancy/tenant-scope'
 import { NotFoundError } from '../../core/errors';
 import { checkPageDepth } from '../../core/pagination';
 import type { WorkspaceScope } from '../../core/tenancy/scope';
-import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import type { SessionGroupCreateRequest, SessionGroupListArgs, SessionGroupUpdateRequest } from './session-groups.inputs';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -59,11 +59,11 @@ export async function createSessionGroup(ctx: AppContext, org: string, ws: strin
  */
 async function checkEvaluationLinks(scope: WorkspaceScope, evaluationId?: string | null, itemId?: string | null): Promise<void> {
   if (!evaluationId && !itemId) return;
-  const [row] = await database().query<{ evaluation: boolean; item: boolean }>(
+  const [row] = await plainQuery<{ evaluation: boolean; item: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM evaluations e WHERE e.id = $evaluation_id AND e.workspace_id = $ws) AS evaluation,
             EXISTS (SELECT 1 FROM evaluation_items i WHERE i.id = $item_id AND i.workspace_id = $ws
                       AND ($evaluation_id::uuid IS NULL OR i.evaluation_id = $evaluation_id)) AS item`,
-    { bind: { ws: scope.workspace.id, evaluation_id: evaluationId ?? null, item_id: itemId ?? null }, type: QueryTypes.SELECT },
+    { ws: scope.workspace.id, evaluation_id: evaluationId ?? null, item_id: itemId ?? null },
   );
   if (evaluationId && !row.evaluation) throw new NotFoundError('Evaluation');
   if (itemId && !row.item) throw new NotFoundError('Evaluation item');

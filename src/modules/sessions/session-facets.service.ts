@@ -1,8 +1,6 @@
-import { QueryTypes } from 'sequelize';
 import type { AppContext } from '../../core/context';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
-import { database } from '../../db/database';
-import { hotQuery } from '../../db/hot';
+import { hotQuery, plainQuery } from '../../db/hot';
 import { FACET_COUNTS_SQL, usesFacetCounts } from './facet-counts';
 import { parseLabelFilters } from './labels';
 import type { SessionFilterArgs } from './sessions.inputs';
@@ -71,5 +69,5 @@ export async function sessionFacets(ctx: AppContext, org: string, ws: string, ar
 /** Facets counted from the sessions themselves: every filtered request (and the reference the maintained counts are tested against). */
 export async function countFacets(workspaceId: string, viewerId: string, args: SessionFilterArgs, labels?: Map<string, string[]>): Promise<FacetRow[]> {
   const where = sessionWhere(workspaceId, viewerId, args, labels);
-  return database().query<FacetRow>(facetSql(where.sql), { bind: where.bind, type: QueryTypes.SELECT });
+  return plainQuery<FacetRow>(facetSql(where.sql), where.bind);
 }

@@ -1,8 +1,6 @@
 import DataLoader from 'dataloader';
-import { QueryTypes } from 'sequelize';
 import { PrimedLoader } from '../../core/loaders/primed-loader';
 import type { ProjectModel, RecordOf, SessionMessageModel, SessionModel } from '../../../models';
-import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
 import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
@@ -66,20 +64,17 @@ export function createSessionLoaders(viewer: Viewer | null) {
     /** Usage and recent_message_count of sessions: one statement per batch. */
     sessionStats: new PrimedLoader<SessionStats>(async (ids) => {
       if (!tenant) return ids.map(() => EMPTY_STATS);
-      const rows = await database().query<UsageRow & { session_id: string }>(usageSql(tenant), {
-        bind: { ...tenant.bind, ids: [...ids] },
-        type: QueryTypes.SELECT,
-      });
+      const rows = await plainQuery<UsageRow & { session_id: string }>(usageSql(tenant), { ...tenant.bind, ids: [...ids] });
       const byId = new Map(rows.map((row) => [row.session_id, toStats(row)]));
       return ids.map((id) => byId.get(id) ?? EMPTY_STATS);
     }),
 
     sessionProjectById: new PrimedLoader<RecordOf<ProjectModel> | null>(async (ids) => {
       if (!tenant) return ids.map(() => null);
-      const rows = await database().query<RecordOf<ProjectModel>>(
-        `SELECT p.* FROM projects p WHERE p.id = ANY($ids::uuid[]) AND ${tenant.where('p')}`,
-        { bind: { ...tenant.bind, ids: [...ids] }, type: QueryTypes.SELECT },
-      );
+      const rows = await plainQuery<RecordOf<ProjectModel>>(`SELECT p.* FROM projects p WHERE p.id = ANY($ids::uuid[]) AND ${tenant.where('p')}`, {
+        ...tenant.bind,
+        ids: [...ids],
+      });
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id) ?? null);
     }),
@@ -92,7 +87,7 @@ export function createSessionLoaders(viewer: Viewer | null) {
           async (group) => {
             const out = new Map<MessagesKey, RecordOf<SessionMessageModel>[]>(group.map((key) => [key, []]));
             if (!tenant) return out;
-            const rows = await database().query<RecordOf<SessionMessageModel>>(
+            const rows = await plainQuery<RecordOf<SessionMessageModel>>(
               `SELECT m.* FROM unnest($ids::uuid[]) AS k(id)
                  CROSS JOIN LATERAL (
                    SELECT * FROM session_messages x
@@ -100,10 +95,7 @@ export function createSessionLoaders(viewer: Viewer | null) {
                     ORDER BY x.seq LIMIT $limit) m
                 WHERE ${tenant.where('m', { workspace: false })}
                 ORDER BY m.session_id, m.seq`,
-              {
-                bind: { ...tenant.bind, ids: group.map((key) => key.session_id), limit: group[0].limit },
-                type: QueryTypes.SELECT,
-              },
+              { ...tenant.bind, ids: group.map((key) => key.session_id), limit: group[0].limit },
             );
             const byId = new Map(group.map((key) => [key.session_id, out.get(key)!]));
             for (const row of rows) byId.get(row.session_id)?.push(row);

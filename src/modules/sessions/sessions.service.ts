@@ -1,10 +1,11 @@
-import { QueryTypes, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import { SessionGroupModel, SessionModel, type RecordOf } from '../../../models';
 import type { SessionLabels } from '../../../models/session.model';
 import type { AppContext } from '../../core/context';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors';
 import { requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import { resolveProject } from '../projects/projects.service';
 import { addToGroupRollup, recountGroups } from '../session-groups/group-rollups';
 import { checkIndexEntry, normaliseLabels } from './labels';
@@ -19,7 +20,7 @@ import type { SessionCreateRequest, SessionUpdateRequest } from './sessions.inpu
  */
 
 /** Loaders that cache derived values of a session; cleared after writes. */
-export function forgetSession(ctx: AppContext, session: SessionModel, previousGroupId?: string | null): void {
+export function forgetSession(ctx: AppContext, session: RecordOf<SessionModel>, previousGroupId?: string | null): void {
   ctx.loaders.sessionStats.clear(session.id);
   for (const groupId of [session.group_id, previousGroupId]) if (groupId) ctx.loaders.sessionGroupById.clear(groupId);
 }
@@ -32,7 +33,7 @@ interface CountedState {
   activity: Date;
 }
 
-function countedState(session: SessionModel): CountedState {
+function countedState(session: RecordOf<SessionModel>): CountedState {
   return {
     group_id: session.group_id,
     message_count: session.message_count,
@@ -78,9 +79,9 @@ async function insertSession(
   input: SessionCreateRequest,
   labels: SessionLabels,
   transaction: Transaction,
-): Promise<SessionModel | null> {
+): Promise<RecordOf<SessionModel> | null> {
   const shared = input.visibility === 'workspace';
-  const rows = await database().query<SessionModel>(
+  const rows = await plainQuery<RecordOf<SessionModel>>(
     `INSERT INTO sessions (id, organization_id, workspace_id, user_id, project_id, group_id, agent, model, title, origin,
                            visibility, runtime_id, labels, message_count, shared_at, shared_by)
      VALUES ($id, $organization_id, $workspace_id, $user_id, $project_id, $group_id, $agent, $model, $title, $origin,
@@ -88,29 +89,24 @@ async function insertSession(
      ON CONFLICT (id) DO NOTHING
      RETURNING *`,
     {
-      bind: {
-        id: input.id,
-        organization_id: scope.org.id,
-        workspace_id: scope.workspace.id,
-        user_id: scope.viewer.user.id,
-        project_id: input.project_id ?? null,
-        group_id: input.group_id ?? null,
-        agent: input.agent ?? null,
-        model: input.model,
-        title: input.title ?? null,
-        origin: input.origin ?? 'user',
-        visibility: input.visibility ?? 'private',
-        runtime_id: input.runtime_id ?? null,
-        labels: JSON.stringify(labels),
-        message_count: input.message_count ?? 0,
-        shared,
-        shared_by: shared ? scope.viewer.user.id : null,
-      },
-      type: QueryTypes.SELECT,
-      model: SessionModel,
-      mapToModel: true,
-      transaction,
+      id: input.id,
+      organization_id: scope.org.id,
+      workspace_id: scope.workspace.id,
+      user_id: scope.viewer.user.id,
+      project_id: input.project_id ?? null,
+      group_id: input.group_id ?? null,
+      agent: input.agent ?? null,
+      model: input.model,
+      title: input.title ?? null,
+      origin: input.origin ?? 'user',
+      visibility: input.visibility ?? 'private',
+      runtime_id: input.runtime_id ?? null,
+      labels: JSON.stringify(labels),
+      message_count: input.message_count ?? 0,
+      shared,
+      shared_by: shared ? scope.viewer.user.id : null,
     },
+    { transaction },
   );
   return rows[0] ?? null;
 }
@@ -120,7 +116,7 @@ export async function saveSession(
   org: string,
   ws: string,
   input: SessionCreateRequest,
-): Promise<{ session: SessionModel; created: boolean }> {
+): Promise<{ session: RecordOf<SessionModel>; created: boolean }> {
   const labels = input.labels == null ? input.labels : normaliseLabels(input.labels, ['input', 'labels']);
   const scope = await resolveWorkspace(ctx, org, ws);
   const me = scope.viewer.user;

@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
-import { Op, QueryTypes, type Transaction } from 'sequelize';
-import { SessionMessageModel, SessionModel } from '../../../models';
+import { Op, type Transaction } from 'sequelize';
+import { SessionMessageModel, type RecordOf, type SessionModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { ConflictError, validationFailure } from '../../core/errors';
 import type { WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import { requireOwnerWrite } from './session.policy';
 import { findSession, resolveSessionWorkspace } from './session-ref';
 import { forgetSession } from './sessions.service';
@@ -62,7 +63,7 @@ async function insertMessages(
   messages: TranscriptMessageInput[],
   options: { summary: boolean; context?: Record<string, unknown> | null },
   transaction: Transaction,
-): Promise<{ session: SessionModel; messages: SessionMessageModel[] }> {
+): Promise<{ session: RecordOf<SessionModel>; messages: SessionMessageModel[] }> {
   const rows = messages.map((message, index) => {
     const usage = message.usage ?? null;
     return {
@@ -87,7 +88,7 @@ async function insertMessages(
   });
   const created = await SessionMessageModel.bulkCreate(rows, { transaction, returning: true });
   const withContext = options.context !== undefined;
-  const [updated] = await database().query<SessionModel>(
+  const [updated] = await plainQuery<RecordOf<SessionModel>>(
     `UPDATE sessions SET
        last_seq = last_seq + $count,
        message_count = message_count + $count,
@@ -99,18 +100,13 @@ async function insertMessages(
      WHERE id = $id
      RETURNING sessions.*`,
     {
-      bind: {
-        id: session.id,
-        count: rows.length,
-        preview: preview(messages),
-        with_context: withContext,
-        context: withContext && options.context !== null ? JSON.stringify(options.context) : null,
-      },
-      type: QueryTypes.SELECT,
-      model: SessionModel,
-      mapToModel: true,
-      transaction,
+      id: session.id,
+      count: rows.length,
+      preview: preview(messages),
+      with_context: withContext,
+      context: withContext && options.context !== null ? JSON.stringify(options.context) : null,
     },
+    { transaction },
   );
   if (updated.group_id) {
     const tokens = rows.reduce((sum, row) => sum + (row.has_usage ? (row.input_tokens ?? 0) + (row.output_tokens ?? 0) : 0), 0);
@@ -125,7 +121,7 @@ export async function appendTranscript(
   ws: string,
   ref: string,
   input: TranscriptAppendRequest,
-): Promise<{ session: SessionModel; messages: SessionMessageModel[] }> {
+): Promise<{ session: RecordOf<SessionModel>; messages: SessionMessageModel[] }> {
   const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
   const result = await database().transaction(async (transaction) => {
     const session = await requireWritableTranscript(scope, ref, transaction);
@@ -141,7 +137,7 @@ export async function compactTranscript(
   ws: string,
   ref: string,
   input: TranscriptCompactRequest,
-): Promise<{ session: SessionModel; messages: SessionMessageModel[]; compacted_count: number }> {
+): Promise<{ session: RecordOf<SessionModel>; messages: SessionMessageModel[]; compacted_count: number }> {
   const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
   const result = await database().transaction(async (transaction) => {
     const session = await requireWritableTranscript(scope, ref, transaction);

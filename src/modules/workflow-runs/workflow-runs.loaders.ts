@@ -1,9 +1,8 @@
-import { QueryTypes } from 'sequelize';
 import type { RecordOf, WorkflowRunModel } from '../../../models';
 import { childrenLoader } from '../../core/loaders/children-loader';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
-import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 
 /** project → its newest runs, one statement per batch (and per distinct limit), bound to the viewer's tenant. */
 export function createWorkflowRunLoaders(viewer: Viewer | null) {
@@ -13,12 +12,12 @@ export function createWorkflowRunLoaders(viewer: Viewer | null) {
       'project_id',
       tenant &&
         ((ids, limit) =>
-          database().query<RecordOf<WorkflowRunModel>>(
+          plainQuery<RecordOf<WorkflowRunModel>>(
             `SELECT r.* FROM unnest($ids::uuid[]) AS k(id)
                CROSS JOIN LATERAL (SELECT * FROM workflow_runs x WHERE x.project_id = k.id ORDER BY x.created_at DESC, x.id DESC LIMIT $limit) r
               WHERE ${tenant.where('r')}
               ORDER BY r.created_at DESC, r.id DESC`,
-            { bind: { ...tenant.bind, ids, limit }, type: QueryTypes.SELECT },
+            { ...tenant.bind, ids, limit },
           )),
     ),
   };

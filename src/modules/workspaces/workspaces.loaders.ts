@@ -1,29 +1,28 @@
 import DataLoader from 'dataloader';
-import { QueryTypes } from 'sequelize';
-import { OrganizationModel } from '../../../models';
+import type { OrganizationModel, RecordOf } from '../../../models';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
-import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 
 /** Batched look-ups for workspace fields, bound to the viewer's tenant: one statement per field per request. */
 export function createWorkspaceLoaders(viewer: Viewer | null) {
   const tenant = viewer ? tenantFilter(viewer) : null;
   return {
-    organizationById: new DataLoader<string, OrganizationModel | null>(async (ids) => {
+    organizationById: new DataLoader<string, RecordOf<OrganizationModel> | null>(async (ids) => {
       if (!tenant) return ids.map(() => null);
-      const rows = await database().query<OrganizationModel>(
+      const rows = await plainQuery<RecordOf<OrganizationModel>>(
         `SELECT o.* FROM organizations o WHERE o.id = ANY($ids::uuid[]) AND ${tenant.where('o', { org: 'id', workspace: false })}`,
-        { bind: { ...tenant.bind, ids: [...ids] }, type: QueryTypes.SELECT, model: OrganizationModel, mapToModel: true },
+        { ...tenant.bind, ids: [...ids] },
       );
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id) ?? null);
     }),
     workspaceProjectCount: new DataLoader<string, number>(async (ids) => {
       if (!tenant) return ids.map(() => 0);
-      const rows = await database().query<{ workspace_id: string; count: string }>(
+      const rows = await plainQuery<{ workspace_id: string; count: string }>(
         `SELECT p.workspace_id, count(*) AS count FROM projects p
           WHERE p.workspace_id = ANY($ids::uuid[]) AND ${tenant.where('p')} GROUP BY p.workspace_id`,
-        { bind: { ...tenant.bind, ids: [...ids] }, type: QueryTypes.SELECT },
+        { ...tenant.bind, ids: [...ids] },
       );
       const byId = new Map(rows.map((row) => [row.workspace_id, Number(row.count)]));
       return ids.map((id) => byId.get(id) ?? 0);

@@ -1,11 +1,11 @@
 import type { Transaction } from 'sequelize';
-import { ProjectModel, WorkspaceModel, type WorkspaceRecord } from '../../../models';
-import { QueryTypes } from 'sequelize';
+import { ProjectModel, WorkspaceModel, type RecordOf, type WorkspaceRecord } from '../../../models';
 import { pageWindow, type ListPageArgs } from '../../core/pagination';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import { can, keyAllows, requireScope, resolveOrg, resolveWorkspace, roleAllows } from '../../core/tenancy/tenant-scope';
 import { AlreadyExistsError, ForbiddenError, InvalidError } from '../../core/errors';
 import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
 import type { AppContext } from '../../core/context';
 import type { CreateWorkspaceInput, UpdateWorkspaceInput } from './workspaces.inputs';
 
@@ -83,14 +83,14 @@ export async function getWorkspace(ctx: AppContext, orgKey: string, workspaceKey
   return (await resolveWorkspace(ctx, orgKey, workspaceKey)).workspace;
 }
 
-export async function listWorkspaces(ctx: AppContext, orgKey: string, page: ListPageArgs = {}): Promise<WorkspaceModel[]> {
+export async function listWorkspaces(ctx: AppContext, orgKey: string, page: ListPageArgs = {}): Promise<RecordOf<WorkspaceModel>[]> {
   const access = await resolveOrg(ctx, orgKey);
   const tenant = tenantFilter(access.viewer);
-  return database().query<WorkspaceModel>(
+  return plainQuery<RecordOf<WorkspaceModel>>(
     `SELECT w.* FROM workspaces w
       WHERE w.organization_id = $org_id AND ${tenant.where('w', { workspace: 'id' })}
       ORDER BY w.is_default DESC, w.created_at ASC, w.id ASC
       LIMIT $limit OFFSET $offset`,
-    { bind: { ...tenant.bind, ...pageWindow(page), org_id: access.org.id }, type: QueryTypes.SELECT, model: WorkspaceModel, mapToModel: true },
+    { ...tenant.bind, ...pageWindow(page), org_id: access.org.id },
   );
 }
