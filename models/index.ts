@@ -64,9 +64,9 @@ export function createSequelize(
       // keep one generic plan per connection instead of being re-planned on
       // every execution. The setting covers every statement sent with
       // parameters (unnamed ones too: plainQuery, Sequelize `bind`); Sequelize
-      // model queries inline their values and are planned with them. Measured
-      // on the 1,000,000-session list page: its generic plans cost 8–14 % more
-      // than custom ones (bench/README.md, requests).
+      // model queries inline their values and are planned with them. The list
+      // page's generic plans run somewhat slower than custom ones would, a
+      // trade accepted for not re-planning (bench/README.md, requests).
       options: [options.jit === false ? '-c jit=off' : '', '-c plan_cache_mode=force_generic_plan'].filter(Boolean).join(' '),
     },
     define: { underscored: true },

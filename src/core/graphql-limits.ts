@@ -10,8 +10,8 @@ import { ValidationError } from './errors';
  *
  * - depth and aliases: graphql-armor's rules (fragments flattened and
  *   memoised; the introspection query is exempt from the depth limit);
- * - cost: graphql-query-complexity (one cost unit ≈ 0.025 ms of server time
- *   at 1,000,000 sessions, `npm run bench -- limits`). A leaf costs 0, an object 1 plus its
+ * - cost: graphql-query-complexity (cost units calibrated against server
+ *   time with `npm run bench -- limits`, see bench/README.md). A leaf costs 0, an object 1 plus its
  *   selection, and a field with a `limit` (or `page_size`) argument
  *   multiplies that by its value (ABSENT_PAGE when it is left out and the
  *   schema gives no default), so the estimate follows the number of

@@ -78,8 +78,8 @@ function statementOf(text: string, bind: Record<string, unknown>, prepare: Prepa
  * statement on these connections it runs a generic plan
  * (`plan_cache_mode=force_generic_plan`, see models/index.ts).
  *
- * Sent unnamed, it is parsed and planned on every execution (3.6 ms of the
- * 7.7 ms of the 100-session JSON page). With `prepare`, it runs as a named
+ * Sent unnamed, it is parsed and planned on every execution (a large share
+ * of the 100-session JSON page; bench/README.md, requests). With `prepare`, it runs as a named
  * prepared statement, parsed and planned once per connection:
  * - `prepare: 'name'` for a statement whose text never changes: always
  *   named, with that name (unique per text, as hotQuery's);

@@ -48,8 +48,8 @@ export function writeHead(res: ServerResponse, status: number, headers: HeaderVa
 
 /**
  * One header object per reply, filled by assignment: object spread over
- * objects whose keys vary costs close to a microsecond each (measured on
- * Node 20), on every reply of every route.
+ * objects whose keys vary is markedly slower, and this runs on every reply
+ * of every route (bench/README.md, requests).
  */
 function writeReplyHead(res: ServerResponse, status: number, headers: HeaderValues | null, contentType: string | null, length: number | null): void {
   const all: HeaderValues = {};

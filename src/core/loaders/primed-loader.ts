@@ -5,8 +5,9 @@ import DataLoader from 'dataloader';
  * that already joined its rows' relations primes them (see primeSessionRow);
  * a field resolver then answers with `loadNow`, a value rather than a
  * promise, and graphql-js completes the whole subtree synchronously instead
- * of one promise per field and per object (a third of the node CPU of a
- * 100-session dashboard). Keys it has not been primed with load as usual.
+ * of one promise per field and per object (a large share of the node CPU
+ * of a 100-session dashboard; bench/README.md, requests). Keys it has not
+ * been primed with load as usual.
  *
  * Same semantics as DataLoader: the first value primed for a key stays until
  * `clear` (prime does not overwrite), and an Error is never kept.

@@ -59,7 +59,7 @@ export function sessionJoinSql(joins: SessionJoins): { select: string; from: str
       // session at another workspace's project or group).
       // Each is a key lookup per session (LATERAL … LIMIT 1 is never flattened into a join): the generic plan of
       // a page, whose LIMIT is a parameter, guesses thousands of rows and hashed a sequential scan of every
-      // tenant's session groups instead (1.2 of the 4.7 ms of a 100-session page at 2,000 groups).
+      // tenant's session groups instead (bench/README.md, requests: relations joined per row).
       'LEFT JOIN LATERAL (SELECT * FROM projects p WHERE p.id = s.project_id AND p.workspace_id = s.workspace_id LIMIT 1) p ON TRUE',
       'LEFT JOIN LATERAL (SELECT * FROM session_groups g WHERE g.id = s.group_id AND g.workspace_id = s.workspace_id LIMIT 1) g ON TRUE',
       'LEFT JOIN LATERAL (SELECT * FROM users u WHERE u.id = s.user_id LIMIT 1) u ON TRUE',

@@ -43,12 +43,12 @@ import {
 const WS = '/org/:org/ws/:workspace/sessions';
 
 /**
- * Query costs (graphql-limits.ts), measured with `npm run bench -- limits` at
- * 1,000,000 sessions: facets aggregate every visible session of the
- * workspace (~100 ms: one per operation fits the default budget); a list page
- * runs a count too (~20-35 ms in any order, ~60-175 ms with a search or over
- * archived sessions: one such list per operation); a session's usage aggregates
- * its messages (4 per session instead of 1).
+ * Query costs (graphql-limits.ts), calibrated with `npm run bench -- limits`
+ * (figures in bench/README.md, limits): facets aggregate every visible
+ * session of the workspace (one per operation fits the default budget); a
+ * list page runs a count too (heavier with a search or over archived
+ * sessions: one such list per operation); a session's usage aggregates its
+ * messages (4 per session instead of 1).
  */
 const FACETS_COST = 6000;
 const USAGE_COST = 3;

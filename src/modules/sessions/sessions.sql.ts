@@ -146,9 +146,9 @@ export const FACET_MAX_KEYS = 100;
  * sessions (joined to their groups) for the scalar dimensions, plus the
  * label pairs expanded from the jsonb column. Null values are left out.
  * `base` is MATERIALIZED: one index-only scan of the partial index feeds both
- * halves. Inlining it (two scans) measured 80 ms instead of 94 ms alone over
- * 28k sessions, but only through a parallel plan that got slower than this
- * one as soon as two requests ran at once (bench/README.md). Each list keeps
+ * halves. Inlining it (two scans) was faster for a single request, but only
+ * through a parallel plan that got slower than this one as soon as two
+ * requests ran at once (bench/README.md, sessions). Each list keeps
  * its FACET_MAX_VALUES most frequent values, the labels their FACET_MAX_KEYS
  * most used keys.
  */
