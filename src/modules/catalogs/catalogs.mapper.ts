@@ -1,4 +1,5 @@
-import { showsVerificationSecrets } from './task-verification.policy';
+import { compactJson, jsonOr, jsonTimestamp } from '../../db/json-sql';
+import { showsVerificationSecrets, verificationSecretsSql } from './task-verification.policy';
 import type {
   CapabilityArtifactDetail,
   CapabilityArtifactSummary,
@@ -63,6 +64,18 @@ export function toDataset(row: DatasetRow): DatasetArtifactSummary {
     version_count: num(row.version_count),
     organization_id: row.organization_id,
   };
+}
+
+/** toDataset in SQL: one DatasetArtifactSummary as JSON from a row of DATASET_SELECT under `alias` (REST dataset list, @RestJson). */
+export function datasetJson(alias: string): string {
+  const c = (column: string) => `${alias}.${column}`;
+  return compactJson(`
+    ${c('id')} AS id, ${c('org_key')} || '/' || ${c('name')} AS name, ${c('version')} AS version,
+    ${jsonTimestamp(c('created_at'))} AS created_at, ${jsonTimestamp(c('updated_at'))} AS updated_at,
+    coalesce(${c('format')}, 'parquet') AS format, ${c('is_public')} AS is_public, coalesce(${c('download_count')}, 0) AS download_count,
+    ${jsonOr(c('origin'), '{}')} AS origin, ${c('pretty_name')} AS pretty_name, ${c('summary')} AS summary, ${c('license')} AS license,
+    ${c('size_category')} AS size_category, ${c('language')} AS language, ${c('tags')} AS tags, ${c('task_categories')} AS task_categories,
+    ${c('column_count')} AS column_count, ${c('row_count')} AS row_count, ${c('version_count')} AS version_count`);
 }
 
 export interface CapabilityRow {
@@ -207,6 +220,37 @@ export function toTask(row: TaskRow, readerOrgId: string | null): TaskSummary {
     verification: toVerification(row.verification, showsVerificationSecrets(row.organization_id, readerOrgId)),
     version_count: num(row.version_count),
   };
+}
+
+/** toVerification in SQL, over a jsonb column; `secrets` is the SQL boolean of the same policy. */
+function verificationJson(v: string, secrets: string): string {
+  const judge = `${v}->'judge'`;
+  const secret = (key: string) => `CASE WHEN ${secrets} THEN ${v}->'${key}' END`;
+  return `CASE WHEN jsonb_typeof(${v}) = 'object' THEN json_build_object(
+      'method', ${v}->'method', 'hash', ${v}->'hash', 'path', ${v}->'path', 'script', ${secret('script')}, 'value', ${secret('value')},
+      'timeout', ${jsonOr(`${v}->'timeout'`, '30')}, 'where', ${jsonOr(`${v}->'where'`, '"environment"')},
+      'judge', CASE WHEN jsonb_typeof(${judge}) = 'object' THEN json_build_object(
+        'kind', ${jsonOr(`${judge}->'kind'`, '"trajectory"')}, 'max_steps', ${jsonOr(`${judge}->'max_steps'`, '50')},
+        'model', ${judge}->'model', 'model_params', ${jsonOr(`${judge}->'model_params'`, '{}')},
+        'rubric', ${judge}->'rubric', 'system_prompt', ${judge}->'system_prompt',
+        'task_context', ${jsonOr(`${judge}->'task_context'`, '{}')}) END) END`;
+}
+
+/**
+ * toTask in SQL: one TaskSummary as JSON from a row of TASK_SELECT under
+ * `alias` (REST task list, @RestJson); `readerOrgParam` is the bind
+ * parameter holding the reader's organization id (toTask's `readerOrgId`).
+ */
+export function taskJson(alias: string, readerOrgParam: string): string {
+  const c = (column: string) => `${alias}.${column}`;
+  return compactJson(`
+    ${c('id')} AS id, ${c('name')} AS name, ${c('version')} AS version, ${c('org_key')} AS org_key,
+    ${c('organization_id')} AS organization_id, ${jsonTimestamp(c('created_at'))} AS created_at,
+    coalesce(${c('file_size')}, 0) AS file_size, ${c('is_public')} AS is_public, ${c('template_status')} AS template_status,
+    ${c('sandbox_provider')} AS sandbox_provider, ${c('description')} AS description, ${c('author')} AS author,
+    ${c('difficulty')} AS difficulty, ${c('license')} AS license, ${c('oci_digest')} AS oci_digest, ${c('source')} AS source,
+    ${c('tags')} AS tags, ${c('ports')} AS ports, ${verificationJson(c('verification'), verificationSecretsSql(c('organization_id'), readerOrgParam))} AS verification,
+    ${c('version_count')} AS version_count`);
 }
 
 export interface TaskSetRow {

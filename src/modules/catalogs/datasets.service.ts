@@ -1,10 +1,11 @@
 import { DatasetModel } from '../../../models';
 import type { AppContext } from '../../core/context';
+import { pageJson } from '../../core/pagination';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import type { DatasetFilterArgs, DatasetListArgs, PublishDatasetRequest } from './catalogs.inputs';
 import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
-import { toDataset, type DatasetRow } from './catalogs.mapper';
+import { datasetJson, toDataset, type DatasetRow } from './catalogs.mapper';
 import { DatasetSortBy, type DatasetArtifactSummary, type DatasetFacetsResponse, type DatasetVersionList } from './catalogs.types';
 import {
   checkPathVersion,
@@ -12,6 +13,7 @@ import {
   findArtifactRow,
   catalogPage,
   pageAndCount,
+  pageAndCountJson,
   parseNameRef,
   publishVersion,
   setNameVisibility,
@@ -75,6 +77,12 @@ export async function listDatasets(ctx: AppContext, orgKey: string, args: Datase
   return { datasets: rows.map(toDataset), total, page, limit };
 }
 
+/** The same list as the JSON text of DatasetArtifactListResponse, its summaries built by PostgreSQL (REST, @RestJson). */
+export async function listDatasetsJson(ctx: AppContext, orgKey: string, args: DatasetListArgs): Promise<string> {
+  const { page, limit } = catalogPage(args);
+  const { json, total } = await pageAndCountJson(datasetListQuery(await resolveOrg(ctx, orgKey), args), datasetJson('p'), page, limit);
+  return pageJson(total, page, limit, 'datasets', json);
+}
 
 export async function datasetFacets(ctx: AppContext, orgKey: string, args: DatasetFilterArgs): Promise<DatasetFacetsResponse> {
   const scope = await resolveOrg(ctx, orgKey);

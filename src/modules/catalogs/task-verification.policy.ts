@@ -11,9 +11,11 @@
  * organization the user belongs to": a reply depends on the route, never on
  * the account's other memberships.
  *
- * Every task reply is built by `toTask` (REST reads and lists, GraphQL,
- * task-set members, evaluation items), which calls `showsVerificationSecrets`
- * through `toVerification`.
+ * Every path that builds a task reply calls `showsVerificationSecrets`:
+ * `toTask` (REST reads, GraphQL, task-set members, evaluation items) through
+ * `toVerification`, and `taskJson` (the task list PostgreSQL serialises)
+ * through `verificationSecretsSql`, which evaluates the same comparison in
+ * the statement.
  */
 
 /** The fields of a verification that are secrets. */
@@ -24,3 +26,11 @@ export function showsVerificationSecrets(taskOrgId: string, readerOrgId: string 
   return readerOrgId !== null && taskOrgId === readerOrgId;
 }
 
+/**
+ * The same rule as an SQL boolean, for replies PostgreSQL builds:
+ * `taskOrgColumn` is the task's organization column, `readerOrgParam` the
+ * bind parameter holding the reader's organization id.
+ */
+export function verificationSecretsSql(taskOrgColumn: string, readerOrgParam: string): string {
+  return `(${readerOrgParam}::uuid IS NOT NULL AND ${taskOrgColumn} = ${readerOrgParam}::uuid)`;
+}

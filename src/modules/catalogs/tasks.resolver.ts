@@ -1,10 +1,10 @@
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../core/context';
-import { Rest } from '../../core/graphql-decorators';
+import { Rest, RestJson } from '../../core/graphql-decorators';
 import { pageInfo } from '../../core/pagination';
 import { PublishTaskRequest, TaskFilterArgs, TaskListArgs, VisibilityRequest } from './catalogs.inputs';
 import { ArtifactDeleteResponse, ArtifactReadmeResponse, TaskFacetsResponse, TaskListResponse, TaskSummary, TaskVersionList } from './catalogs.types';
-import { deleteTask, getTask, listTasks, publishTask, setTaskVisibility, taskFacets, taskReadme, taskVersions } from './tasks.service';
+import { deleteTask, getTask, listTasks, listTasksJson, publishTask, setTaskVisibility, taskFacets, taskReadme, taskVersions } from './tasks.service';
 
 const BASE = '/org/:org/tasks';
 const TAGS = { tags: ['catalogs'] };
@@ -13,6 +13,7 @@ const TAGS = { tags: ['catalogs'] };
 export class TaskResolver {
   @Query(() => TaskListResponse, { description: 'List tasks: one entry per name at its latest version (spec 19).' })
   @Rest('GET', BASE, TAGS)
+  @RestJson((ctx: AppContext, args: TaskListArgs & { org: string }) => listTasksJson(ctx, args.org, args))
   async tasks(@Arg('org', () => String) org: string, @Args(() => TaskListArgs) args: TaskListArgs, @Ctx() ctx: AppContext): Promise<TaskListResponse> {
     const result = await listTasks(ctx, org, args);
     return { tasks: result.tasks, ...pageInfo(result.total, result.page, result.limit) };

@@ -1,11 +1,12 @@
 import { TaskModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { ConflictError, sqlState, ValidationError, type ValidationItem } from '../../core/errors';
+import { pageJson } from '../../core/pagination';
 import { requireScope, resolveOrg } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import type { PublishTaskRequest, TaskFilterArgs, TaskListArgs, VerificationInput } from './catalogs.inputs';
 import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
-import { toTask, type TaskRow } from './catalogs.mapper';
+import { taskJson, toTask, type TaskRow } from './catalogs.mapper';
 import {
   TaskSortBy,
   TaskTemplateStatus,
@@ -22,6 +23,7 @@ import {
   findArtifactRow,
   catalogPage,
   pageAndCount,
+  pageAndCountJson,
   parseNameRef,
   publishVersion,
   setNameVisibility,
@@ -67,6 +69,15 @@ export async function listTasks(ctx: AppContext, orgKey: string, args: TaskListA
   const scope = await resolveOrg(ctx, orgKey);
   const { rows, total } = await pageAndCount<TaskRow>(taskListQuery(scope.org.id, args), page, limit);
   return { tasks: rows.map((row) => toTask(row, scope.org.id)), total, page, limit };
+}
+
+/** The same list as the JSON text of TaskListResponse, its summaries built by PostgreSQL (REST, @RestJson). */
+export async function listTasksJson(ctx: AppContext, orgKey: string, args: TaskListArgs): Promise<string> {
+  const { page, limit } = catalogPage(args);
+  const scope = await resolveOrg(ctx, orgKey);
+  const query = taskListQuery(scope.org.id, args);
+  const { json, total } = await pageAndCountJson({ ...query, bind: { ...query.bind, reader_org_id: scope.org.id } }, taskJson('p', '$reader_org_id'), page, limit);
+  return pageJson(total, page, limit, 'tasks', json);
 }
 
 /** The task facets statement (spec 20), exported so the benchmark times the same SQL. */

@@ -216,3 +216,18 @@ export async function pageAndCount<T extends object>(query: CatalogListQuery, pa
   return { rows, total: Number(counted[0]?.total ?? 0) };
 }
 
+/**
+ * The same page as JSON text built by PostgreSQL (REST replies, @RestJson),
+ * with its count, in one statement: `rowJson` maps one row `p` of the page;
+ * the items keep the page's order (`pageOrder`).
+ */
+export async function pageAndCountJson(query: CatalogListQuery, rowJson: string, page: number, limit: number): Promise<{ json: string; total: number }> {
+  const [row] = await plainQuery<{ total: string; items: string }>(
+    `SELECT (${query.countSql}) AS total,
+            (SELECT coalesce(json_agg(${rowJson} ORDER BY ${query.pageOrder}), '[]')::text
+               FROM (SELECT ${query.columns}, ${query.sortKey} AS list_sort_key ${query.from}
+                      ORDER BY ${query.order} LIMIT $limit OFFSET $offset) p) AS items`,
+    { ...query.bind, limit, offset: (page - 1) * limit },
+  );
+  return { json: row.items, total: Number(row.total) };
+}

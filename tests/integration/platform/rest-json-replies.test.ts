@@ -34,7 +34,7 @@ async function bothWays(key: string, path: string, variables: Record<string, unk
 }
 
 it('lists every route that has a PostgreSQL-built reply; each has a comparison below', () => {
-  expect([...plans.values()].filter((plan) => plan.json).map((plan) => `${plan.kind}.${plan.fieldName}`)).toEqual(['Query.assessment_attacks', 'Query.assessment_analytics', 'Query.session', 'Query.sessions']);
+  expect([...plans.values()].filter((plan) => plan.json).map((plan) => `${plan.kind}.${plan.fieldName}`)).toEqual(['Query.assessment_attacks', 'Query.assessment_analytics', 'Query.session', 'Query.sessions', 'Query.datasets', 'Query.tasks']);
 });
 
 describe('Query.assessment_attacks (GET …/traces/attacks)', () => {
