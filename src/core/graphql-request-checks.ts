@@ -21,6 +21,11 @@ import { checkInput } from './validation/coerce';
  * Root fields reached through fragments count too.
  */
 export function checkOperationAuthentication(schema: GraphQLSchema, operation: OperationDefinitionNode, ctx: AppContext, document?: DocumentNode): void {
+  if (needsViewer(schema, operation, document)) requireViewer(ctx);
+}
+
+/** Whether the operation selects a non-public root field, directly or through fragments. */
+function needsViewer(schema: GraphQLSchema, operation: OperationDefinitionNode, document?: DocumentNode): boolean {
   const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
   const fields = root?.getFields() ?? {};
   const fragments = new Map<string, SelectionSetNode>();
@@ -28,22 +33,24 @@ export function checkOperationAuthentication(schema: GraphQLSchema, operation: O
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition.selectionSet);
   }
   const seen = new Set<string>();
-  const check = (set: SelectionSetNode): void => {
+  const check = (set: SelectionSetNode): boolean => {
     for (const selection of set.selections) {
-      if (selection.kind === Kind.INLINE_FRAGMENT) check(selection.selectionSet);
-      else if (selection.kind === Kind.FRAGMENT_SPREAD) {
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        if (check(selection.selectionSet)) return true;
+      } else if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const fragment = fragments.get(selection.name.value);
         if (fragment && !seen.has(selection.name.value)) {
           seen.add(selection.name.value);
-          check(fragment);
+          if (check(fragment)) return true;
         }
       } else {
         const field = fields[selection.name.value];
-        if (field && !field.extensions?.public) requireViewer(ctx);
+        if (field && !field.extensions?.public) return true;
       }
     }
+    return false;
   };
-  check(operation.selectionSet);
+  return check(operation.selectionSet);
 }
 
 /** What a GraphQL request carries, as the transport read it (a POST body, or a GET's query string). */
@@ -71,19 +78,68 @@ export function checkDocumentBeforeValidation(
   limits: DocumentLimits & { maxTokens: number },
 ): void {
   if (typeof request.query !== 'string') return;
+  const operationName = typeof request.operationName === 'string' ? request.operationName : undefined;
+  const verdict = documentVerdict(schema, request.query, operationName, limits);
+  if (!verdict) return;
+  if (verdict.label) ctx.operation = verdict.label;
+  if (verdict.needsViewer) requireViewer(ctx);
+  if (verdict.problem) throw verdict.problem;
+}
+
+/** What the checks before validation found in one document text: the same for every request that sends it. */
+interface DocumentVerdict {
+  label: string | null;
+  needsViewer: boolean;
+  problem: AppError | null;
+}
+
+/**
+ * Verdicts by schema, limits, operation name and text, so a dashboard sending
+ * the same document on every request parses it here once (as Apollo's own
+ * document cache does). Bounded: past MAX_VERDICTS texts the oldest go, and
+ * texts longer than MAX_CACHED_TEXT, or refused, are judged every time.
+ */
+const MAX_VERDICTS = 1_000;
+const MAX_CACHED_TEXT = 20_000;
+const verdicts = new WeakMap<GraphQLSchema, Map<string, DocumentVerdict | null>>();
+
+function documentVerdict(schema: GraphQLSchema, query: string, operationName: string | undefined, limits: DocumentLimits & { maxTokens: number }): DocumentVerdict | null {
+  const key = `${limits.maxTokens}:${limits.maxFields}:${limits.maxSelections}:${limits.maxRepeatedFields}:${operationName ?? ''}:${query}`;
+  let known = verdicts.get(schema);
+  if (!known) {
+    known = new Map();
+    verdicts.set(schema, known);
+  }
+  if (known.has(key)) return known.get(key)!;
+  const verdict = judgeDocument(schema, query, operationName, limits);
+  // A refused document is judged afresh each time (its error is the request's own object).
+  if (query.length <= MAX_CACHED_TEXT && !verdict?.problem) {
+    if (known.size >= MAX_VERDICTS) known.delete(known.keys().next().value!);
+    known.set(key, verdict);
+  }
+  return verdict;
+}
+
+function judgeDocument(schema: GraphQLSchema, query: string, operationName: string | undefined, limits: DocumentLimits & { maxTokens: number }): DocumentVerdict | null {
   let document: DocumentNode;
   try {
-    document = parse(request.query, { maxTokens: limits.maxTokens });
+    document = parse(query, { maxTokens: limits.maxTokens });
   } catch {
-    return;
+    return null;
   }
-  const operationName = typeof request.operationName === 'string' ? request.operationName : undefined;
   const operation = getOperationAST(document, operationName);
-  if (operation) {
-    ctx.operation = `graphql:${operation.name?.value ?? operation.operation}`;
-    checkOperationAuthentication(schema, operation, ctx, document);
+  let problem: AppError | null = null;
+  try {
+    checkDocumentLimits(document, limits);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    problem = error;
   }
-  checkDocumentLimits(document, limits);
+  return {
+    label: operation ? `graphql:${operation.name?.value ?? operation.operation}` : null,
+    needsViewer: operation ? needsViewer(schema, operation, document) : false,
+    problem,
+  };
 }
 
 /**

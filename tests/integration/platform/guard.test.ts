@@ -66,3 +66,16 @@ describe('authentication guard', () => {
     expect(failures).toEqual([]);
   });
 });
+
+describe('the check before validation, per request', () => {
+  it('answers the same document 200 with credentials and 401 without, whichever came first (its verdict is kept per text, never per caller)', async () => {
+    const { createUser } = await import('../../factories/accounts');
+    const user = await createUser();
+    const query = `query GuardRepeat { user { id } }`;
+    const signedIn = await gql(api, query, {}, user.token);
+    expect([signedIn.status, signedIn.body.errors]).toEqual([200, undefined]);
+    const anonymous = await gql(api, query, {});
+    expect(anonymous.status).toBe(401);
+    expect((await gql(api, query, {}, user.token)).status).toBe(200);
+  });
+});
