@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import { Op } from 'sequelize';
 import { PasswordResetTokenModel, UserModel } from '../../../models';
-import { config } from '../../config/config';
 import { assertActive } from '../../core/viewer';
 import { AuthenticationError, ForbiddenError } from '../../core/errors';
 import { database } from '../../db/database';
 import { runInBackground } from '../../core/background';
 import { consumeLoginAttempt } from '../../core/rate-limit';
-import { queueMail } from '../mail/mail.service';
+import { publicLink, queueMail } from '../mail/mail.service';
+import { awaitsVerification } from './email-verification.service';
 import { revokeAllApiKeys } from '../api-keys/api-keys.service';
 import { accessTokenResponse } from './access-token';
 import type { ForgotPasswordInput, LoginInput, ResetPasswordInput } from './accounts.inputs';
@@ -42,9 +42,7 @@ export async function login(input: LoginInput): Promise<AccessTokenResponse> {
   if (!user || !valid) throw new AuthenticationError('Incorrect e-mail, username or password');
   await forgive();
   assertActive(user);
-  if (config().REQUIRE_EMAIL_VERIFICATION && !user.email_verified_at) {
-    throw new ForbiddenError('The e-mail address is not verified yet', 'user_verification_error');
-  }
+  if (awaitsVerification(user)) throw new ForbiddenError('The e-mail address is not verified yet', 'user_verification_error');
   if (needsRehash(user.password_hash)) await upgradePasswordHash(user, input.password);
   return accessTokenResponse(user);
 }
@@ -56,8 +54,7 @@ async function upgradePasswordHash(user: UserModel, password: string): Promise<v
 }
 
 function resetLink(email: string, token: string): string {
-  const base = (config().PUBLIC_URL ?? `http://localhost:${config().PORT}`).replace(/\/+$/, '');
-  return `${base}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`;
+  return publicLink(`/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`);
 }
 
 /**

@@ -5,7 +5,7 @@ import { runInBackground } from '../../core/background';
 import { AuthenticationError } from '../../core/errors';
 import { assertActive } from '../../core/viewer';
 import { database } from '../../db/database';
-import { queueMail } from '../mail/mail.service';
+import { publicLink, queueMail } from '../mail/mail.service';
 import type { ResendVerificationInput, VerifyEmailInput } from './accounts.inputs';
 import type { ResendVerificationResponse, VerifyEmailResponse } from './accounts.types';
 import { sha256 } from '../../core/secrets';
@@ -24,8 +24,16 @@ const RESEND_REPLY: ResendVerificationResponse = {
 };
 
 function verificationLink(token: string): string {
-  const base = (config().PUBLIC_URL ?? `http://localhost:${config().PORT}`).replace(/\/+$/, '');
-  return `${base}/verify-email?token=${encodeURIComponent(token)}`;
+  return publicLink(`/verify-email?token=${encodeURIComponent(token)}`);
+}
+
+/**
+ * The one rule on unverified addresses: with REQUIRE_EMAIL_VERIFICATION on,
+ * an account whose address is not verified neither logs in nor answers
+ * invitations (registering someone else's address collects nothing).
+ */
+export function awaitsVerification(user: { email_verified_at: Date | null }): boolean {
+  return config().REQUIRE_EMAIL_VERIFICATION && !user.email_verified_at;
 }
 
 async function sendVerificationMail(user: Pick<UserModel, 'id' | 'email'>): Promise<void> {

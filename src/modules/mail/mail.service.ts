@@ -49,3 +49,9 @@ export async function queueMail(message: MailMessage): Promise<void> {
   // The link carries a secret: it is logged for developers, never in production.
   logger.info({ mail_to: message.to, subject: message.subject, kind: message.kind, link: message.link }, 'mail written to the outbox (SMTP_URL is not set)');
 }
+
+/** An absolute link to `path` of this service for a mail: under PUBLIC_URL, else the local address. */
+export function publicLink(path: string): string {
+  const base = (config().PUBLIC_URL ?? `http://localhost:${config().PORT}`).replace(/\/+$/, '');
+  return `${base}${path}`;
+}

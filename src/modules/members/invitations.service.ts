@@ -1,6 +1,5 @@
 import { Op, type Transaction } from 'sequelize';
 import { InvitationModel, MembershipModel, UserModel, type OrganizationModel, type Role } from '../../../models';
-import { config } from '../../config/config';
 import { runInBackground } from '../../core/background';
 import { requireViewer, type AppContext } from '../../core/context';
 import { AlreadyExistsError, ConflictError, ForbiddenError, NotFoundError } from '../../core/errors';
@@ -9,7 +8,8 @@ import { requireScope, requireUnrestrictedKey, resolveOrg } from '../../core/ten
 import type { Viewer } from '../../core/viewer';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
-import { queueMail } from '../mail/mail.service';
+import { publicLink, queueMail } from '../mail/mail.service';
+import { awaitsVerification } from '../accounts/email-verification.service';
 import { maxMembers } from '../organizations/organizations.service';
 import { MemberLimitExceededError } from './members.errors';
 import type { InviteMemberInput } from './members.inputs';
@@ -102,14 +102,9 @@ export async function inviteMember(ctx: AppContext, orgKey: string, input: Invit
   return invitation;
 }
 
-function invitationsLink(): string {
-  const base = (config().PUBLIC_URL ?? `http://localhost:${config().PORT}`).replace(/\/+$/, '');
-  return `${base}/invitations`;
-}
-
 /** One text for every address: nothing in it depends on whether the address has an account. */
 async function sendInvitationMail(invitation: InvitationModel, org: OrganizationModel, inviter: string): Promise<void> {
-  const link = invitationsLink();
+  const link = publicLink('/invitations');
   await queueMail({
     to: invitation.email,
     subject: `You are invited to join ${org.name}`,
@@ -159,9 +154,7 @@ export async function revokeInvitation(ctx: AppContext, orgKey: string, id: stri
  * path calls this.
  */
 function requireVerifiedInvitee(viewer: Viewer): void {
-  if (config().REQUIRE_EMAIL_VERIFICATION && !viewer.user.email_verified_at) {
-    throw new ForbiddenError('Verify your e-mail address before answering invitations', 'user_verification_error');
-  }
+  if (awaitsVerification(viewer.user)) throw new ForbiddenError('Verify your e-mail address before answering invitations', 'user_verification_error');
 }
 
 /** A pending, unexpired invitation addressed to the viewer, else 404. */
