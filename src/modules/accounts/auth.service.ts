@@ -10,6 +10,7 @@ import { publicLink, queueMail } from '../mail/mail.service';
 import { awaitsVerification } from './email-verification.service';
 import { revokeAllApiKeys } from '../api-keys/api-keys.service';
 import { accessTokenResponse } from './access-token';
+import { expiredMailedToken, findMailedToken, invalidMailedToken, spendMailedToken } from './mailed-tokens';
 import type { ForgotPasswordInput, LoginInput, ResetPasswordInput } from './accounts.inputs';
 import type { AccessTokenResponse, ForgotPasswordResponse } from './accounts.types';
 import { checkLoginPassword, hashPassword, needsRehash } from './password';
@@ -101,20 +102,15 @@ async function sendResetMail(user: UserModel): Promise<void> {
  * open reset tokens and replies with a fresh token.
  */
 export async function resetPassword(input: ResetPasswordInput): Promise<AccessTokenResponse> {
-  const invalid = () => new AuthenticationError('Invalid or already used reset token', 'token_error');
   // Only a reset token resets: a verification token proves the address, not the right to the account's password.
-  const row = await PasswordResetTokenModel.findOne({ where: { token_hash: sha256(input.token), purpose: 'password_reset' } });
-  if (!row || row.used_at) throw invalid();
+  const row = await findMailedToken('password_reset', input.token);
   const user = await UserModel.findByPk(row.user_id);
-  if (!user || user.email.toLowerCase() !== input.email.trim().toLowerCase()) throw invalid();
-  if (row.expires_at.getTime() <= Date.now()) throw new AuthenticationError('The reset token has expired', 'expired_signature_error');
+  if (!user || user.email.toLowerCase() !== input.email.trim().toLowerCase()) throw invalidMailedToken('password_reset');
+  if (row.expires_at.getTime() <= Date.now()) throw expiredMailedToken('password_reset');
   assertActive(user);
   const passwordHash = await hashPassword(input.password);
   await database().transaction(async (transaction) => {
-    const now = new Date();
-    const [spent] = await PasswordResetTokenModel.update({ used_at: now }, { where: { id: row.id, used_at: null }, transaction });
-    if (spent !== 1) throw invalid(); // spent concurrently
-    await PasswordResetTokenModel.update({ used_at: now }, { where: { user_id: user.id, purpose: 'password_reset', used_at: null }, transaction });
+    await spendMailedToken(row, transaction);
     // The user's row first: it serialises this with API key creation (api-keys.service lockKeyOwner).
     await UserModel.update(
       {

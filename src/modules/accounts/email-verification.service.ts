@@ -2,10 +2,10 @@ import crypto from 'node:crypto';
 import { PasswordResetTokenModel, UserModel } from '../../../models';
 import { config } from '../../config/config';
 import { runInBackground } from '../../core/background';
-import { AuthenticationError } from '../../core/errors';
 import { assertActive } from '../../core/viewer';
 import { database } from '../../db/database';
 import { publicLink, queueMail } from '../mail/mail.service';
+import { expiredMailedToken, findMailedToken, invalidMailedToken, spendMailedToken } from './mailed-tokens';
 import type { ResendVerificationInput, VerifyEmailInput } from './accounts.inputs';
 import type { ResendVerificationResponse, VerifyEmailResponse } from './accounts.types';
 import { sha256 } from '../../core/secrets';
@@ -81,21 +81,13 @@ export async function resendVerification(input: ResendVerificationInput): Promis
  * spent with it.
  */
 export async function verifyEmail(input: VerifyEmailInput): Promise<VerifyEmailResponse> {
-  const invalid = () => new AuthenticationError('Invalid or already used verification token', 'token_error');
-  const row = await PasswordResetTokenModel.findOne({ where: { token_hash: sha256(input.token), purpose: 'email_verification' } });
-  if (!row || row.used_at) throw invalid();
-  if (row.expires_at.getTime() <= Date.now()) throw new AuthenticationError('The verification token has expired', 'expired_signature_error');
+  const row = await findMailedToken('email_verification', input.token);
+  if (row.expires_at.getTime() <= Date.now()) throw expiredMailedToken('email_verification');
   const user = await UserModel.findByPk(row.user_id);
-  if (!user) throw invalid();
+  if (!user) throw invalidMailedToken('email_verification');
   assertActive(user);
   await database().transaction(async (transaction) => {
-    const now = new Date();
-    const [spent] = await PasswordResetTokenModel.update({ used_at: now }, { where: { id: row.id, used_at: null }, transaction });
-    if (spent !== 1) throw invalid(); // spent concurrently
-    await PasswordResetTokenModel.update(
-      { used_at: now },
-      { where: { user_id: user.id, purpose: 'email_verification', used_at: null }, transaction },
-    );
+    await spendMailedToken(row, transaction);
     await UserModel.update({ email_verified_at: database().literal('COALESCE(email_verified_at, now())') }, { where: { id: user.id }, transaction });
   });
   await user.reload();
