@@ -6,6 +6,7 @@ import { newRequestId } from './core/context';
 import { NotFoundError, reportError, UpgradeRequiredError } from './core/errors';
 import { logger } from './core/logger';
 import { requestMetrics } from './core/metrics';
+import { createEngine } from './core/graphql-sql/engine';
 import { createGraphQLTransport } from './http/graphql-transport';
 import { opsRoutes } from './http/ops-routes';
 import { headerValue, observe, type RequestState } from './http/request';
@@ -27,8 +28,9 @@ export interface App {
 /** Builds the one HTTP handler: ops routes, then GraphQL (Apollo) or REST (Sofa). */
 export async function createApp(): Promise<App> {
   const schema = await createSchema();
-  const graphql = await createGraphQLTransport(schema, platform.sql);
-  const rest = createRestTransport(schema);
+  const engine = createEngine(schema, platform.sql);
+  const graphql = await createGraphQLTransport(schema, engine);
+  const rest = createRestTransport(schema, engine);
   const ops = opsRoutes(rest.openApi);
 
   /** GraphQL (Apollo) or REST (Sofa): everything past the ops routes. */

@@ -1,4 +1,19 @@
-import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import {
+  getDirectiveValues,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  isAbstractType,
+  Kind,
+  typeFromAST,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+  type NamedTypeNode,
+  type SelectionNode,
+  type SelectionSetNode,
+} from 'graphql';
 
 /**
  * The names of the fields selected under the current field at `path` (field
@@ -18,4 +33,56 @@ export function selectedFields(info: GraphQLResolveInfo, path: readonly string[]
   };
   for (const node of info.fieldNodes) visit(node.selectionSet, 0);
   return out;
+}
+
+/**
+ * The fields a selection collects for an object type, by response key, in
+ * the order graphql-js executes them (its CollectFields algorithm, built on
+ * graphql's public exports): @skip/@include honoured, inline fragments and
+ * fragment spreads followed when their type condition applies, each
+ * fragment once.
+ */
+export function collectFields(
+  schema: GraphQLSchema,
+  fragments: Record<string, FragmentDefinitionNode>,
+  variables: Record<string, unknown>,
+  type: GraphQLObjectType,
+  selectionSets: readonly (SelectionSetNode | undefined)[],
+): Map<string, FieldNode[]> {
+  const fields = new Map<string, FieldNode[]>();
+  const visited = new Set<string>();
+  const visit = (set: SelectionSetNode): void => {
+    for (const selection of set.selections) {
+      if (!included(selection, variables)) continue;
+      if (selection.kind === Kind.FIELD) {
+        const key = selection.alias?.value ?? selection.name.value;
+        const nodes = fields.get(key);
+        if (nodes) nodes.push(selection);
+        else fields.set(key, [selection]);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        if (applies(schema, selection.typeCondition, type)) visit(selection.selectionSet);
+      } else {
+        const name = selection.name.value;
+        if (visited.has(name)) continue;
+        visited.add(name);
+        const fragment = fragments[name];
+        if (fragment && applies(schema, fragment.typeCondition, type)) visit(fragment.selectionSet);
+      }
+    }
+  };
+  for (const set of selectionSets) if (set) visit(set);
+  return fields;
+}
+
+function included(node: SelectionNode, variables: Record<string, unknown>): boolean {
+  if (!node.directives?.length) return true;
+  if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
+  return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+}
+
+function applies(schema: GraphQLSchema, condition: NamedTypeNode | undefined, type: GraphQLObjectType): boolean {
+  if (!condition) return true;
+  const conditional = typeFromAST(schema, condition);
+  if (conditional === type) return true;
+  return conditional !== undefined && isAbstractType(conditional) && schema.isSubType(conditional, type);
 }

@@ -3,9 +3,9 @@ import { ApolloServer, HeaderMap, type BaseContext } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import type { AppContext } from '../core/context';
-import { compileQuery, type SqlSchema } from '../core/graphql-sql/compile';
+import type { GatewayExecutionResult, GatewayInterface } from '@apollo/server-gateway-interface';
+import { stringifyResult, type Engine } from '../core/graphql-sql/engine';
 import type { ScopeHint } from '../core/tenancy/scope';
-import { plainQuery } from '../db/hot';
 import { AppError, reportError, ValidationError } from '../core/errors';
 import { formatGraphQLError } from '../core/errors/graphql-errors';
 import { config } from '../config/config';
@@ -40,22 +40,22 @@ function scopeHintOf(body: unknown): ScopeHint | null {
 }
 
 /**
- * The JSON text of a query PostgreSQL answered (core/graphql-sql), by the
- * request's own `response` object: Apollo hands plugins a shallow copy of the
- * context, which still shares it (never by request id, which the client may
- * choose and reuse).
- */
-const sqlReplies = new WeakMap<AppContext['response'], string>();
-/** What Apollo writes for such a query: its data, and nothing else, is PostgreSQL's text. */
-const SQL_PLACEHOLDER = '{"data":{}}\n';
-
-/**
  * POST /graphql through Apollo (executeHTTPGraphQLRequest, CSRF prevention
  * on), and GraphiQL for a browser's GET. The same context factory as REST.
  */
-export async function createGraphQLTransport(schema: GraphQLSchema, sql: SqlSchema): Promise<GraphQLTransport> {
+export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engine): Promise<GraphQLTransport> {
+  // The read engine is Apollo's executor, supplied through its gateway interface (the schema never changes).
+  const gateway: GatewayInterface = {
+    onSchemaLoadOrUpdate(callback) {
+      callback({ apiSchema: schema, coreSupergraphSdl: '' });
+      return () => undefined;
+    },
+    load: async () => ({ executor: ({ document, operationName, request, context }) => engine.execute({ document, operationName, variables: request.variables }, context as AppContext) as Promise<GatewayExecutionResult> }),
+    stop: async () => undefined,
+  };
   const apollo = new ApolloServer<AppContext & BaseContext>({
-    schema,
+    gateway,
+    stringifyResult,
     csrfPrevention: true,
     introspection: true,
     formatError: formatGraphQLError,
@@ -91,24 +91,6 @@ export async function createGraphQLTransport(schema: GraphQLSchema, sql: SqlSche
                 });
               } catch (error) {
                 throw asRequestError(error);
-              }
-            },
-            // A query made only of fields described in SQL is answered by one statement (core/graphql-sql).
-            async responseForOperation({ document, operationName, request, requestIsBatched }) {
-              if (!config().GRAPHQL_SQL || requestIsBatched) return null;
-              try {
-                const compiled = compileQuery(schema, sql, document, operationName, request.variables, contextValue);
-                if (!compiled) return null;
-                const { text, params } = await compiled.statement(contextValue);
-                const [row] = await plainQuery<{ data: string }>(text, params, { prepare: { quota: 'graphql' } });
-                // The reply is PostgreSQL's JSON text as it is: Apollo serialises a placeholder, handle() puts the text in.
-                sqlReplies.set(contextValue.response, row.data);
-                return { http: { status: undefined, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { data: {} } } };
-              } catch (error) {
-                // The resolvers answer instead: an API error (not found, forbidden) exactly as they always report it.
-                // (A statement cancelled at DB_STATEMENT_TIMEOUT_MS is run again by them too, and answers 504 then.)
-                if (!(error instanceof AppError)) contextValue.logger.warn({ err: error }, 'compiled GraphQL query failed; executing it');
-                return null;
               }
             },
             async willSendResponse({ response }) {
@@ -154,21 +136,14 @@ export async function createGraphQLTransport(schema: GraphQLSchema, sql: SqlSche
       if (!(error instanceof AppError)) throw error;
       return sendGraphQLErrors(res, error);
     }
-    let response: Awaited<ReturnType<typeof apollo.executeHTTPGraphQLRequest>>;
-    let sqlReply: string | undefined;
-    try {
-      response = await apollo.executeHTTPGraphQLRequest({
-        httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body: body.value },
-        context: async () => ctx,
-      });
-    } finally {
-      sqlReply = sqlReplies.get(ctx.response);
-      sqlReplies.delete(ctx.response);
-    }
+    const response = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body: body.value },
+      context: async () => ctx,
+    });
     const replyHeaders: Record<string, string | number> = {};
     for (const [name, value] of response.headers) replyHeaders[name] = value;
     if (response.body.kind === 'complete') {
-      const text = sqlReply !== undefined && response.body.string === SQL_PLACEHOLDER ? `{"data":${sqlReply}}\n` : response.body.string;
+      const text = response.body.string;
       const tooLarge = oversizedReply(text, ['body', 'query']);
       if (tooLarge) return sendGraphQLErrors(res, tooLarge);
       replyHeaders['Content-Length'] = Buffer.byteLength(text);

@@ -1,5 +1,4 @@
 import {
-  execute,
   getArgumentValues,
   getVariableValues,
   GraphQLError,
@@ -15,6 +14,7 @@ import {
 import { buildOperationNodeForField, filterSchema, MapperKind, mapSchema } from '@graphql-tools/utils';
 import { createSofa, createSofaRouter } from 'sofa-api';
 import type { AppContext } from '../core/context';
+import { SqlData, type Engine } from '../core/graphql-sql/engine';
 import { requireViewer } from '../core/context';
 import { type AppError, reportError, toAppError, ValidationError } from '../core/errors';
 import type { RestRoute } from '../core/graphql-decorators';
@@ -120,7 +120,7 @@ export interface RestRouter {
  * Variables are read strictly (readRestVariables) and failures become the
  * spec's envelope.
  */
-export function createRestRouter(schema: GraphQLSchema): RestRouter {
+export function createRestRouter(schema: GraphQLSchema, engine: Engine): RestRouter {
   const sofaSchema = restSchema(schema);
   const routes: Record<string, { method: RestRoute['method']; path: string; responseStatus: number; tags?: string[] }> = {};
   for (const operation of restOperations(schema)) {
@@ -167,9 +167,9 @@ export function createRestRouter(schema: GraphQLSchema): RestRouter {
       if (!plan.public) requireViewer(ctx);
       if (ctx.rest!.bodyError) return { error: new ValidationError([ctx.rest!.bodyError], 'Request body is not valid JSON') };
       const { variables, errors } = readRestVariables(schema, plan.operation, pathValues, ctx.rest!);
-      if (errors.length || plan.json) {
+      if (errors.length || plan.kind === 'Query') {
         // The rules of the arguments that did parse, so one reply lists every problem (bodies already merge both);
-        // a reply built by PostgreSQL skips execution, where these rules would run otherwise.
+        // a query the engine answers in SQL (or by @RestJson) runs no resolver, where these rules would run otherwise.
         const reported = new Set(errors.map((item) => item.loc.slice(0, 2).join('\u0000')));
         const rules = argsRuleErrors(plan.kind === 'Mutation' ? 'mutation' : 'query', plan.fieldName, variables)
           .map((item) => ({ ...item, loc: toRestLoc(item.loc, pathKeys) }))
@@ -189,17 +189,12 @@ export function createRestRouter(schema: GraphQLSchema): RestRouter {
           throw error instanceof GraphQLError ? error : restError(new GraphQLError('error', { originalError: error as Error }), pathKeys);
         }
       }
-      const result = await execute({
-        schema,
-        document: plan.document,
-        contextValue: ctx,
-        variableValues: variables,
-        operationName: plan.operation.name?.value,
-      });
+      const result = await engine.execute({ document: plan.document, variables, operationName: plan.operation.name?.value }, ctx);
       if (result.errors?.length) {
         for (const error of result.errors) reportError(ctx.logger, error, { operation: ctx.operation });
         return { error: toAppError(restError(result.errors[0], pathKeys)).appError };
       }
+      if (result.data instanceof SqlData) return { status: plan.status, text: result.data.fields.get(plan.fieldName)! };
       return { status: plan.status, text: JSON.stringify(result.data?.[plan.fieldName] ?? null) };
     } catch (error) {
       reportError(ctx.logger, error, { operation: ctx.operation });

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
+import type { Engine } from '../core/graphql-sql/engine';
 import type { RestRequest } from '../core/context';
 import { NotFoundError, reportError } from '../core/errors';
 import { buildOpenApiDocument } from './openapi';
@@ -22,8 +23,8 @@ export interface RestTransport {
  * operation runs with Sofa's document for the route and the same context
  * factory as GraphQL.
  */
-export function createRestTransport(schema: GraphQLSchema): RestTransport {
-  const router = createRestRouter(schema);
+export function createRestTransport(schema: GraphQLSchema, engine: Engine): RestTransport {
+  const router = createRestRouter(schema, engine);
   const operations = restOperations(schema);
   const routes = new RouteTable<RestOperation>();
   for (const operation of operations) routes.add(operation.route.method, operation.route.path, operation);

@@ -2,6 +2,8 @@ import { print, type ExecutionArgs } from 'graphql';
 import { useSofa } from 'sofa-api';
 import { createRestRouter, REST_BASE, restOperations, restSchema } from '../../src/http/rest-routes';
 import { createSchema } from '../../src/schema';
+import { createEngine } from '../../src/core/graphql-sql/engine';
+import { platform } from '../../src/modules';
 
 /**
  * REST requests run Sofa's operation document for their route without going
@@ -11,7 +13,7 @@ import { createSchema } from '../../src/schema';
 describe('REST operation plans', () => {
   it('execute the same operation document as Sofa for every route', async () => {
     const schema = await createSchema();
-    const { plans } = createRestRouter(schema);
+    const { plans } = createRestRouter(schema, createEngine(schema, platform.sql));
     const seen = new Map<string, string>();
     const routes: Record<string, { method: string; path: string }> = {};
     for (const operation of restOperations(schema)) routes[`${operation.kind}.${operation.field.name}`] = operation.route;

@@ -16,7 +16,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import { collectFields, collectSubfields } from 'graphql/execution/collectFields';
+import { collectFields } from '../graphql-selection';
 import type { AppContext } from '../context';
 import { SqlParams, type SqlField, type SqlRoot, type SqlSchemaPart } from './sql-fields';
 
@@ -49,6 +49,8 @@ export function mergeSqlSchema(parts: readonly { name: string; sql?: SqlSchemaPa
 
 /** The statement that answers a query, before its root fields' tenant checks ran. */
 export interface CompiledQuery {
+  /** The reply's root keys, in reply order: the statement's one row has a column of JSON text for each. */
+  keys: string[];
   /** Runs the roots' checks and answers the statement text with its parameters. */
   statement(ctx: AppContext): Promise<{ text: string; params: Record<string, unknown> }>;
 }
@@ -92,7 +94,7 @@ export function compileQuery(
   function objectJson(type: GraphQLObjectType, row: string, nodes: readonly FieldNode[]): string {
     const fields = sql.types.get(type.name);
     if (!fields) throw new NotCompiled();
-    const selected = collectSubfields(schema, fragments, variables, type, nodes);
+    const selected = collectFields(schema, fragments, variables, type, nodes.map((node) => node.selectionSet));
     const parts: string[] = [];
     for (const [key, fieldNodes] of selected) parts.push(`${fieldSql(type, fields, row, fieldNodes)} AS ${columnName(key)}`);
     return `(SELECT to_json(${ROW}) FROM (SELECT ${parts.join(', ')}) ${ROW})`;
@@ -130,7 +132,7 @@ export function compileQuery(
   try {
     const roots: { key: string; root: SqlRoot; args: Record<string, unknown>; as: string; json: string }[] = [];
     const typenames: { key: string }[] = [];
-    const selected = collectFields(schema, fragments, variables, queryType, operation.selectionSet);
+    const selected = collectFields(schema, fragments, variables, queryType, [operation.selectionSet]);
     for (const [key, nodes] of selected) {
       const name = nodes[0].name.value;
       if (name === '__typename') {
@@ -144,14 +146,15 @@ export function compileQuery(
       roots.push({ key, root, args: getArgumentValues(definition, nodes[0], variables), as, json: objectJson(objectTypeOf(definition), as, nodes) });
     }
     if (!roots.length) return null;
-    const order = [...selected.keys()].map((key) => ({ key, column: columnName(key) }));
+    const keys = [...selected.keys()];
     return {
+      keys,
       async statement(context) {
         const columns = new Map<string, string>();
-        for (const { key } of typenames) columns.set(key, `'${queryType.name}'::text`);
+        for (const { key } of typenames) columns.set(key, `to_json('${queryType.name}'::text)`);
         for (const { key, root, args, as, json } of roots) columns.set(key, `(SELECT ${json} FROM ${await root.from(context, args, params, as)})`);
-        const select = order.map(({ key, column }) => `${columns.get(key)} AS ${column}`).join(', ');
-        return { text: `SELECT to_json(${ROW})::text AS data FROM (SELECT ${select}) ${ROW}`, params: params.values };
+        const select = keys.map((key) => `coalesce(${columns.get(key)}, 'null'::json)::text AS ${columnName(key)}`).join(', ');
+        return { text: `SELECT ${select}`, params: params.values };
       },
     };
   } catch (error) {

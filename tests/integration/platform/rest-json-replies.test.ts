@@ -4,7 +4,9 @@ import { catalogName, publishDataset, publishTask } from '../../factories/catalo
 import { appendMessages, createGroup, ESCAPED_GROUP, ESCAPED_SESSION, createProject, saveSession, sessionsPath } from '../../factories/sessions';
 import { database } from '../../../src/db/database';
 import { STREAM_CHUNK_CHARS } from '../../../src/http/respond';
+import { createEngine } from '../../../src/core/graphql-sql/engine';
 import { createRestRouter, type RestPlan } from '../../../src/http/rest-routes';
+import { platform } from '../../../src/modules';
 import { gql, rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
 
@@ -20,7 +22,7 @@ let plans: Map<string, RestPlan>;
 
 beforeAll(async () => {
   owner = (await createOrgWithRoles()).owner;
-  plans = createRestRouter(api.app.schema).plans;
+  plans = createRestRouter(api.app.schema, createEngine(api.app.schema, platform.sql)).plans;
 });
 
 /** The route's reply beside its document run through GraphQL with the same arguments. */

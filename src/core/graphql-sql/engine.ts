@@ -1,0 +1,79 @@
+import { execute, type DocumentNode, type ExecutionResult, type FormattedExecutionResult, type GraphQLSchema } from 'graphql';
+import { config } from '../../config/config';
+import type { AppContext } from '../context';
+import { AppError } from '../errors';
+import { plainQuery } from '../../db/hot';
+import { compileQuery, type SqlSchema } from './compile';
+
+/**
+ * The data of a query PostgreSQL answered: the JSON text of each root key,
+ * in reply order. Written out as it is (stringifyResult, or a REST route's
+ * one key), never parsed in node.
+ */
+export class SqlData {
+  constructor(readonly fields: ReadonlyMap<string, string>) {}
+
+  get text(): string {
+    let out = '{';
+    for (const [key, text] of this.fields) out += `${out.length > 1 ? ',' : ''}"${key}":${text}`;
+    return `${out}}`;
+  }
+}
+
+export type EngineResult = ExecutionResult | { data: SqlData; errors?: undefined };
+
+export interface EngineRequest {
+  document: DocumentNode;
+  operationName?: string | null;
+  variables?: Record<string, unknown>;
+}
+
+/**
+ * The one read engine of both transports (Apollo calls it as its executor,
+ * REST routes with their Sofa operation document): a query whose every
+ * selected field is described in SQL is answered by one statement that
+ * PostgreSQL serialises (compile.ts); anything else runs the schema's
+ * resolvers (graphql-js, DataLoader batching). Mutations always run their
+ * resolvers.
+ */
+export function createEngine(schema: GraphQLSchema, sql: SqlSchema) {
+  async function compiled(request: EngineRequest, ctx: AppContext): Promise<SqlData | null> {
+    if (!config().GRAPHQL_SQL) return null;
+    const query = compileQuery(schema, sql, request.document, request.operationName, request.variables, ctx);
+    if (!query) return null;
+    try {
+      const { text, params } = await query.statement(ctx);
+      const [row] = await plainQuery<Record<string, string>>(text, params, { prepare: { quota: 'graphql' } });
+      return new SqlData(new Map(query.keys.map((key) => [key, row[key]])));
+    } catch (error) {
+      // The resolvers answer instead: an API error (not found, forbidden) exactly as they always report it.
+      // (A statement cancelled at DB_STATEMENT_TIMEOUT_MS is run again by them too, and answers 504 then.)
+      if (!(error instanceof AppError)) ctx.logger.warn({ err: error }, 'compiled GraphQL query failed; executing it');
+      return null;
+    }
+  }
+
+  return {
+    async execute(request: EngineRequest, ctx: AppContext): Promise<EngineResult> {
+      const data = await compiled(request, ctx);
+      if (data) return { data };
+      return execute({
+        schema,
+        document: request.document,
+        contextValue: ctx,
+        variableValues: request.variables,
+        operationName: request.operationName ?? undefined,
+      });
+    },
+  };
+}
+
+export type Engine = ReturnType<typeof createEngine>;
+
+/** Apollo's stringifyResult: a result as JSON text, PostgreSQL's data written as it is. */
+export function stringifyResult(value: FormattedExecutionResult): string {
+  const { data, ...rest } = value as FormattedExecutionResult & { data?: unknown };
+  if (!(data instanceof SqlData)) return `${JSON.stringify(value)}\n`;
+  const head = JSON.stringify(Object.fromEntries(Object.entries(rest).filter(([, item]) => item !== undefined)));
+  return `${head === '{}' ? '{' : `${head.slice(0, -1)},`}"data":${data.text}}\n`;
+}
