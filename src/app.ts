@@ -28,7 +28,7 @@ export interface App {
 /** Builds the one HTTP handler: ops routes, then GraphQL (Apollo) or REST (Sofa). */
 export async function createApp(): Promise<App> {
   const schema = await createSchema();
-  const engine = createEngine(schema, platform.sql);
+  const engine = createEngine(schema);
   const graphql = await createGraphQLTransport(schema, engine);
   const rest = createRestTransport(schema, engine);
   const ops = opsRoutes(rest.openApi);

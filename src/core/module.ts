@@ -2,8 +2,6 @@ import type { ModelCtor } from 'sequelize-typescript';
 import { buildAccessPolicy, type AccessPolicy, type ScopeDefinitions } from './authz/scopes';
 import type { Loaders } from './context';
 import { CORE_ERROR_TYPES, type ErrorType } from './errors';
-import { mergeSqlSchema, type SqlSchema } from './graphql-sql/compile';
-import type { SqlSchemaPart } from './graphql-sql/sql-fields';
 import type { PrefetchedScope, ScopeHint } from './tenancy/scope';
 import type { Viewer } from './viewer';
 
@@ -54,8 +52,6 @@ export interface AppModule {
   errorTypes?: readonly ErrorType[];
   projectCounts?: readonly ProjectCountSource[];
   authenticators?: readonly Authenticator[];
-  /** Its GraphQL types described in SQL, for queries answered by one statement (core/graphql-sql). */
-  sql?: SqlSchemaPart;
 }
 
 /** The registry, assembled. */
@@ -68,7 +64,6 @@ export interface Platform {
   errorTypes: ReadonlyMap<ErrorType, string>;
   projectCounts: ProjectCountSource[];
   authenticators: Authenticator[];
-  sql: SqlSchema;
   createLoaders(viewer: Viewer | null): Loaders;
 }
 
@@ -93,7 +88,6 @@ export function buildPlatform(modules: readonly AppModule[]): Platform {
     errorTypes,
     projectCounts,
     authenticators: modules.flatMap((module) => module.authenticators ?? []),
-    sql: mergeSqlSchema(modules),
     createLoaders: lazyLoaders(modules, deps),
   };
 }

@@ -1,6 +1,7 @@
 import { Max, Min } from 'class-validator';
 import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
 import { validationFailure } from './errors';
+import { Sql } from './graphql-sql/sql-fields';
 
 /** The page envelope of offset-paged lists: total, page, limit, total_pages, has_next, has_previous. */
 export function pageInfo(total: number, page: number, limit: number) {
@@ -16,21 +17,27 @@ export function pageJson(total: number, page: number, limit: number, key: string
 /** The page envelope's fields, shared by every offset-paged list reply (filled by `pageInfo`). */
 @ObjectType()
 export abstract class PageEnvelope {
+  @Sql()
   @Field(() => Int)
   total: number;
 
+  @Sql()
   @Field(() => Int, { description: '1-indexed.' })
   page: number;
 
+  @Sql()
   @Field(() => Int)
   limit: number;
 
+  @Sql()
   @Field(() => Int)
   total_pages: number;
 
+  @Sql()
   @Field(() => Boolean)
   has_next: boolean;
 
+  @Sql()
   @Field(() => Boolean)
   has_previous: boolean;
 }
@@ -62,11 +69,13 @@ export const EMBEDDED_LIST_CAP = 100;
  */
 @ArgsType()
 export class ListPageArgs {
+  @Sql()
   @Field(() => Int, { nullable: true, defaultValue: 1, description: `Page number, from 1 to ${MAX_OFFSET_ROWS / MAX_LIST_PAGE} at the largest page size.` })
   @Min(1)
   @Max(MAX_OFFSET_ROWS)
   page?: number | null;
 
+  @Sql()
   @Field(() => Int, { nullable: true, defaultValue: MAX_LIST_PAGE, description: `Items per page, 1 to ${MAX_LIST_PAGE} (default ${MAX_LIST_PAGE}).` })
   @Min(1)
   @Max(MAX_LIST_PAGE)

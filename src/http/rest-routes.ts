@@ -19,7 +19,7 @@ import { requireViewer } from '../core/context';
 import { type AppError, reportError, toAppError, ValidationError } from '../core/errors';
 import type { RestRoute } from '../core/graphql-decorators';
 import { NO_STORE_HEADERS, selectsNoStoreField } from '../core/no-store';
-import { argsRuleErrors } from './arg-rules';
+import { argsRuleErrors } from '../core/validation/arg-rules';
 import { JsonArrayReply, type RestJsonReply } from '../core/json-array-reply';
 import { readRestVariables, toRestLoc } from './read-variables';
 

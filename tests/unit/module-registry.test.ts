@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { defineScopes, OWNER_ONLY, ALL_ROLES } from '../../src/core/authz/scopes';
-import { column } from '../../src/core/graphql-sql/sql-fields';
+import { isObjectType } from 'graphql';
+import { createSchema } from '../../src/schema';
 import { buildPlatform, type AppModule } from '../../src/core/module';
 import { MODULES, platform } from '../../src/modules';
 
@@ -46,20 +47,18 @@ describe('the module registry', () => {
     );
   });
 
-  it('merges the SQL descriptions of one type from several modules, and refuses a field or root described twice', () => {
-    const id = column('id');
-    const root = { from: async () => 'workspaces w' };
-    const merged = buildPlatform([
-      { name: 'a', sql: { types: { T: { id } }, roots: { t: root } } },
-      { name: 'b', sql: { types: { T: { other: id } } } },
-    ]).sql;
-    expect(Object.keys(merged.types.get('T')!)).toEqual(['id', 'other']);
-    expect(merged.roots.get('t')).toBe(root);
-    expect(() => buildPlatform([{ name: 'a', sql: { types: { T: { id } } } }, { name: 'b', sql: { types: { T: { id } } } }])).toThrow(/T.id is described by a and b/);
-    expect(() => buildPlatform([{ name: 'a', sql: { roots: { t: root } } }, { name: 'b', sql: { roots: { t: root } } }])).toThrow(/Query.t is described by a and b/);
-    // The platform's own: the dashboard's types, and the workspace root.
-    expect([...platform.sql.types.keys()].sort()).toEqual(['ProjectResponse', 'SessionCreatorResponse', 'SessionGroupSummary', 'SessionResponse', 'WorkspaceResponse']);
-    expect([...platform.sql.roots.keys()]).toEqual(['workspace']);
+  it('finds each field’s SQL on the field itself (its `sql` extension) and each compiled root’s on the root field', async () => {
+    const schema = await createSchema();
+    const described = new Set<string>();
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      if (Object.values(type.getFields()).some((field) => field.extensions.sql)) described.add(type.name);
+    }
+    expect([...described].sort()).toEqual(
+      expect.arrayContaining(['ProjectResponse', 'SessionCreatorResponse', 'SessionGroupSummary', 'SessionListResponse', 'SessionResponse', 'SessionUsageResponse', 'WorkspaceResponse']),
+    );
+    const roots = Object.values(schema.getQueryType()!.getFields()).filter((field) => field.extensions.sqlRoot).map((field) => field.name);
+    expect(roots.sort()).toEqual(['session', 'sessions', 'workspace']);
   });
 
   it('makes a module’s loaders on first use, with the request’s viewer, once per request; two modules may not declare one loader', () => {

@@ -13,7 +13,7 @@ import { platform } from '../../src/modules';
 describe('REST operation plans', () => {
   it('execute the same operation document as Sofa for every route', async () => {
     const schema = await createSchema();
-    const { plans } = createRestRouter(schema, createEngine(schema, platform.sql));
+    const { plans } = createRestRouter(schema, createEngine(schema));
     const seen = new Map<string, string>();
     const routes: Record<string, { method: string; path: string }> = {};
     for (const operation of restOperations(schema)) routes[`${operation.kind}.${operation.field.name}`] = operation.route;

@@ -18,39 +18,14 @@ import {
 } from 'graphql';
 import { collectFields } from '../graphql-selection';
 import type { AppContext } from '../context';
-import { SqlParams, type SqlField, type SqlRoot, type SqlSchemaPart } from './sql-fields';
-
-/** Every module's SQL fields, merged by type (a field described twice is refused). */
-export interface SqlSchema {
-  types: Map<string, Record<string, SqlField>>;
-  roots: Map<string, SqlRoot>;
-}
-
-export function mergeSqlSchema(parts: readonly { name: string; sql?: SqlSchemaPart }[]): SqlSchema {
-  const types = new Map<string, Record<string, SqlField>>();
-  const roots = new Map<string, SqlRoot>();
-  const owners = new Map<string, string>();
-  const claim = (key: string, module: string) => {
-    if (owners.has(key)) throw new Error(`SQL field ${key} is described by ${owners.get(key)} and ${module}`);
-    owners.set(key, module);
-  };
-  for (const { name, sql } of parts) {
-    for (const [type, fields] of Object.entries(sql?.types ?? {})) {
-      for (const field of Object.keys(fields)) claim(`${type}.${field}`, name);
-      types.set(type, { ...types.get(type), ...fields });
-    }
-    for (const [field, root] of Object.entries(sql?.roots ?? {})) {
-      claim(`Query.${field}`, name);
-      roots.set(field, root);
-    }
-  }
-  return { types, roots };
-}
+import { SqlParams, type SqlField, type SqlRoot } from './sql-fields';
 
 /** The statement that answers a query, before its root fields' tenant checks ran. */
 export interface CompiledQuery {
   /** The reply's root keys, in reply order: the statement's one row has a column of JSON text for each. */
   keys: string[];
+  /** Each root field with its arguments, and whether GraphQL allows it to be null. */
+  roots: { key: string; field: string; args: Record<string, unknown>; nullable: boolean }[];
   /** Runs the roots' checks and answers the statement text with its parameters. */
   statement(ctx: AppContext): Promise<{ text: string; params: Record<string, unknown> }>;
 }
@@ -73,7 +48,6 @@ class NotCompiled extends Error {}
  */
 export function compileQuery(
   schema: GraphQLSchema,
-  sql: SqlSchema,
   document: DocumentNode,
   operationName: string | null | undefined,
   rawVariables: Record<string, unknown> | undefined,
@@ -92,27 +66,25 @@ export function compileQuery(
   const nextAlias = () => `t${aliases++}`;
 
   function objectJson(type: GraphQLObjectType, row: string, nodes: readonly FieldNode[]): string {
-    const fields = sql.types.get(type.name);
-    if (!fields) throw new NotCompiled();
     const selected = collectFields(schema, fragments, variables, type, nodes.map((node) => node.selectionSet));
     const parts: string[] = [];
-    for (const [key, fieldNodes] of selected) parts.push(`${fieldSql(type, fields, row, fieldNodes)} AS ${columnName(key)}`);
+    for (const [key, fieldNodes] of selected) parts.push(`${fieldSql(type, row, fieldNodes)} AS ${columnName(key)}`);
     return `(SELECT to_json(${ROW}) FROM (SELECT ${parts.join(', ')}) ${ROW})`;
   }
 
-  function fieldSql(type: GraphQLObjectType, fields: Record<string, SqlField>, row: string, nodes: readonly FieldNode[]): string {
+  function fieldSql(type: GraphQLObjectType, row: string, nodes: readonly FieldNode[]): string {
     const name = nodes[0].name.value;
     if (name === '__typename') return `'${type.name}'::text`;
-    const described = fields[name];
     const definition = type.getFields()[name];
-    if (!described || !definition) throw new NotCompiled();
+    const described = definition?.extensions.sql as SqlField | undefined;
+    if (!described) throw new NotCompiled();
     switch (described.kind) {
       case 'value':
         if (definition.args.length) throw new NotCompiled();
         return described.sql(row);
       case 'object': {
         // A null from SQL must be a null GraphQL allows.
-        if (definition.args.length || isNonNullType(definition.type)) throw new NotCompiled();
+        if (definition.args.length || (isNonNullType(definition.type) && !described.always)) throw new NotCompiled();
         const child = objectTypeOf(definition);
         const as = nextAlias();
         return `(SELECT ${objectJson(child, as, nodes)} FROM ${described.from(row, as)} LIMIT 1)`;
@@ -130,7 +102,7 @@ export function compileQuery(
   }
 
   try {
-    const roots: { key: string; root: SqlRoot; args: Record<string, unknown>; as: string; json: string }[] = [];
+    const roots: { key: string; field: string; root: SqlRoot; args: Record<string, unknown>; as: string; json: string }[] = [];
     const typenames: { key: string }[] = [];
     const selected = collectFields(schema, fragments, variables, queryType, [operation.selectionSet]);
     for (const [key, nodes] of selected) {
@@ -139,16 +111,17 @@ export function compileQuery(
         typenames.push({ key });
         continue;
       }
-      const root = sql.roots.get(name);
       const definition = queryType.getFields()[name];
+      const root = definition?.extensions.sqlRoot as SqlRoot | undefined;
       if (!root || !definition) return null;
       const as = nextAlias();
-      roots.push({ key, root, args: getArgumentValues(definition, nodes[0], variables), as, json: objectJson(objectTypeOf(definition), as, nodes) });
+      roots.push({ key, field: name, root, args: getArgumentValues(definition, nodes[0], variables), as, json: objectJson(objectTypeOf(definition), as, nodes) });
     }
     if (!roots.length) return null;
     const keys = [...selected.keys()];
     return {
       keys,
+      roots: roots.map(({ key, field, args }) => ({ key, field, args, nullable: !isNonNullType(queryType.getFields()[field].type) })),
       async statement(context) {
         const columns = new Map<string, string>();
         for (const { key } of typenames) columns.set(key, `to_json('${queryType.name}'::text)`);

@@ -3,7 +3,11 @@ import { config } from '../../config/config';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import { plainQuery } from '../../db/hot';
-import { compileQuery, type SqlSchema } from './compile';
+import { argsRuleErrors } from '../validation/arg-rules';
+import { compileQuery } from './compile';
+
+/** PostgreSQL's error when a subquery used as a value returns more than one row. */
+const CARDINALITY_VIOLATION = '21000';
 
 /**
  * The data of a query PostgreSQL answered: the JSON text of each root key,
@@ -36,19 +40,26 @@ export interface EngineRequest {
  * resolvers (graphql-js, DataLoader batching). Mutations always run their
  * resolvers.
  */
-export function createEngine(schema: GraphQLSchema, sql: SqlSchema) {
+export function createEngine(schema: GraphQLSchema) {
   async function compiled(request: EngineRequest, ctx: AppContext): Promise<SqlData | null> {
     if (!config().GRAPHQL_SQL) return null;
-    const query = compileQuery(schema, sql, request.document, request.operationName, request.variables, ctx);
+    const query = compileQuery(schema, request.document, request.operationName, request.variables, ctx);
     if (!query) return null;
+    // The argument rules the resolvers would check (422): theirs to report.
+    if (query.roots.some(({ field, args }) => argsRuleErrors('query', field, args).length)) return null;
     try {
       const { text, params } = await query.statement(ctx);
       const [row] = await plainQuery<Record<string, string>>(text, params, { prepare: { quota: 'graphql' } });
+      // A root GraphQL does not allow to be null found no row: the resolvers report why (404).
+      if (query.roots.some(({ key, nullable }) => !nullable && row[key] === 'null')) return null;
       return new SqlData(new Map(query.keys.map((key) => [key, row[key]])));
     } catch (error) {
-      // The resolvers answer instead: an API error (not found, forbidden) exactly as they always report it.
+      // The resolvers answer instead: an API error (not found, forbidden) exactly as they always report it,
+      // and a root that found several rows (an ambiguous reference: 409).
       // (A statement cancelled at DB_STATEMENT_TIMEOUT_MS is run again by them too, and answers 504 then.)
-      if (!(error instanceof AppError)) ctx.logger.warn({ err: error }, 'compiled GraphQL query failed; executing it');
+      if (!(error instanceof AppError) && (error as { code?: string }).code !== CARDINALITY_VIOLATION) {
+        ctx.logger.warn({ err: error }, 'compiled GraphQL query failed; executing it');
+      }
       return null;
     }
   }

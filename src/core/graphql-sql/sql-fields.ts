@@ -1,8 +1,10 @@
+import { Extensions } from 'type-graphql';
 import type { AppContext } from '../context';
-import { compactJson, jsonTimestamp } from '../../db/json-sql';
+import { jsonTimestamp } from '../../db/json-sql';
 
 /**
- * How a module describes its GraphQL types in SQL, so that a GraphQL query
+ * How a field of a GraphQL type is described in SQL (declared beside it with
+ * @Sql), so that a GraphQL query
  * made only of such fields is answered by one statement that PostgreSQL
  * turns into the reply's JSON (compile.ts), the way PostGraphile answers a
  * query, instead of graphql-js resolving every field of every row.
@@ -14,16 +16,23 @@ import { compactJson, jsonTimestamp } from '../../db/json-sql';
  */
 export type SqlField = SqlValue | SqlObject | SqlList;
 
-/** A scalar or enum field: an expression over the parent row, as GraphQL serialises the value. */
+/**
+ * A scalar or enum field: an expression over the parent row, as GraphQL
+ * serialises the value. `column` names the row's column when the field is
+ * one as it is (fromRow copies it from a row read in node).
+ */
 export interface SqlValue {
   kind: 'value';
   sql(row: string): string;
+  column?: string;
 }
 
 /** A nullable object field: `FROM … WHERE …` of its one row (alias `as`), none = null. */
 export interface SqlObject {
   kind: 'object';
   from(row: string, as: string): string;
+  /** The FROM always yields exactly one row (so the field may be non-null). */
+  always?: boolean;
 }
 
 /**
@@ -47,12 +56,6 @@ export interface SqlRoot {
   from(ctx: AppContext, args: Record<string, unknown>, params: SqlParams, as: string): Promise<string>;
 }
 
-/** What a module adds: fields by GraphQL type name, and root query fields. */
-export interface SqlSchemaPart {
-  types?: Record<string, Record<string, SqlField>>;
-  roots?: Record<string, SqlRoot>;
-}
-
 /** The statement's named parameters (`$name`, as plainQuery binds them). */
 export class SqlParams {
   readonly values: Record<string, unknown> = {};
@@ -72,24 +75,68 @@ export class SqlParams {
 }
 
 /** A column of the row as it is (text, numbers, booleans, UUIDs, enums stored by name, jsonb). */
-export const column = (name: string): SqlValue => ({ kind: 'value', sql: (row) => `${row}.${name}` });
+export const column = (name: string): SqlValue => ({ kind: 'value', column: name, sql: (row) => `${row}.${name}` });
 
 /** A timestamptz column as DateTimeISO serialises it. */
-export const timestamp = (name: string): SqlValue => ({ kind: 'value', sql: (row) => jsonTimestamp(`${row}.${name}`) });
+export const timestamp = (name: string): SqlValue => ({ kind: 'value', column: name, sql: (row) => jsonTimestamp(`${row}.${name}`) });
 
 /** Any expression over the row. */
 export const expression = (sql: (row: string) => string): SqlValue => ({ kind: 'value', sql });
 
-/** The columns of a table under their own names. */
-export function columns(...names: string[]): Record<string, SqlValue> {
-  return Object.fromEntries(names.map((name) => [name, column(name)]));
+/** A nullable object field: the one row `FROM … WHERE …` finds (alias `as`), none = null. */
+export const related = (from: (row: string, as: string) => string): SqlObject => ({ kind: 'object', from });
+
+/** An object field whose FROM always yields one row (an aggregate without GROUP BY): it may be non-null. */
+export const aggregate = (from: (row: string, as: string) => string): SqlObject => ({ kind: 'object', from, always: true });
+
+/** The SQL a field was declared with, by class: fromRow reads it. */
+const declared = new WeakMap<object, Map<string, SqlField>>();
+
+/**
+ * Declares a field's SQL beside the field (a property of an object type, or
+ * a @FieldResolver method): `@Sql()` is the column of the field's name,
+ * `@Sql(timestamp)` a timestamp column of that name, or any SqlField. It
+ * goes into the schema as the field's `sql` extension, which the compiler
+ * (compile.ts) reads; nothing else describes the field.
+ */
+export function Sql(spec: SqlField | ((field: string) => SqlField) = column): PropertyDecorator & MethodDecorator {
+  return (target: object, property: string | symbol, descriptor?: PropertyDescriptor) => {
+    const field = typeof spec === 'function' ? spec(String(property)) : spec;
+    let fields = declared.get(target);
+    if (!fields) declared.set(target, (fields = new Map()));
+    fields.set(String(property), field);
+    Extensions({ sql: field })(target, property, descriptor as never);
+  };
 }
 
-/** A JSON object of `fields` (a map of SqlValues) over `row`, keys in the map's order (REST @RestJson mappers). */
-export function valuesJson(fields: Record<string, SqlField>, row: string): string {
-  const parts = Object.entries(fields).map(([name, field]) => {
-    if (field.kind !== 'value') throw new Error(`valuesJson: ${name} is not a value`);
-    return `${field.sql(row)} AS "${name}"`;
-  });
-  return compactJson(parts.join(', '));
+/** Declares how a root query field is answered in SQL (its `sqlRoot` extension): see SqlRoot. */
+export function SqlRootField(root: SqlRoot): MethodDecorator {
+  return Extensions({ sqlRoot: root }) as MethodDecorator;
+}
+
+/**
+ * An instance of `Type` from a row read in node: each field declared as a
+ * column (`@Sql()`, `@Sql(timestamp)`, `@Sql(column(…))`), inherited ones
+ * included, copied from the row. Fields declared otherwise are their
+ * resolvers' to answer.
+ */
+export function fromRow<T extends object>(Type: new () => T, row: object): T {
+  const out = new Type() as Record<string, unknown>;
+  for (const [field, column] of columnsOf(Type)) out[field] = (row as Record<string, unknown>)[column];
+  return out as T;
+}
+
+const columnLists = new WeakMap<object, [string, string][]>();
+function columnsOf(Type: new () => object): [string, string][] {
+  let list = columnLists.get(Type);
+  if (!list) {
+    list = [];
+    for (let proto = Type.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+      for (const [field, sql] of declared.get(proto) ?? []) {
+        if (sql.kind === 'value' && sql.column && !list.some(([name]) => name === field)) list.push([field, sql.column]);
+      }
+    }
+    columnLists.set(Type, list);
+  }
+  return list;
 }

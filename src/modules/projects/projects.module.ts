@@ -1,7 +1,6 @@
 import { ProjectModel } from '../../../models';
 import { defineScopes, WRITER_ROLES, type ScopeNames } from '../../core/authz/scopes';
 import type { AppModule } from '../../core/module';
-import { columns, timestamp } from '../../core/graphql-sql/sql-fields';
 import { createProjectLoaders } from './projects.loaders';
 import { ProjectResolver, WorkspaceProjectsResolver } from './projects.resolver';
 
@@ -18,12 +17,6 @@ export const projectsModule: AppModule = {
   models: [ProjectModel],
   loaders: createProjectLoaders,
   scopes: SCOPES,
-  // toProject in SQL (core/graphql-sql); resource_counts and the lists are left to the resolvers.
-  sql: {
-    types: {
-      ProjectResponse: { ...columns('id', 'key', 'name', 'description', 'workspace_id', 'is_default'), created_at: timestamp('created_at'), updated_at: timestamp('updated_at') },
-    },
-  },
 };
 
 declare module '../../core/authz/scopes' {

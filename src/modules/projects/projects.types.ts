@@ -1,3 +1,4 @@
+import { Sql, timestamp } from '../../core/graphql-sql/sql-fields';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { UUIDScalar } from '../../core/scalars';
 
@@ -21,27 +22,35 @@ export class ProjectResourceCounts {
 
 @ObjectType('ProjectResponse', { description: 'A project of a workspace.' })
 export class ProjectResponse {
+  @Sql()
   @Field(() => UUIDScalar)
   id: string;
 
+  @Sql()
   @Field(() => String)
   key: string;
 
+  @Sql()
   @Field(() => String)
   name: string;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   description: string | null;
 
+  @Sql()
   @Field(() => UUIDScalar)
   workspace_id: string;
 
+  @Sql()
   @Field(() => Boolean)
   is_default: boolean;
 
+  @Sql(timestamp)
   @Field(() => Date)
   created_at: Date;
 
+  @Sql(timestamp)
   @Field(() => Date)
   updated_at: Date;
 

@@ -1,7 +1,6 @@
 import { SessionGroupModel } from '../../../models';
 import type { AppModule } from '../../core/module';
 import { createSessionGroupLoaders } from './session-groups.loaders';
-import { SESSION_GROUP_SQL } from './session-groups.mapper';
 import { SessionGroupResolver } from './session-groups.resolver';
 
 /** Session groups (workflows, worker runs, evaluation items) with counts derived from their sessions. */
@@ -11,5 +10,4 @@ export const sessionGroupsModule: AppModule = {
   models: [SessionGroupModel],
   loaders: createSessionGroupLoaders,
   projectCounts: [{ field: 'session_groups', noun: 'session groups', sql: 'SELECT count(*) FROM session_groups r WHERE r.project_id = p.id' }],
-  sql: { types: { SessionGroupSummary: SESSION_GROUP_SQL } },
 };

@@ -6,12 +6,15 @@ import { SessionGroupSummary } from '../session-groups/session-groups.types';
 import { primeSessionRow, selectedJoins } from './session-relations';
 import { toSession } from './sessions.mapper';
 import { SessionResponse } from './sessions.types';
+import { Sql } from '../../core/graphql-sql/sql-fields';
+import { childSessionsSql } from './sessions.graphql-sql';
 
 /** `session_group.sessions` (GraphQL only): the sessions module owns the data, so it adds the field. */
 @Resolver(() => SessionGroupSummary)
 export class GroupSessionsResolver {
   @FieldResolver(() => [SessionResponse], { description: "The group's sessions visible to the caller, most recently updated first." })
   @Extensions({ graphqlOnly: true })
+  @Sql(childSessionsSql('group'))
   async sessions(
     @Root() group: SessionGroupSummary,
     @Arg('limit', () => Int, { defaultValue: 50, description: 'At most 100.' }) limit: number,

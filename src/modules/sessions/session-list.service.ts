@@ -1,12 +1,13 @@
 import type { RecordOf, SessionModel } from '../../../models';
 import type { AppContext } from '../../core/context';
-import { checkPageDepth, pageJson } from '../../core/pagination';
+import { checkPageDepth, pageInfo } from '../../core/pagination';
+import type { SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import { parseLabelFilters } from './labels';
 import type { SessionListArgs } from './sessions.inputs';
 import { primeSessionRow, type SessionJoins } from './session-relations';
-import { sessionCountSql, sessionPageJsonSql, sessionPageSql, sessionWhere } from './sessions.sql';
+import { sessionCountSql, sessionPageIdsSql, sessionPageSql, sessionWhere } from './sessions.sql';
 import { SessionSortBy, SortDirection } from './sessions.types';
 
 export interface SessionPage {
@@ -50,16 +51,18 @@ export async function listSessions(
 }
 
 /**
- * The same list as the JSON text of SessionListResponse, its sessions built
- * by PostgreSQL with everything the REST reply shows (REST, @RestJson):
- * GraphQL execution of 100 sessions with their relations and usage was most
- * of the node CPU of the list (bench/README.md, requests).
+ * The list as the compiled reply's root (SqlRoot of `sessions`): the same
+ * checks, the count, then one row of the page envelope (pageInfo) and the
+ * page's session ids in order, which SessionListResponse.sessions reads.
  */
-export async function listSessionsJson(ctx: AppContext, org: string, ws: string, args: SessionListArgs): Promise<string> {
-  const { where, page, limit, sortBy, sortDir } = await sessionListQuery(ctx, org, ws, args);
-  const [counted, [items]] = await Promise.all([
-    plainQuery<{ total: string }>(sessionCountSql(where.sql), where.bind, PREPARED),
-    plainQuery<{ items: string }>(sessionPageJsonSql(where.sql, sortBy, sortDir), { ...where.bind, limit, offset: (page - 1) * limit }, PREPARED),
-  ]);
-  return pageJson(Number(counted[0]?.total ?? 0), page, limit, 'sessions', items.items);
-}
+export const SESSION_LIST_ROOT: SqlRoot = {
+  async from(ctx, args, params, as) {
+    const { where, page, limit, sortBy, sortDir } = await sessionListQuery(ctx, String(args.org), String(args.workspace), args as SessionListArgs);
+    const [counted] = await plainQuery<{ total: string }>(sessionCountSql(where.sql), where.bind, PREPARED);
+    params.named(where.bind);
+    const envelope = Object.entries(pageInfo(Number(counted?.total ?? 0), page, limit))
+      .map(([key, value]) => `${params.add(value)}::${typeof value === 'boolean' ? 'boolean' : 'int'} AS ${key}`);
+    const ids = sessionPageIdsSql(where.sql, sortBy, sortDir, params.add(limit), params.add((page - 1) * limit));
+    return `(SELECT ${envelope.join(', ')}, ARRAY(${ids}) AS ids) ${as}`;
+  },
+};

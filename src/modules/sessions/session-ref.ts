@@ -3,7 +3,7 @@ import { SessionModel, type RecordOf } from '../../../models';
 import { hotQuery } from '../../db/hot';
 import { primeSessionRow, sessionJoinSql } from './session-relations';
 import { visibleSql, visibleWhere } from './session.policy';
-import { SESSION_JSON_JOINS, sessionJson } from './sessions.mapper';
+import type { SqlRoot } from '../../core/graphql-sql/sql-fields';
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError, validationFailure } from '../../core/errors';
 import { isUuid } from '../../core/scalars';
@@ -105,14 +105,20 @@ export async function readSession(ctx: AppContext, scope: WorkspaceScope, ref: s
   return primeSessionRow(ctx, theOne(rows, ref));
 }
 
-let readJsonSql: string | undefined;
-
 /**
- * The same read as the JSON text of its reply, built by PostgreSQL
- * (sessionJson, the REST route's @RestJson): one named statement.
+ * The session a reference names, as the compiled reply's root (SqlRoot of
+ * `session`): the reference checked (422) and the tenant resolved as the
+ * resolver does, then the reference's id range among the caller's visible
+ * sessions of the workspace. None leaves the reply to the resolver (404),
+ * several make the statement fail and the resolver answer 409.
  */
-export async function readSessionJson(scope: WorkspaceScope, ref: string): Promise<string> {
-  readJsonSql ??= `SELECT ${sessionJson()}::text AS reply${readFrom(SESSION_JSON_JOINS.from)}`;
-  const rows = await hotQuery<{ reply: string }>('session_read_json', readJsonSql, readParams(scope, ref));
-  return theOne(rows, ref).reply;
-}
+export const SESSION_ROOT: SqlRoot = {
+  async from(ctx, args, params, as) {
+    const ref = String(args.session_id);
+    const scope = await resolveSessionWorkspace(ctx, String(args.org), String(args.workspace), ref);
+    const range = refRange(ref);
+    if (!range) throw new NotFoundError('Session');
+    return `sessions ${as} WHERE ${as}.workspace_id = ${params.add(scope.workspace.id)}
+       AND ${as}.id BETWEEN ${params.add(range[0])} AND ${params.add(range[1])} AND ${visibleSql(as, params.add(scope.viewer.user.id))}`;
+  },
+};

@@ -1,4 +1,3 @@
-import { compactJson } from '../../db/json-sql';
 import type { SessionUsageResponse } from './sessions.types';
 
 /**
@@ -62,6 +61,10 @@ export const USAGE_AGGREGATE = `
            LEAST(${RECENT_MAX}, count(*) FILTER (WHERE m.created_at > now() - make_interval(hours => ${RECENT_WINDOW_HOURS})))
              AS recent_message_count`;
 
+/** recent_message_count over a session's messages `m`: null without transcript messages. */
+export const RECENT_COUNT = `CASE WHEN count(*) = 0 THEN NULL
+  ELSE LEAST(${RECENT_MAX}, count(*) FILTER (WHERE m.created_at > now() - make_interval(hours => ${RECENT_WINDOW_HOURS}))) END`;
+
 /** The input tokens of the newest message with usage of session `sessionExpr`, through session_messages_usage_idx (LIMIT 1, not an array). */
 export const lastGenerationSql = (sessionExpr: string, orgExpr?: string) =>
   `SELECT x.input_tokens FROM session_messages x WHERE x.session_id = ${sessionExpr}${orgExpr ? ` AND x.organization_id = ${orgExpr}` : ''}
@@ -78,17 +81,4 @@ export function toStats(row: UsageRow): SessionStats {
     out[key] = value == null ? (key.endsWith('cost_usd') || key === 'last_generation_input_tokens' ? null : 0) : Number(value);
   }
   return { usage: out as unknown as SessionUsageResponse, recent_message_count: Number(row.recent_message_count) };
-}
-
-/**
- * toStats in SQL, over the USAGE_AGGREGATE row `stats` and the last
- * generation row `last` (REST session list, @RestJson): the usage object
- * (a session without messages aggregates to EMPTY_USAGE as it is) and
- * recent_message_count (null without transcript messages).
- */
-export function usageJson(stats: string, last: string): { usage: string; recent: string } {
-  const fields = Object.keys(EMPTY_USAGE)
-    .map((key) => (key === 'last_generation_input_tokens' ? `${last}.input_tokens AS ${key}` : `${stats}.${key} AS ${key}`))
-    .join(', ');
-  return { usage: compactJson(fields), recent: `CASE WHEN ${stats}.total_message_count = 0 THEN NULL ELSE ${stats}.recent_message_count END` };
 }

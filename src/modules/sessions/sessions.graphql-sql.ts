@@ -1,16 +1,7 @@
-import {
-  column,
-  columns,
-  expression,
-  timestamp,
-  type SqlField,
-  type SqlList,
-  type SqlObject,
-  type SqlSchemaPart,
-} from '../../core/graphql-sql/sql-fields';
+import { aggregate, expression, related, type SqlList } from '../../core/graphql-sql/sql-fields';
 import { childLimit } from '../../core/loaders/children-loader';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
-import { USER_IDENTITY_SQL } from '../accounts/accounts.mapper';
+import { lastGenerationSql, RECENT_COUNT, USAGE_AGGREGATE } from './session-usage';
 import { visibleSql } from './session.policy';
 
 /**
@@ -51,44 +42,28 @@ export function childSessionsSql(parent: keyof typeof CHILD_SESSIONS): SqlList {
   };
 }
 
-/** toSession in SQL: the fields of a SessionResponse that are the session row's own, in reply order. */
-export const SESSION_SQL = {
-  ...columns('id', 'agent', 'model', 'title', 'origin', 'visibility', 'workspace_id', 'user_id', 'project_id', 'runtime_id', 'group_id'),
-  labels: expression((s) => `coalesce(${s}.labels, '{}'::jsonb)`),
-  message_count: column('message_count'),
-  preview_text: column('preview_text'),
-  last_message_at: timestamp('last_message_at'),
-  created_at: timestamp('created_at'),
-  updated_at: timestamp('updated_at'),
-  archived_at: timestamp('archived_at'),
-  frozen_at: timestamp('frozen_at'),
-  frozen_by: column('frozen_by'),
-  shared_at: timestamp('shared_at'),
-};
-
 // The relations of a session, from its own workspace only (as the joins primed into the loaders).
 const projectOf = (s: string, p: string) => `projects ${p} WHERE ${p}.id = ${s}.project_id AND ${p}.workspace_id = ${s}.workspace_id`;
-const related = (from: (s: string, as: string) => string): SqlObject => ({ kind: 'object', from });
-const owner = related((s, u) => `users ${u} WHERE ${u}.id = ${s}.user_id`);
 
-/** The session fields of sessions.resolver.ts (usage, recent_message_count and messages are left to it). */
-const SESSION_FIELDS: Record<string, SqlField> = {
-  ...SESSION_SQL,
+/** The SQL of the session fields its resolvers answer from other rows (declared beside them with @Sql). */
+export const SESSION_RELATIONS = {
   project_key: expression((s) => `(SELECT sp.key FROM ${projectOf(s, 'sp')})`),
   project_name: expression((s) => `(SELECT sp.name FROM ${projectOf(s, 'sp')})`),
-  group: related((s, g) => `session_groups ${g} WHERE ${g}.id = ${s}.group_id AND ${g}.workspace_id = ${s}.workspace_id`),
-  created_by: owner,
-  creator: owner,
-  shared_by: related((s, u) => `users ${u} WHERE ${u}.id = ${s}.shared_by`),
   project: related(projectOf),
+  group: related((s, g) => `session_groups ${g} WHERE ${g}.id = ${s}.group_id AND ${g}.workspace_id = ${s}.workspace_id`),
+  owner: related((s, u) => `users ${u} WHERE ${u}.id = ${s}.user_id`),
+  shared_by: related((s, u) => `users ${u} WHERE ${u}.id = ${s}.shared_by`),
+  // The usage aggregate of the session's messages (its own organization's only, as the tenant-bound loader).
+  usage: aggregate((s, st) => `(SELECT ${USAGE_AGGREGATE}, (${lastGenerationSql(`${s}.id`, `${s}.organization_id`)}) AS last_generation_input_tokens
+      FROM session_messages m WHERE m.session_id = ${s}.id AND m.organization_id = ${s}.organization_id) ${st}`),
+  recent_message_count: expression((s) => `(SELECT ${RECENT_COUNT} FROM session_messages m WHERE m.session_id = ${s}.id AND m.organization_id = ${s}.organization_id)`),
 };
 
-/** What the sessions module describes in SQL (see core/graphql-sql). */
-export const SESSIONS_SQL: SqlSchemaPart = {
-  types: {
-    SessionResponse: SESSION_FIELDS,
-    SessionCreatorResponse: USER_IDENTITY_SQL,
-    WorkspaceResponse: { sessions: childSessionsSql('workspace') },
-    SessionGroupSummary: { sessions: childSessionsSql('group') },
-  },
+/** SessionListResponse.sessions over the root's row: its page's sessions, in order. */
+export const LIST_PAGE_SESSIONS: SqlList = {
+  kind: 'list',
+  rows: (row, as) => ({
+    select: `SELECT ${as}.*, page.ord AS "ord$" FROM unnest(${row}.ids) WITH ORDINALITY AS page(id, ord) JOIN sessions ${as} ON ${as}.id = page.id`,
+    orderBy: `${as}."ord$"`,
+  }),
 };

@@ -1,6 +1,5 @@
 import { SessionMessageModel, SessionModel } from '../../../models';
 import type { AppModule } from '../../core/module';
-import { SESSIONS_SQL } from './sessions.graphql-sql';
 import { createSessionLoaders } from './sessions.loaders';
 import { SessionResolver } from './sessions.resolver';
 import { WorkspaceSessionsResolver } from './workspace-sessions.resolver';
@@ -12,6 +11,5 @@ export const sessionsModule: AppModule = {
   resolvers: [SessionResolver, WorkspaceSessionsResolver, GroupSessionsResolver],
   models: [SessionModel, SessionMessageModel],
   loaders: createSessionLoaders,
-  sql: SESSIONS_SQL,
   projectCounts: [{ field: 'sessions', noun: 'sessions', sql: 'SELECT count(*) FROM sessions r WHERE r.project_id = p.id' }],
 };

@@ -2,9 +2,11 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { childLimit } from '../../core/loaders/children-loader';
 import { Arg, Args, Ctx, Extensions, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
-import { Rest, RestJson } from '../../core/graphql-decorators';
+import { Rest } from '../../core/graphql-decorators';
 import { withBaseCost } from '../../core/graphql-limits';
 import { selectedJoins } from './session-relations';
+import { Sql, SqlRootField } from '../../core/graphql-sql/sql-fields';
+import { SESSION_RELATIONS } from './sessions.graphql-sql';
 import { mapNow } from '../../core/loaders/primed-loader';
 import { pageInfo } from '../../core/pagination';
 import { toProject } from '../projects/projects.mapper';
@@ -23,8 +25,9 @@ import {
 import { toUserIdentity } from '../accounts/accounts.mapper';
 import { toSession, toTranscriptMessage } from './sessions.mapper';
 import { sessionFacets } from './session-facets.service';
-import { listSessions, listSessionsJson } from './session-list.service';
-import { deleteSession, freezeSession, getSession, getSessionJson, saveSession, setArchived, updateSession } from './sessions.service';
+import { listSessions, SESSION_LIST_ROOT } from './session-list.service';
+import { SESSION_ROOT } from './session-ref';
+import { deleteSession, freezeSession, getSession, saveSession, setArchived, updateSession } from './sessions.service';
 import { appendTranscript, compactTranscript, readTranscript } from './transcript.service';
 import {
   SessionArchivedScope,
@@ -68,7 +71,7 @@ export class SessionResolver {
     complexity: withBaseCost(listCost, 20),
   })
   @Rest('GET', WS, TAGS)
-  @RestJson((ctx: AppContext, args: SessionListArgs & { org: string; workspace: string }) => listSessionsJson(ctx, args.org, args.workspace, args))
+  @SqlRootField(SESSION_LIST_ROOT)
   async sessions(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
@@ -93,7 +96,7 @@ export class SessionResolver {
 
   @Query(() => SessionResponse, { description: 'Get one session by id or unique id prefix (4+ characters).' })
   @Rest('GET', `${WS}/:session_id`, TAGS)
-  @RestJson((ctx: AppContext, args: { org: string; workspace: string; session_id: string }) => getSessionJson(ctx, args.org, args.workspace, args.session_id))
+  @SqlRootField(SESSION_ROOT)
   async session(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
@@ -225,27 +228,32 @@ export class SessionResolver {
   // The relation fields answer at once (not through a promise) when the list that read the session joined
   // and primed its relations (PrimedLoader.loadNow), and load them in a batch otherwise.
 
+  @Sql(SESSION_RELATIONS.project_key)
   @FieldResolver(() => String, { nullable: true })
   project_key(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<string> {
     return session.project_id ? mapNow(ctx.loaders.sessionProjectById.loadNow(session.project_id), (row) => row?.key ?? null) : null;
   }
 
+  @Sql(SESSION_RELATIONS.project_name)
   @FieldResolver(() => String, { nullable: true })
   project_name(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<string> {
     return session.project_id ? mapNow(ctx.loaders.sessionProjectById.loadNow(session.project_id), (row) => row?.name ?? null) : null;
   }
 
+  @Sql(SESSION_RELATIONS.group)
   @FieldResolver(() => SessionGroupSummary, { nullable: true })
   group(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<SessionGroupSummary> {
     if (!session.group_id) return null;
     return mapNow(ctx.loaders.sessionGroupById.loadNow(session.group_id), (row) => (row ? toSessionGroup(row) : null));
   }
 
+  @Sql(SESSION_RELATIONS.owner)
   @FieldResolver(() => SessionCreatorResponse, { nullable: true })
   created_by(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<SessionCreatorResponse> {
     return mapNow(ctx.loaders.userById.loadNow(session.user_id), (user) => (user ? toUserIdentity(user) : null));
   }
 
+  @Sql(SESSION_RELATIONS.shared_by)
   @FieldResolver(() => SessionCreatorResponse, { nullable: true })
   shared_by(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<SessionCreatorResponse> {
     if (!session.shared_by_id) return null;
@@ -253,11 +261,13 @@ export class SessionResolver {
   }
 
   // A usage object aggregates the session's messages: priced above a plain object (bench: limits).
+  @Sql(SESSION_RELATIONS.usage)
   @FieldResolver(() => SessionUsageResponse, { complexity: withBaseCost(USAGE_COST) })
   usage(@Root() session: SessionResponse, @Ctx() ctx: AppContext): SessionUsageResponse | Promise<SessionUsageResponse> {
     return mapNow(ctx.loaders.sessionStats.loadNow(session.id), (stats) => stats.usage);
   }
 
+  @Sql(SESSION_RELATIONS.recent_message_count)
   @FieldResolver(() => Int, {
     nullable: true,
     description: 'Messages of the last 24 hours, at most 25 (derived when read); null without transcript messages.',
@@ -268,12 +278,14 @@ export class SessionResolver {
 
   // GraphQL-only navigation (kept out of REST replies).
 
+  @Sql(SESSION_RELATIONS.owner)
   @FieldResolver(() => SessionCreatorResponse, { nullable: true, description: 'The owner (same as created_by).' })
   @Extensions({ graphqlOnly: true })
   creator(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<SessionCreatorResponse> {
     return this.created_by(session, ctx);
   }
 
+  @Sql(SESSION_RELATIONS.project)
   @FieldResolver(() => ProjectResponse, { nullable: true, description: 'The project of the session.' })
   @Extensions({ graphqlOnly: true })
   project(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<ProjectResponse> {

@@ -10,7 +10,7 @@ import { resolveProject } from '../projects/projects.service';
 import { addToGroupRollup, recountGroups } from '../session-groups/group-rollups';
 import { checkIndexEntry, normaliseLabels } from './labels';
 import { isVisible, requireOwnerWrite, SESSION_WRITE_SCOPE, setVisibility } from './session.policy';
-import { findSession, readSession, readSessionJson, resolveSessionWorkspace } from './session-ref';
+import { findSession, readSession, resolveSessionWorkspace } from './session-ref';
 import type { SessionCreateRequest, SessionUpdateRequest } from './sessions.inputs';
 
 /**
@@ -171,11 +171,6 @@ export async function saveSession(
 export async function getSession(ctx: AppContext, org: string, ws: string, ref: string, withUsage = true): Promise<RecordOf<SessionModel>> {
   const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
   return readSession(ctx, scope, ref, withUsage);
-}
-
-/** The same session as the JSON text of its REST reply, built by PostgreSQL (@RestJson). */
-export async function getSessionJson(ctx: AppContext, org: string, ws: string, ref: string): Promise<string> {
-  return readSessionJson(await resolveSessionWorkspace(ctx, org, ws, ref), ref);
 }
 
 export async function updateSession(

@@ -3,7 +3,6 @@ import { parseLabelFilters } from './labels';
 import { visibleSql } from './session.policy';
 import type { SessionFilterArgs } from './sessions.inputs';
 import { sessionJoinSql, type SessionJoins } from './session-relations';
-import { SESSION_JSON_JOINS, sessionJson } from './sessions.mapper';
 import { FACET_MAX_VALUES, SessionArchivedScope, SessionSortBy, SortDirection } from './sessions.types';
 
 /**
@@ -106,12 +105,18 @@ export function sessionPageSql(
 
 /** The page's ids chosen from the index first, then their rows and `joinsFrom` beside them. */
 function pageFrom(whereSql: string, order: string, joinsFrom: string): string {
-  return `FROM (
-             SELECT s.id FROM sessions s WHERE ${whereSql}
-              ORDER BY ${order}
-              LIMIT $limit OFFSET $offset) page
+  return `FROM (${pageIdsSql(whereSql, order, '$limit', '$offset')}) page
            JOIN sessions s ON s.id = page.id
            ${joinsFrom}`;
+}
+
+/** The ids of one page of the list, in its order (`limit` and `offset` are placeholders). */
+const pageIdsSql = (whereSql: string, order: string, limit: string, offset: string) =>
+  `SELECT s.id FROM sessions s WHERE ${whereSql} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`;
+
+/** The ids of one page in the list's order, by sort (the compiled list reply reads them as an array). */
+export function sessionPageIdsSql(whereSql: string, sortBy: SessionSortBy, sortDir: SortDirection, limit: string, offset: string): string {
+  return pageIdsSql(whereSql, sessionOrder(sortBy, sortDir), limit, offset);
 }
 
 /** The list's ORDER BY over sessions `s`. */
@@ -121,16 +126,6 @@ function sessionOrder(sortBy: SessionSortBy, sortDir: SortDirection): string {
   // the default order (updated_at desc, id desc) walk the partial index.
   const nulls = sortBy === SessionSortBy.last_message_at ? ' NULLS LAST' : '';
   return `${SORT_COLUMNS[sortBy]} ${direction}${nulls}, s.id ${direction}`;
-}
-
-/**
- * The same page as the JSON text of its sessions (REST list, @RestJson):
- * the page's ids chosen as in sessionPageSql, each session built by
- * sessionJson with its relations and usage, in the page's order.
- */
-export function sessionPageJsonSql(whereSql: string, sortBy: SessionSortBy, sortDir: SortDirection): string {
-  const order = sessionOrder(sortBy, sortDir);
-  return `SELECT coalesce(json_agg(${sessionJson()} ORDER BY ${order}), '[]')::text AS items ${pageFrom(whereSql, order, SESSION_JSON_JOINS.from)}`;
 }
 
 export function sessionCountSql(whereSql: string): string {

@@ -1,3 +1,5 @@
+import { Sql, timestamp } from '../../core/graphql-sql/sql-fields';
+import { LIST_PAGE_SESSIONS } from './sessions.graphql-sql';
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
 import { JSONObjectScalar, JSONScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
@@ -47,15 +49,19 @@ registerEnumType(SortDirection, { name: 'SortDirection' });
 
 @ObjectType('SessionCreatorResponse', { description: 'A denormalised view of a user (created_by, shared_by).' })
 export class SessionCreatorResponse {
+  @Sql()
   @Field(() => String)
   email: string;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   full_name: string | null;
 
+  @Sql()
   @Field(() => UUIDScalar)
   id: string;
 
+  @Sql()
   @Field(() => String)
   username: string;
 }
@@ -64,81 +70,106 @@ export class SessionCreatorResponse {
   description: 'Summed at read time from per-message usage: total_* over every message, current_* over non-compacted ones.',
 })
 export class SessionUsageResponse {
+  @Sql()
   @Field(() => Int)
   compaction_count: number;
 
+  @Sql()
   @Field(() => TokenCountScalar)
   current_cache_creation_input_tokens: number;
 
+  @Sql()
   @Field(() => TokenCountScalar)
   current_cache_read_input_tokens: number;
 
+  @Sql()
   @Field(() => Float, { nullable: true, description: 'Null when no message reported a cost; 0 when every costed message is compacted.' })
   current_cost_usd: number | null;
 
+  @Sql()
   @Field(() => TokenCountScalar)
   current_input_tokens: number;
 
+  @Sql()
   @Field(() => Int, { description: 'Non-compacted messages (the transcript subset).' })
   current_message_count: number;
 
+  @Sql()
   @Field(() => TokenCountScalar)
   current_output_tokens: number;
 
+  @Sql()
   @Field(() => Int)
   current_tool_call_count: number;
 
+  @Sql()
   @Field(() => TokenCountScalar, { nullable: true, description: 'Input tokens of the newest message with usage; null when none.' })
   last_generation_input_tokens: number | null;
 
+  @Sql()
   @Field(() => TokenCountScalar)
   total_cache_creation_input_tokens: number;
 
+  @Sql()
   @Field(() => TokenCountScalar)
   total_cache_read_input_tokens: number;
 
+  @Sql()
   @Field(() => Float, { nullable: true, description: 'Null when no message reported a cost.' })
   total_cost_usd: number | null;
 
+  @Sql()
   @Field(() => TokenCountScalar)
   total_input_tokens: number;
 
+  @Sql()
   @Field(() => Int, { description: 'Lifetime count, compacted messages included.' })
   total_message_count: number;
 
+  @Sql()
   @Field(() => TokenCountScalar)
   total_output_tokens: number;
 
+  @Sql()
   @Field(() => Int)
   total_tool_call_count: number;
 }
 
 @ObjectType('SessionResponse', { description: 'A chat session.' })
 export class SessionResponse {
+  @Sql()
   @Field(() => UUIDScalar)
   id: string;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   agent: string | null;
 
+  @Sql()
   @Field(() => String)
   model: string;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   title: string | null;
 
+  @Sql()
   @Field(() => SessionOriginEnum)
   origin: SessionOriginEnum;
 
+  @Sql()
   @Field(() => SessionVisibilityEnum)
   visibility: SessionVisibilityEnum;
 
+  @Sql()
   @Field(() => UUIDScalar)
   workspace_id: string;
 
+  @Sql()
   @Field(() => UUIDScalar, { description: 'Id of the creating user (the owner).' })
   user_id: string;
 
+  @Sql()
   @Field(() => UUIDScalar, { nullable: true })
   project_id: string | null;
 
@@ -148,48 +179,60 @@ export class SessionResponse {
   @Field(() => String, { nullable: true })
   project_name?: string | null;
 
+  @Sql()
   @Field(() => UUIDScalar, { nullable: true })
   runtime_id: string | null;
 
+  @Sql()
   @Field(() => UUIDScalar, { nullable: true })
   group_id: string | null;
 
   @Field(() => SessionGroupSummary, { nullable: true })
   group?: SessionGroupSummary | null;
 
+  @Sql()
   @Field(() => JSONObjectScalar, { description: 'Label key → list of values.' })
   labels: Record<string, string[]>;
 
+  @Sql()
   @Field(() => Int)
   message_count: number;
 
   @Field(() => Int, { nullable: true, description: 'Messages in the last 24 hours, at most 25 (derived when read); null without transcript messages.' })
   recent_message_count?: number | null;
 
+  @Sql()
   @Field(() => String, { nullable: true, description: 'The last message, cut to 200 characters.' })
   preview_text: string | null;
 
+  @Sql(timestamp)
   @Field(() => Date, { nullable: true })
   last_message_at: Date | null;
 
+  @Sql(timestamp)
   @Field(() => Date)
   created_at: Date;
 
+  @Sql(timestamp)
   @Field(() => Date)
   updated_at: Date;
 
+  @Sql(timestamp)
   @Field(() => Date, { nullable: true })
   archived_at: Date | null;
 
+  @Sql(timestamp)
   @Field(() => Date, { nullable: true })
   frozen_at: Date | null;
 
+  @Sql()
   @Field(() => SessionFrozenByEnum, { nullable: true })
   frozen_by: SessionFrozenByEnum | null;
 
   @Field(() => SessionCreatorResponse, { nullable: true })
   created_by?: SessionCreatorResponse | null;
 
+  @Sql(timestamp)
   @Field(() => Date, { nullable: true })
   shared_at: Date | null;
 
@@ -205,6 +248,7 @@ export class SessionResponse {
 
 @ObjectType('SessionListResponse')
 export class SessionListResponse extends PageEnvelope {
+  @Sql(LIST_PAGE_SESSIONS)
   @Field(() => [SessionResponse])
   @PageItems()
   sessions: SessionResponse[];

@@ -6,6 +6,8 @@ import { WorkspaceResponse } from '../workspaces/workspaces.types';
 import { primeSessionRow, selectedJoins } from './session-relations';
 import { toSession } from './sessions.mapper';
 import { SessionResponse } from './sessions.types';
+import { Sql } from '../../core/graphql-sql/sql-fields';
+import { childSessionsSql } from './sessions.graphql-sql';
 
 /** `workspace.sessions` (GraphQL only): the sessions module owns the data, so it adds the field. */
 @Resolver(() => WorkspaceResponse)
@@ -14,6 +16,7 @@ export class WorkspaceSessionsResolver {
     description: "The caller's visible active sessions of the workspace (user origin), most recently updated first.",
   })
   @Extensions({ graphqlOnly: true })
+  @Sql(childSessionsSql('workspace'))
   async sessions(
     @Root() workspace: WorkspaceResponse,
     @Arg('limit', () => Int, { defaultValue: 20, description: 'At most 100.' }) limit: number,

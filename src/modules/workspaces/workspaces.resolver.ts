@@ -1,3 +1,4 @@
+import { expression, Sql, SqlRootField } from '../../core/graphql-sql/sql-fields';
 import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
@@ -21,6 +22,13 @@ export class WorkspaceResolver {
 
   @Query(() => WorkspaceResponse, { description: 'Get one workspace.' })
   @Rest('GET', '/org/:org/ws/:workspace', { tags: ['workspaces'] })
+  // The resolver's own check (membership, API key scope), then the row it found.
+  @SqlRootField({
+    async from(ctx, args, params, as) {
+      const workspace = await getWorkspace(ctx, String(args.org), String(args.workspace));
+      return `workspaces ${as} WHERE ${as}.id = ${params.add(workspace.id)}`;
+    },
+  })
   async workspace(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
@@ -51,6 +59,7 @@ export class WorkspaceResolver {
   }
 
   @FieldResolver(() => String, { nullable: true })
+  @Sql(expression((w) => `(SELECT wo.name FROM organizations wo WHERE wo.id = ${w}.organization_id)`))
   async org_name(@Root() workspace: WorkspaceResponse, @Ctx() ctx: AppContext): Promise<string | null> {
     // The organization the request resolved is already at hand; others (GraphQL navigation) are batched.
     if (ctx.tenant?.org.id === workspace.org_id) return ctx.tenant.org.name;

@@ -1,4 +1,5 @@
 import { print } from 'graphql';
+import { config, overrideConfig } from '../../../src/config/config';
 import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
 import { catalogName, publishDataset, publishTask } from '../../factories/catalogs';
 import { appendMessages, createGroup, ESCAPED_GROUP, ESCAPED_SESSION, createProject, saveSession, sessionsPath } from '../../factories/sessions';
@@ -9,12 +10,14 @@ import { createRestRouter, type RestPlan } from '../../../src/http/rest-routes';
 import { platform } from '../../../src/modules';
 import { gql, rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
+import { countStatements } from '../../helpers/statements';
 
 /**
- * Routes whose REST reply PostgreSQL builds (@RestJson) skip GraphQL
- * execution, so nothing but this file keeps them equal to it: each one's
- * reply must equal the data of executing the route's own document through
- * /graphql, on data that covers every shape of its type.
+ * Routes whose REST reply PostgreSQL builds (the engine's compiled statement,
+ * or a @RestJson reply) run no resolver, so nothing but this file keeps them
+ * equal to them: each one's reply must equal the data of the resolvers
+ * executing the route's own document through /graphql (GRAPHQL_SQL off), on
+ * data that covers every shape of its type.
  */
 const api = useTestApp();
 let owner: TestUser;
@@ -22,21 +25,34 @@ let plans: Map<string, RestPlan>;
 
 beforeAll(async () => {
   owner = (await createOrgWithRoles()).owner;
-  plans = createRestRouter(api.app.schema, createEngine(api.app.schema, platform.sql)).plans;
+  plans = createRestRouter(api.app.schema, createEngine(api.app.schema)).plans;
 });
 
 /** The route's reply beside its document run through GraphQL with the same arguments. */
 async function bothWays(key: string, path: string, variables: Record<string, unknown>, query: Record<string, string | number | boolean | string[]> = {}, user = owner) {
   const plan = plans.get(key)!;
-  const viaRest = await rest(api, 'GET', path, { token: user.token, query });
-  const viaGraphql = await gql(api, print(plan.document), { ...variables, ...query }, user.token);
+  const { result: viaRest, statements } = await countStatements(() => rest(api, 'GET', path, { token: user.token, query }));
+  // A route the engine compiles is answered by its compiled statement, last (a failing one is followed by the resolvers').
+  if (plan.field.extensions.sqlRoot) expect(statements[statements.length - 1]).toMatch(/^SELECT coalesce\(/);
+  // The reference is the resolvers' answer: GraphQL with the SQL engine path off.
+  const enabled = config().GRAPHQL_SQL;
+  overrideConfig({ GRAPHQL_SQL: false });
+  let viaGraphql: Awaited<ReturnType<typeof gql>>;
+  try {
+    viaGraphql = await gql(api, print(plan.document), { ...variables, ...query }, user.token);
+  } finally {
+    overrideConfig({ GRAPHQL_SQL: enabled });
+  }
   expect([viaRest.status, viaRest.status === 200 ? null : viaRest.body]).toEqual([200, null]);
   expect(viaGraphql.body.errors).toBeUndefined();
-  return { rest: viaRest.body, graphql: viaGraphql.body.data![plan.fieldName] };
+  return { rest: viaRest.body, graphql: (viaGraphql.body.data as Record<string, unknown>)[plan.fieldName] };
 }
 
 it('lists every route that has a PostgreSQL-built reply; each has a comparison below', () => {
-  expect([...plans.values()].filter((plan) => plan.json).map((plan) => `${plan.kind}.${plan.fieldName}`)).toEqual(['Query.assessment_attacks', 'Query.assessment_analytics', 'Query.session', 'Query.sessions', 'Query.datasets', 'Query.tasks']);
+  expect([...plans.values()].filter((plan) => plan.json).map((plan) => `${plan.kind}.${plan.fieldName}`)).toEqual(['Query.assessment_attacks', 'Query.assessment_analytics', 'Query.datasets', 'Query.tasks']);
+  // Answered by the engine's compiled statement (compared below with the resolvers' answer, GRAPHQL_SQL off).
+  const compiled = Object.values(api.app.schema.getQueryType()!.getFields()).filter((field) => field.extensions.sqlRoot && field.extensions.rest);
+  expect(compiled.map((field) => field.name).sort()).toEqual(['session', 'sessions', 'workspace']);
 });
 
 describe('Query.assessment_attacks (GET …/traces/attacks)', () => {

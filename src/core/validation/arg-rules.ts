@@ -1,6 +1,6 @@
 import { getMetadataStorage } from 'type-graphql';
-import type { ValidationItem } from '../core/errors';
-import { validateInstance } from '../core/validation/class-validation';
+import type { ValidationItem } from '../errors';
+import { validateInstance } from './class-validation';
 
 /**
  * The class-validator rules of a root field's `@Args()` class, run on the
