@@ -1,13 +1,19 @@
-import crypto from 'node:crypto';
-import { SPAN_REPLY_VERSION, spanReplyJson } from '../../src/modules/assessments/assessments.sql';
+import 'reflect-metadata';
+import { replyVersionOf, spanReplyJson, spanReplyVersion } from '../../src/modules/assessments/assessments.sql';
 
 /**
- * Attack spans store their reply text with SPAN_REPLY_VERSION; a stored text
- * is served only while the version matches. This pins the shape's SQL to its
- * version: changing spanReplyJson fails here until SPAN_REPLY_VERSION is
- * bumped (and the pair below updated), so old texts are never served stale.
+ * Attack spans store their reply text with the version of its shape; a
+ * stored text of another version is rebuilt when read. The version is
+ * derived from the reply's SQL (the fields' @Sql declarations), so changing
+ * a declaration changes it with no edit anywhere else.
  */
-it('pins the span reply shape to its version', () => {
-  const shape = crypto.createHash('sha256').update(spanReplyJson('s')).digest('hex');
-  expect({ version: SPAN_REPLY_VERSION, shape }).toEqual({ version: 1, shape: 'b9bb9d2e09cb9d51d50d2a23dd5fc2671760aee13ab58c7f68f7e324f98fa68d' });
+it('derives the stored reply version from the reply SQL, so any change of shape changes it', () => {
+  const version = spanReplyVersion();
+  expect(version).toBe(replyVersionOf(spanReplyJson('s')));
+  expect(version).toBeGreaterThanOrEqual(1);
+  expect(version).toBeLessThanOrEqual(4096);
+  // A field added to the shape (here, by hand) gives another version.
+  const changed = spanReplyJson('s').replace('AS "transforms"', 'AS "transforms", s.created_at AS "created_at"');
+  expect(changed).not.toBe(spanReplyJson('s'));
+  expect(replyVersionOf(changed)).not.toBe(version);
 });

@@ -114,6 +114,39 @@ export function SqlRootField(root: SqlRoot): MethodDecorator {
   return Extensions({ sqlRoot: root }) as MethodDecorator;
 }
 
+/** The fields a class declared with @Sql, inherited ones first, in declaration order. */
+function declaredFields(Type: new () => object): [string, SqlField][] {
+  const chain: object[] = [];
+  for (let proto = Type.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) chain.unshift(proto);
+  const out = new Map<string, SqlField>();
+  for (const proto of chain) for (const [field, sql] of declared.get(proto) ?? []) out.set(field, sql);
+  return [...out];
+}
+
+/** The value fields of a type whose every field is declared as a value (an error names the first that is not). */
+function valueFields(Type: new () => object): [string, SqlValue][] {
+  return declaredFields(Type).map(([field, sql]) => {
+    if (sql.kind !== 'value') throw new Error(`${Type.name}.${field} is not declared as a value`);
+    return [field, sql];
+  });
+}
+
+/**
+ * The select list of `Type` over row `alias` for a read in node: each
+ * declared value field under its name, a column as it is (node-postgres
+ * parses it), an expression as declared. The rows are the type's objects.
+ */
+export function rowSelect(Type: new () => object, alias: string): string {
+  return valueFields(Type)
+    .map(([field, sql]) => `${sql.column ? `${alias}.${sql.column}` : sql.sql(alias)} AS "${field}"`)
+    .join(', ');
+}
+
+/** `Type` over row `alias` as one JSON value, fields in declaration order, as GraphQL serialises them. */
+export function typeJson(Type: new () => object, alias: string): string {
+  return `(SELECT to_json(x) FROM (SELECT ${valueFields(Type).map(([field, sql]) => `${sql.sql(alias)} AS "${field}"`).join(', ')}) x)`;
+}
+
 /**
  * An instance of `Type` from a row read in node: each field declared as a
  * column (`@Sql()`, `@Sql(timestamp)`, `@Sql(column(…))`), inherited ones
@@ -130,12 +163,7 @@ const columnLists = new WeakMap<object, [string, string][]>();
 function columnsOf(Type: new () => object): [string, string][] {
   let list = columnLists.get(Type);
   if (!list) {
-    list = [];
-    for (let proto = Type.prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-      for (const [field, sql] of declared.get(proto) ?? []) {
-        if (sql.kind === 'value' && sql.column && !list.some(([name]) => name === field)) list.push([field, sql.column]);
-      }
-    }
+    list = declaredFields(Type).flatMap(([field, sql]): [string, string][] => (sql.kind === 'value' && sql.column ? [[field, sql.column]] : []));
     columnLists.set(Type, list);
   }
   return list;

@@ -1,11 +1,12 @@
+import type { AttackSpanResponse } from './assessments.types';
 import DataLoader from 'dataloader';
-import type { AssessmentModel, AttackSpanModel, RecordOf, SessionModel } from '../../../models';
+import type { AssessmentModel, RecordOf, SessionModel } from '../../../models';
 import { childrenLoader } from '../../core/loaders/children-loader';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { plainQuery } from '../../db/hot';
 import { visibleSql } from '../sessions/session.policy';
-import { SPAN_ROW_COLUMNS } from './assessments.sql';
+import { spanRowColumns } from './assessments.sql';
 
 /**
  * Loaders of the dashboard navigation, bound to the viewer's tenant when
@@ -34,9 +35,9 @@ export function createAssessmentLoaders(viewer: Viewer | null) {
     ),
 
     /** assessment → its attack spans in ingest order. */
-    attacksByAssessment: children<RecordOf<AttackSpanModel>>(
+    attacksByAssessment: children<AttackSpanResponse & { assessment_id: string; [column: string]: unknown }>(
       (limit) => `SELECT s.* FROM unnest($ids::uuid[]) AS k(id)
-          CROSS JOIN LATERAL (SELECT ${SPAN_ROW_COLUMNS} FROM airt_attack_spans x WHERE x.assessment_id = k.id ORDER BY x.seq LIMIT ${limit}) s
+          CROSS JOIN LATERAL (SELECT ${spanRowColumns('x')} FROM airt_attack_spans x WHERE x.assessment_id = k.id ORDER BY x.seq LIMIT ${limit}) s
          WHERE ${tenant?.where('s') ?? 'FALSE'}
          ORDER BY s.assessment_id, s.seq`,
       'assessment_id',

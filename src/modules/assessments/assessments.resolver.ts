@@ -11,7 +11,7 @@ import { ProjectResponse } from '../projects/projects.types';
 import { toSession } from '../sessions/sessions.mapper';
 import { SessionResponse } from '../sessions/sessions.types';
 import { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, AttackSpanIngestRequest } from './assessments.inputs';
-import { toAssessment, toAttackSpan } from './assessments.mapper';
+import { toAssessment } from './assessments.mapper';
 import {
   assessmentAnalytics,
   assessmentAnalyticsJson,
@@ -35,7 +35,6 @@ import {
   AttackIngestResponse,
   AttackSpanResponse,
 } from './assessments.types';
-import type { AttackSpanModel, RecordOf } from '../../../models';
 
 const BASE = '/org/:org/ws/:workspace/airt/assessments';
 const ONE = `${BASE}/:assessment_id`;
@@ -135,8 +134,7 @@ export class AssessmentResolver {
     @Args(() => AttackListArgs) args: AttackListArgs,
     @Ctx() ctx: AppContext,
   ): Promise<AttackSpanResponse[]> {
-    const rows = await listAttacks(ctx, org, workspace, assessmentId, attackWindow(args));
-    return rows.map((row) => toAttackSpan(row as unknown as RecordOf<AttackSpanModel>));
+    return listAttacks(ctx, org, workspace, assessmentId, attackWindow(args));
   }
 
   @Mutation(() => AttackIngestResponse, { description: 'Ingest up to 1,000 attack spans; the first ingest moves pending → running.' })
@@ -192,8 +190,7 @@ export class AssessmentResolver {
     @Arg('limit', () => Int, { defaultValue: 100, description: 'At most 1000.' }) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<AttackSpanResponse[]> {
-    const rows = await ctx.loaders.attacksByAssessment.load({ parent_id: assessment.id, limit: childLimit(limit, 1000) });
-    return rows.map(toAttackSpan);
+    return ctx.loaders.attacksByAssessment.load({ parent_id: assessment.id, limit: childLimit(limit, 1000) });
   }
 
   @FieldResolver(() => SessionResponse, { nullable: true, description: 'The linked session, when the caller can see it (GraphQL only).' })

@@ -1,3 +1,4 @@
+import type { AttackSpanResponse } from './assessments.types';
 import type { Transaction } from 'sequelize';
 import { AssessmentModel, SessionModel, type AssessmentStatus, type RecordOf } from '../../../models';
 import type { AppContext } from '../../core/context';
@@ -11,7 +12,7 @@ import { compactJson } from '../../db/json-sql';
 import { resolveProject } from '../projects/projects.service';
 import { visibleWhere } from '../sessions/session.policy';
 import type { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, AttackSpanIngestRequest, AttackSpanInput } from './assessments.inputs';
-import { ATTACK_LIST_ROWS_SQL, INSERT_SPANS_SQL, SPAN_ROW_COLUMNS, RECOMPUTE_SQL, TRACE_STATS_SQL } from './assessments.sql';
+import { attackListRowsSql, insertSpansSql, spanRowColumns, RECOMPUTE_SQL, TRACE_STATS_SQL } from './assessments.sql';
 
 /**
  * Red-team assessments (spec 11–14, decisions §8 and §13). Every service
@@ -233,7 +234,7 @@ export async function ingestAttacks(
     if (FINISHED.has(assessment.status)) throw new ConflictError(`The assessment is ${assessment.status} and accepts no more attack spans`);
     const base = assessment.attack_seq;
     await plainQuery(
-      INSERT_SPANS_SQL,
+      insertSpansSql(),
       {
         assessment_id: assessment.id,
         base_seq: base,
@@ -262,8 +263,8 @@ export async function listAttacks(
   const scope = await resolveWorkspace(ctx, org, ws);
   const assessment = await readAssessment(scope, id);
   describeWindow(ctx, assessment, window);
-  return plainQuery<Record<string, unknown>>(
-    `SELECT ${SPAN_ROW_COLUMNS} FROM airt_attack_spans WHERE assessment_id = $assessment_id ORDER BY seq LIMIT $limit OFFSET $offset`,
+  return plainQuery<AttackSpanResponse>(
+    `SELECT ${spanRowColumns('s')} FROM airt_attack_spans s WHERE assessment_id = $assessment_id ORDER BY seq LIMIT $limit OFFSET $offset`,
     { assessment_id: assessment.id, limit: window.limit, offset: window.offset },
   );
 }
@@ -293,7 +294,7 @@ export async function listAttacksJson(ctx: AppContext, org: string, ws: string, 
   const assessment = await readAssessment(scope, id);
   describeWindow(ctx, assessment, window);
   const bind = { assessment_id: assessment.id, limit: window.limit, offset: window.offset };
-  return new JsonArrayReply((element) => streamQuery(ATTACK_LIST_ROWS_SQL, bind, { prepare: 'attack-list-rows' }, (values) => element(values[0] as string)));
+  return new JsonArrayReply((element) => streamQuery(attackListRowsSql(), bind, { prepare: 'attack-list-rows' }, (values) => element(values[0] as string)));
 }
 
 /**

@@ -1,3 +1,6 @@
+import crypto from 'node:crypto';
+import { rowSelect, typeJson } from '../../core/graphql-sql/sql-fields';
+import { AttackSpanResponse } from './assessments.types';
 /**
  * The SQL of attack-span ingest and analytics. Every number shown by an
  * assessment is computed by PostgreSQL from its spans, inside the ingest
@@ -18,50 +21,32 @@ const SPAN_COLUMNS = `attack_name, goal, goal_category, asr, attacker_model, tar
   best_candidate, best_candidate_parts, best_response, best_response_parts, best_modality_scores, best_score,
   category, sub_category, execution_time_s, finished_trials, total_trials, is_jailbreak, span_id, trace_id, transforms`;
 
-/** A span row as the mapper reads it (without its stored reply text). */
-export const SPAN_ROW_COLUMNS = `assessment_id, seq, organization_id, workspace_id, ${SPAN_COLUMNS}, created_at`;
-
-/** Message parts as the mapper shapes them (toParts / toSource), built by PostgreSQL from a jsonb column. */
-const partsJson = (column: string) => `CASE WHEN jsonb_typeof(${column}) = 'array' THEN (
-    SELECT coalesce(json_agg(json_build_object(
-             'kind', coalesce(p.part->>'kind', ''), 'text', p.part->'text', 'caption', p.part->'caption',
-             'transform', p.part->'transform', 'variant', p.part->'variant',
-             'source', CASE WHEN jsonb_typeof(p.part->'source') = 'object' THEN json_build_object(
-               'ref', coalesce(p.part->'source'->>'ref', 'artifact'),
-               'artifact_oid', p.part->'source'->'artifact_oid',
-               'byte_size', CASE WHEN jsonb_typeof(p.part->'source'->'byte_size') = 'number' THEN p.part->'source'->'byte_size' END,
-               'detail', p.part->'source'->'detail', 'file_id', p.part->'source'->'file_id',
-               'filename', p.part->'source'->'filename', 'media_type', p.part->'source'->'media_type',
-               'url', p.part->'source'->'url') END) ORDER BY p.ord), '[]')
-      FROM jsonb_array_elements(${column}) WITH ORDINALITY AS p(part, ord)) END`;
+/** A span row as the GraphQL resolvers read it: its keys and AttackSpanResponse's fields as they declare them. */
+export const spanRowColumns = (alias: string) => `${alias}.assessment_id, ${alias}.seq, ${alias}.organization_id, ${alias}.workspace_id, ${rowSelect(AttackSpanResponse, alias)}`;
 
 /**
- * The version of spanReplyJson's shape stored with each span's reply text.
- * Any change to spanReplyJson (a field, a default) must bump it, so stored
- * texts of the old shape are rebuilt when read instead of served stale;
- * tests/unit/span-reply-version.test.ts fails until it is bumped.
+ * One span as the JSON text of AttackSpanResponse, as its fields declare it
+ * (@Sql in assessments.types.ts) and GraphQL serialises it, built by
+ * PostgreSQL from the columns of `alias` (a stored span, or a record being
+ * ingested).
  */
-export const SPAN_REPLY_VERSION = 1;
+export const spanReplyJson = (alias: string) => `${typeJson(AttackSpanResponse, alias)}::text`;
 
 /**
- * One span as the JSON text of AttackSpanResponse, exactly as toAttackSpan
- * maps it and GraphQL serialises it, built by PostgreSQL from the columns
- * of `alias` (a stored span, or a record being ingested).
+ * The version of that shape stored with each span's reply text: derived from
+ * the statement text, so any change to a field's declaration changes it and
+ * stored texts of the old shape are rebuilt when read instead of served
+ * stale (1–4096, the column is a smallint).
  */
-export const spanReplyJson = (alias: string) => `(SELECT to_json(x)::text FROM (SELECT
-    ${alias}.attack_name, ${alias}.goal, ${alias}.goal_category, ${alias}.asr,
-    ${alias}.attacker_model, ${alias}.target_model, ${alias}.evaluator_model,
-    ${alias}.best_candidate, ${partsJson(`${alias}.best_candidate_parts`)} AS best_candidate_parts,
-    ${alias}.best_response, ${partsJson(`${alias}.best_response_parts`)} AS best_response_parts,
-    ${alias}.best_modality_scores, ${alias}.best_score, ${alias}.category, ${alias}.sub_category,
-    ${alias}.execution_time_s, ${alias}.finished_trials, ${alias}.total_trials, ${alias}.is_jailbreak,
-    ${alias}.span_id, ${alias}.trace_id, coalesce(${alias}.transforms, '[]'::jsonb) AS transforms) x)`;
+export const replyVersionOf = (sql: string) => parseInt(crypto.createHash('sha256').update(sql).digest('hex').slice(0, 3), 16) + 1;
+let version: number | undefined;
+export const spanReplyVersion = () => (version ??= replyVersionOf(spanReplyJson('s')));
 
 /** One INSERT … SELECT for the whole batch: the records arrive as one jsonb array, in order; each span's reply text is built once here. */
-export const INSERT_SPANS_SQL = `
+export const insertSpansSql = () => `
   INSERT INTO airt_attack_spans (assessment_id, seq, organization_id, workspace_id, ${SPAN_COLUMNS}, reply_json, reply_version)
   SELECT $assessment_id::uuid, $base_seq::int + e.ord::int, $organization_id::uuid, $workspace_id::uuid, ${SPAN_COLUMNS.split(',').map((column) => `r.${column.trim()}`).join(', ')},
-         ${spanReplyJson('r')}, ${SPAN_REPLY_VERSION}
+         ${spanReplyJson('r')}, ${spanReplyVersion()}
     FROM jsonb_array_elements($attacks::jsonb) WITH ORDINALITY AS e(doc, ord)
     CROSS JOIN LATERAL jsonb_to_record(e.doc) AS r(${RECORD_COLUMNS})`;
 
@@ -128,8 +113,8 @@ export const TRACE_STATS_SQL = `
  * A span without a stored text, or stored under an older shape, is built on
  * the fly.
  */
-export const ATTACK_LIST_ROWS_SQL = `
-  SELECT CASE WHEN s.reply_version = ${SPAN_REPLY_VERSION} THEN s.reply_json ELSE ${spanReplyJson('s')} END AS span
+export const attackListRowsSql = () => `
+  SELECT CASE WHEN s.reply_version = ${spanReplyVersion()} THEN s.reply_json ELSE ${spanReplyJson('s')} END AS span
     FROM airt_attack_spans s
    WHERE s.assessment_id = $assessment_id
    ORDER BY s.seq

@@ -1,3 +1,5 @@
+import { expression, Sql } from '../../core/graphql-sql/sql-fields';
+import { partsJson } from './assessments.graphql-sql';
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
@@ -184,71 +186,93 @@ export class MessagePart {
 
 @ObjectType('AttackSpanResponse', { description: 'Per-attack data from traces, every default filled.' })
 export class AttackSpanResponse {
+  @Sql()
   @Field(() => String)
   attack_name: string;
 
+  @Sql()
   @Field(() => String)
   goal: string;
 
+  @Sql()
   @Field(() => String)
   goal_category: string;
 
+  @Sql()
   @Field(() => Float)
   asr: number;
 
+  @Sql()
   @Field(() => String)
   attacker_model: string;
 
+  @Sql()
   @Field(() => String)
   target_model: string;
 
+  @Sql()
   @Field(() => String)
   evaluator_model: string;
 
+  @Sql()
   @Field(() => String)
   best_candidate: string;
 
+  @Sql(expression((s) => partsJson(`${s}.best_candidate_parts`)))
   @Field(() => [MessagePart], { nullable: true })
   @MaxItems(() => MAX_SPAN_LIST_ITEMS)
   best_candidate_parts: MessagePart[] | null;
 
+  @Sql()
   @Field(() => String)
   best_response: string;
 
+  @Sql(expression((s) => partsJson(`${s}.best_response_parts`)))
   @Field(() => [MessagePart], { nullable: true })
   @MaxItems(() => MAX_SPAN_LIST_ITEMS)
   best_response_parts: MessagePart[] | null;
 
+  @Sql()
   @Field(() => JSONObjectScalar, { nullable: true, description: 'Modality → score.' })
   best_modality_scores: Record<string, number> | null;
 
+  @Sql()
   @Field(() => Float)
   best_score: number;
 
+  @Sql()
   @Field(() => String)
   category: string;
 
+  @Sql()
   @Field(() => String)
   sub_category: string;
 
+  @Sql()
   @Field(() => Float)
   execution_time_s: number;
 
+  @Sql()
   @Field(() => Int)
   finished_trials: number;
 
+  @Sql()
   @Field(() => Int)
   total_trials: number;
 
+  @Sql()
   @Field(() => Boolean)
   is_jailbreak: boolean;
 
+  @Sql()
   @Field(() => String)
   span_id: string;
 
+  @Sql()
   @Field(() => String)
   trace_id: string;
 
+  @Sql(expression((s) => `coalesce(${s}.transforms, '[]'::jsonb)`))
   @Field(() => [String])
   @MaxItems(() => MAX_SPAN_LIST_ITEMS)
   transforms: string[];
