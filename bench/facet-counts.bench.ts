@@ -92,7 +92,7 @@ export async function main(): Promise<void> {
     // 1. Reads.
     const where = sessionWhere(fixture.workspace_id, fixture.viewer_id, {});
     const counted = await timeIt(() => db.query(facetSql(where.sql), { bind: where.bind, type: QueryTypes.SELECT }), SQL_RUNS);
-    const maintained = await timeIt(() => db.query(FACET_COUNTS_SQL, { bind: [fixture.workspace_id, fixture.viewer_id], type: QueryTypes.SELECT }), SQL_RUNS);
+    const maintained = await timeIt(() => db.query(FACET_COUNTS_SQL, { bind: { workspace_id: fixture.workspace_id, viewer_id: fixture.viewer_id }, type: QueryTypes.SELECT }), SQL_RUNS);
     const [rows] = await db.query<{ n: string }>('SELECT count(*) AS n FROM session_facet_counts WHERE workspace_id = $ws', {
       bind: { ws: fixture.workspace_id },
       type: QueryTypes.SELECT,

@@ -159,7 +159,7 @@ export function startHandwritten(url: string, port = 0): Promise<{ server: http.
     if (!auth) return send(res, 404, { code: 404 });
     if (match[3] === 'facets') {
       // The default view, as the service answers it: the maintained counts (migration 0014).
-      const { rows } = await query('hw_facets', FACET_COUNTS_SQL, [auth.workspace_id, auth.user_id]);
+      const { rows } = await query('hw_facets', FACET_COUNTS_SQL.replace('$workspace_id', '$1').replace('$viewer_id', '$2'), [auth.workspace_id, auth.user_id]);
       return send(res, 200, toFacets(rows as FacetRow[]));
     }
     if (match[3]) {

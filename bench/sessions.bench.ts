@@ -164,7 +164,7 @@ async function explain(scenario: Scenario, fixture: Fixture): Promise<void> {
   const where = sessionWhere(fixture.workspaceIds[0], fixture.viewerId, scenario.args);
   const statements =
     scenario.kind === 'facets'
-      ? [usesFacetCounts(scenario.args) ? FACET_COUNTS_SQL.replace('$1', `'${fixture.workspaceIds[0]}'`).replace('$2', `'${fixture.viewerId}'`) : facetSql(where.sql)]
+      ? [usesFacetCounts(scenario.args) ? FACET_COUNTS_SQL.replace('$workspace_id', `'${fixture.workspaceIds[0]}'`).replace('$viewer_id', `'${fixture.viewerId}'`) : facetSql(where.sql)]
       : [
           sessionCountSql(where.sql),
           sessionPageSql(where.sql, SessionSortBy.updated_at, SortDirection.desc),
@@ -184,7 +184,7 @@ function directRunner(scenario: Scenario, fixture: Fixture): () => Promise<unkno
   const db = database();
   if (scenario.kind === 'facets' && usesFacetCounts(scenario.args)) {
     // What the service runs for the default view: the maintained counts (migration 0014).
-    return () => db.query(FACET_COUNTS_SQL, { bind: [fixture.workspaceIds[0], fixture.viewerId], type: QueryTypes.SELECT });
+    return () => db.query(FACET_COUNTS_SQL, { bind: { workspace_id: fixture.workspaceIds[0], viewer_id: fixture.viewerId }, type: QueryTypes.SELECT });
   }
   if (scenario.kind === 'facets') return () => db.query(facetSql(where.sql), { bind: where.bind, type: QueryTypes.SELECT });
   return () =>

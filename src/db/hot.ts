@@ -3,20 +3,6 @@ import type { Transaction } from 'sequelize';
 import { database, notifyStatement } from './database';
 import { fromDriver, isDriverError } from './driver-errors';
 
-/**
- * Hot statements, sent through Sequelize's own pool as named prepared
- * statements (node-postgres `{ name, text, values }`): PostgreSQL parses and
- * plans each once per connection instead of on every request. Rows come back
- * plain (no model instances), parsed by the same type parsers as Sequelize's.
- * `name` must be unique per statement text. The service's connections run
- * with `plan_cache_mode=force_generic_plan` (models/index.ts), so a hot
- * statement must be a key lookup whose one generic plan suits every value.
- */
-export async function hotQuery<T extends QueryResultRow>(name: string, text: string, values: unknown[]): Promise<T[]> {
-  notifyStatement(text);
-  return withClient(async (client) => (await client.query<T>({ name, text, values }).catch(driverFailure)).rows);
-}
-
 /** A statement's failure as node-postgres reports it, marked as the database's (src/db/driver-errors.ts). */
 function driverFailure(error: unknown): never {
   throw fromDriver(error);
@@ -79,10 +65,12 @@ function statementOf(text: string, bind: Record<string, unknown>, prepare: Prepa
  * (`plan_cache_mode=force_generic_plan`, see models/index.ts).
  *
  * Sent unnamed, it is parsed and planned on every execution (a large share
- * of the 100-session JSON page; bench/README.md, requests). With `prepare`, it runs as a named
+ * of a list's statement). With `prepare`, it runs as a named
  * prepared statement, parsed and planned once per connection:
  * - `prepare: 'name'` for a statement whose text never changes: always
- *   named, with that name (unique per text, as hotQuery's);
+ *   named, with that name (unique per text): the request path's key
+ *   lookups (credentials, a session or assessment by id), whose one generic
+ *   plan suits every value;
  * - `prepare: true` for a text built from the request's filters: each
  *   distinct text is named in turn, for the first PREPARED_SHAPES such texts
  *   of the process (among the 1,000 texts it keeps converted); later ones run

@@ -1,5 +1,5 @@
 import type { OrganizationRecord, Role, WorkspaceRecord } from '../../../models';
-import { hotQuery, nestRow, present } from '../../db/hot';
+import { nestRow, plainQuery, present } from '../../db/hot';
 import { requireViewer, type AppContext } from '../context';
 import type { AccessPolicy, Scope } from '../authz/scopes';
 import { ForbiddenError, NotFoundError } from '../errors';
@@ -64,16 +64,16 @@ export function prefetchedScope(hint: ScopeHint, nested: ReturnType<typeof nestR
 const RESOLVE_SQL = `
   SELECT m.role AS "scope_role", ${prefixed('o', ORG_COLUMNS)}, ${prefixed('w', WORKSPACE_COLUMNS)}
     FROM organizations o
-    JOIN memberships m ON m.organization_id = o.id AND m.user_id = $1
-    LEFT JOIN workspaces w ON w.organization_id = o.id AND w.key = $3
-   WHERE o.key = $2`;
+    JOIN memberships m ON m.organization_id = o.id AND m.user_id = $user_id
+    LEFT JOIN workspaces w ON w.organization_id = o.id AND w.key = $workspace
+   WHERE o.key = $org`;
 
 async function lookUp(ctx: AppContext, viewer: Viewer, orgKey: string, workspaceKey: string | null): Promise<PrefetchedScope> {
   const prefetched = ctx.prefetched;
   if (prefetched && prefetched.hint.org === orgKey && (workspaceKey === null || prefetched.hint.workspace === workspaceKey)) {
     return workspaceKey === null ? { ...prefetched, workspace: null } : prefetched;
   }
-  const [row] = await hotQuery<Record<string, unknown>>('tenancy_resolve', RESOLVE_SQL, [viewer.user.id, orgKey, workspaceKey]);
+  const [row] = await plainQuery<Record<string, unknown>>(RESOLVE_SQL, { user_id: viewer.user.id, org: orgKey, workspace: workspaceKey }, { prepare: 'tenancy_resolve' });
   return row ? prefetchedScope({ org: orgKey, workspace: workspaceKey }, nestRow(row)) : { hint: { org: orgKey, workspace: workspaceKey }, org: null, role: null, workspace: null };
 }
 

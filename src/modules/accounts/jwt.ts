@@ -8,7 +8,7 @@ import { AuthenticationError } from '../../core/errors';
 import type { Authenticator } from '../../core/module';
 import { isUuid } from '../../core/scalars';
 import { prefetchedScope, scopeJoinSql } from '../../core/tenancy/tenant-scope';
-import { hotQuery, nestRow, present } from '../../db/hot';
+import { nestRow, plainQuery, present } from '../../db/hot';
 
 /**
  * HS256 access tokens with claims sub, tv (token version), iat and exp.
@@ -88,9 +88,9 @@ export function looksLikeJwt(token: string): boolean {
 }
 
 const USER_SELECT = USER_RECORD_COLUMNS.map((column) => `u.${column} AS "u.${column}"`).join(', ');
-const SCOPED = scopeJoinSql('$2', '$3');
-const USER_SQL = `SELECT ${USER_SELECT} FROM users u WHERE u.id = $1`;
-const USER_SCOPE_SQL = `SELECT ${USER_SELECT}, ${SCOPED.select} FROM users u ${SCOPED.joins} WHERE u.id = $1`;
+const SCOPED = scopeJoinSql('$org', '$workspace');
+const USER_SQL = `SELECT ${USER_SELECT} FROM users u WHERE u.id = $user_id`;
+const USER_SCOPE_SQL = `SELECT ${USER_SELECT}, ${SCOPED.select} FROM users u ${SCOPED.joins} WHERE u.id = $user_id`;
 
 /**
  * `Authorization: Bearer <jwt>`: valid signature and expiry, an existing
@@ -105,8 +105,8 @@ export const jwtAuthenticator: Authenticator = {
     const claims = verifyAccessToken(token);
     if (!isUuid(claims.sub)) throw new AuthenticationError('Invalid access token', 'token_error');
     const [row] = hint
-      ? await hotQuery<Record<string, unknown>>('auth_jwt_scope', USER_SCOPE_SQL, [claims.sub, hint.org, hint.workspace])
-      : await hotQuery<Record<string, unknown>>('auth_jwt', USER_SQL, [claims.sub]);
+      ? await plainQuery<Record<string, unknown>>(USER_SCOPE_SQL, { user_id: claims.sub, org: hint.org, workspace: hint.workspace }, { prepare: 'auth_jwt_scope' })
+      : await plainQuery<Record<string, unknown>>(USER_SQL, { user_id: claims.sub }, { prepare: 'auth_jwt' });
     const nested = row ? nestRow(row) : null;
     const user = nested ? present<UserRecord>(nested.u) : null;
     if (!nested || !user || user.token_version !== claims.tv) throw new AuthenticationError('Invalid access token', 'token_error');

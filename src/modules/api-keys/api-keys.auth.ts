@@ -4,7 +4,7 @@ import type { Authenticated, Authenticator } from '../../core/module';
 import type { ScopeHint } from '../../core/tenancy/scope';
 import { prefetchedScope, scopeJoinSql } from '../../core/tenancy/tenant-scope';
 import type { ApiKeyScope } from '../../core/viewer';
-import { hotQuery, nestRow, present } from '../../db/hot';
+import { nestRow, plainQuery, present } from '../../db/hot';
 import { sha256 } from '../../core/secrets';
 import { API_KEY_PATTERN, API_KEY_PREFIX } from './api-keys.service';
 
@@ -15,11 +15,11 @@ const KEY_SELECT = ['id', 'organization_id', 'workspace_id', 'allowed_scopes', '
   .map((column) => `k.${column} AS "k.${column}"`)
   .join(', ');
 const USER_SELECT = USER_RECORD_COLUMNS.map((column) => `u.${column} AS "u.${column}"`).join(', ');
-const SCOPED = scopeJoinSql('$2', '$3');
+const SCOPED = scopeJoinSql('$org', '$workspace');
 const KEY_SQL = `SELECT ${KEY_SELECT}, ${USER_SELECT} FROM api_keys k JOIN users u ON u.id = k.user_id
-                  WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
+                  WHERE k.key_hash = $key_hash AND k.revoked_at IS NULL`;
 const KEY_SCOPE_SQL = `SELECT ${KEY_SELECT}, ${USER_SELECT}, ${SCOPED.select} FROM api_keys k JOIN users u ON u.id = k.user_id ${SCOPED.joins}
-                        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
+                        WHERE k.key_hash = $key_hash AND k.revoked_at IS NULL`;
 
 /**
  * Looks a key up by its hash on every request, so a revoked key fails at once
@@ -30,8 +30,8 @@ const KEY_SCOPE_SQL = `SELECT ${KEY_SELECT}, ${USER_SELECT}, ${SCOPED.select} FR
 export async function resolveApiKey(key: string, hint: ScopeHint | null = null): Promise<Authenticated | null> {
   if (!API_KEY_PATTERN.test(key)) return null;
   const [row] = hint
-    ? await hotQuery<Record<string, unknown>>('auth_api_key_scope', KEY_SCOPE_SQL, [sha256(key), hint.org, hint.workspace])
-    : await hotQuery<Record<string, unknown>>('auth_api_key', KEY_SQL, [sha256(key)]);
+    ? await plainQuery<Record<string, unknown>>(KEY_SCOPE_SQL, { key_hash: sha256(key), org: hint.org, workspace: hint.workspace }, { prepare: 'auth_api_key_scope' })
+    : await plainQuery<Record<string, unknown>>(KEY_SQL, { key_hash: sha256(key) }, { prepare: 'auth_api_key' });
   if (!row) return null;
   const nested = nestRow(row);
   const found = nested.k as unknown as ApiKeyScope & { last_used_at: Date | null };

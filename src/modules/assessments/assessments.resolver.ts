@@ -1,3 +1,4 @@
+import { SqlRootField } from '../../core/graphql-sql/sql-fields';
 import { Max, Min } from 'class-validator';
 import { childLimit } from '../../core/loaders/children-loader';
 import { Arg, Args, ArgsType, Ctx, Extensions, Field, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
@@ -14,7 +15,7 @@ import { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, A
 import { toAssessment } from './assessments.mapper';
 import {
   assessmentAnalytics,
-  assessmentAnalyticsJson,
+  ANALYTICS_ROOT,
   assessmentTraceStats,
   createAssessment,
   deleteAssessment,
@@ -152,9 +153,7 @@ export class AssessmentResolver {
 
   @Query(() => AssessmentAnalyticsResponse, { description: 'Risk score, overall ASR, totals and the analytics snapshot.' })
   @Rest('GET', `${ONE}/analytics`, TAGS)
-  @RestJson((ctx: AppContext, args: { org: string; workspace: string; assessment_id: string }) =>
-    assessmentAnalyticsJson(ctx, args.org, args.workspace, args.assessment_id),
-  )
+  @SqlRootField(ANALYTICS_ROOT)
   assessment_analytics(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,

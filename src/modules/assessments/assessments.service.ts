@@ -1,4 +1,5 @@
-import type { AttackSpanResponse } from './assessments.types';
+import { AssessmentAnalyticsResponse, type AttackSpanResponse } from './assessments.types';
+import { fromRow, type SqlRoot } from '../../core/graphql-sql/sql-fields';
 import type { Transaction } from 'sequelize';
 import { AssessmentModel, SessionModel, type AssessmentStatus, type RecordOf } from '../../../models';
 import type { AppContext } from '../../core/context';
@@ -7,8 +8,7 @@ import { checkPageDepth } from '../../core/pagination';
 import { JsonArrayReply } from '../../core/json-array-reply';
 import { can, requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
-import { hotQuery, plainQuery, streamQuery } from '../../db/hot';
-import { compactJson } from '../../db/json-sql';
+import { plainQuery, streamQuery } from '../../db/hot';
 import { resolveProject } from '../projects/projects.service';
 import { visibleWhere } from '../sessions/session.policy';
 import type { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, AttackSpanIngestRequest, AttackSpanInput } from './assessments.inputs';
@@ -31,10 +31,10 @@ const ASSESSMENT_COLUMNS = `id, organization_id, workspace_id, project_id, user_
 
 /** The assessment of the workspace as a plain row (one named statement), or 404. */
 async function readAssessment(scope: WorkspaceScope, id: string): Promise<RecordOf<AssessmentModel>> {
-  const [row] = await hotQuery<RecordOf<AssessmentModel>>(
-    'assessment-by-id',
-    `SELECT ${ASSESSMENT_COLUMNS} FROM airt_assessments WHERE id = $1 AND workspace_id = $2`,
-    [id, scope.workspace.id],
+  const [row] = await plainQuery<RecordOf<AssessmentModel>>(
+    `SELECT ${ASSESSMENT_COLUMNS} FROM airt_assessments WHERE id = $id AND workspace_id = $workspace_id`,
+    { id, workspace_id: scope.workspace.id },
+    { prepare: 'assessment-by-id' },
   );
   if (!row) throw new NotFoundError('Assessment');
   return row;
@@ -297,32 +297,22 @@ export async function listAttacksJson(ctx: AppContext, org: string, ws: string, 
   return new JsonArrayReply((element) => streamQuery(attackListRowsSql(), bind, { prepare: 'attack-list-rows' }, (values) => element(values[0] as string)));
 }
 
-/**
- * assessmentAnalytics as JSON text built by PostgreSQL, for the REST route
- * (@RestJson): one named statement reads and serialises the five fields.
- */
-export async function assessmentAnalyticsJson(ctx: AppContext, org: string, ws: string, id: string): Promise<string> {
-  const scope = await resolveWorkspace(ctx, org, ws);
-  const [row] = await hotQuery<{ reply: string }>(
-    'assessment-analytics-json',
-    `SELECT ${compactJson('a.risk_score AS risk_score, a.overall_asr AS overall_asr, a.total_attacks AS total_attacks, a.total_trials AS total_trials, a.analytics_snapshot AS analytics_snapshot')}::text AS reply
-       FROM airt_assessments a WHERE a.id = $1 AND a.workspace_id = $2`,
-    [id, scope.workspace.id],
-  );
-  if (!row) throw new NotFoundError('Assessment');
-  return row.reply;
+/** An assessment's analytics: its columns as AssessmentAnalyticsResponse declares them. */
+export async function assessmentAnalytics(ctx: AppContext, org: string, ws: string, id: string): Promise<AssessmentAnalyticsResponse> {
+  return fromRow(AssessmentAnalyticsResponse, await getAssessment(ctx, org, ws, id));
 }
 
-export async function assessmentAnalytics(ctx: AppContext, org: string, ws: string, id: string) {
-  const assessment = await getAssessment(ctx, org, ws, id);
-  return {
-    risk_score: assessment.risk_score === null ? null : Number(assessment.risk_score),
-    overall_asr: assessment.overall_asr === null ? null : Number(assessment.overall_asr),
-    total_attacks: assessment.total_attacks,
-    total_trials: Number(assessment.total_trials),
-    analytics_snapshot: assessment.analytics_snapshot,
-  };
-}
+/**
+ * The same as the compiled reply's root (SqlRoot of `assessment_analytics`):
+ * the tenant check as above, then the assessment's row in the workspace
+ * (none leaves the reply to the resolver's 404).
+ */
+export const ANALYTICS_ROOT: SqlRoot = {
+  async from(ctx, args, params, as) {
+    const scope = await resolveWorkspace(ctx, String(args.org), String(args.workspace));
+    return `airt_assessments ${as} WHERE ${as}.id = ${params.add(args.assessment_id)} AND ${as}.workspace_id = ${params.add(scope.workspace.id)}`;
+  },
+};
 
 interface TraceStatsRow {
   attack_spans: number;

@@ -289,18 +289,23 @@ export class AttackIngestResponse {
 
 @ObjectType('AssessmentAnalyticsResponse')
 export class AssessmentAnalyticsResponse {
+  @Sql()
   @Field(() => Float, { nullable: true })
   risk_score: number | null;
 
+  @Sql()
   @Field(() => Float, { nullable: true })
   overall_asr: number | null;
 
+  @Sql()
   @Field(() => Int)
   total_attacks: number;
 
+  @Sql()
   @Field(() => Float, { description: 'Sum of total_trials over the attacks.' })
   total_trials: number;
 
+  @Sql()
   @Field(() => JSONObjectScalar, { nullable: true })
   analytics_snapshot: Record<string, unknown> | null;
 }

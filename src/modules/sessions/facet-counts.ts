@@ -28,7 +28,7 @@ export const FACET_COUNTS_SQL = `
   WITH counted AS (
     SELECT c.dim, NULLIF(c.label_key, '') AS label_key, c.value, sum(c.n) AS n
       FROM session_facet_counts c
-     WHERE c.workspace_id = $1 AND c.owner_key IN ('${SHARED_OWNER_KEY}'::uuid, $2::uuid)
+     WHERE c.workspace_id = $workspace_id AND c.owner_key IN ('${SHARED_OWNER_KEY}'::uuid, $viewer_id::uuid)
      GROUP BY c.dim, c.label_key, c.value
     HAVING sum(c.n) > 0
   ),

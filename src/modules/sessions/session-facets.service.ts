@@ -1,6 +1,6 @@
 import type { AppContext } from '../../core/context';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
-import { hotQuery, plainQuery } from '../../db/hot';
+import { plainQuery } from '../../db/hot';
 import { FACET_COUNTS_SQL, usesFacetCounts } from './facet-counts';
 import { parseLabelFilters } from './labels';
 import type { SessionFilterArgs } from './sessions.inputs';
@@ -61,7 +61,7 @@ export async function sessionFacets(ctx: AppContext, org: string, ws: string, ar
   const labels = parseLabelFilters(args.label ?? [], ['label']); // 422 before the tenant lookup
   const scope = await resolveWorkspace(ctx, org, ws);
   if (usesFacetCounts(args)) {
-    return toFacets(await hotQuery<FacetRow>('session_facet_counts', FACET_COUNTS_SQL, [scope.workspace.id, scope.viewer.user.id]));
+    return toFacets(await plainQuery<FacetRow>(FACET_COUNTS_SQL, { workspace_id: scope.workspace.id, viewer_id: scope.viewer.user.id }, { prepare: 'session_facet_counts' }));
   }
   return toFacets(await countFacets(scope.workspace.id, scope.viewer.user.id, args, labels));
 }

@@ -1,6 +1,6 @@
 import { Op, type Transaction } from 'sequelize';
 import { SessionModel, type RecordOf } from '../../../models';
-import { hotQuery } from '../../db/hot';
+import { plainQuery } from '../../db/hot';
 import { primeSessionRow, sessionJoinSql } from './session-relations';
 import { visibleSql, visibleWhere } from './session.policy';
 import type { SqlRoot } from '../../core/graphql-sql/sql-fields';
@@ -72,14 +72,14 @@ function theOne<T>(rows: T[], ref: string): T {
 const readFrom = (joinsFrom: string) => `
       FROM sessions s
       ${joinsFrom}
-     WHERE s.workspace_id = $1 AND s.id BETWEEN $2 AND $3 AND ${visibleSql('s', '$4')}
+     WHERE s.workspace_id = $workspace_id AND s.id BETWEEN $id_from AND $id_to AND ${visibleSql('s', '$viewer_id')}
      LIMIT 2`;
 
 /** The parameters of readFrom for a reference (404 when it cannot name any id). */
-function readParams(scope: WorkspaceScope, ref: string): unknown[] {
+function readParams(scope: WorkspaceScope, ref: string): Record<string, unknown> {
   const range = refRange(ref);
   if (!range) throw new NotFoundError('Session');
-  return [scope.workspace.id, range[0], range[1], scope.viewer.user.id];
+  return { workspace_id: scope.workspace.id, id_from: range[0], id_to: range[1], viewer_id: scope.viewer.user.id };
 }
 
 const readSql = new Map<boolean, string>();
@@ -101,7 +101,7 @@ function sessionReadSql(withUsage: boolean): string {
  * The joined rows belong to the session's own workspace.
  */
 export async function readSession(ctx: AppContext, scope: WorkspaceScope, ref: string, withUsage: boolean): Promise<RecordOf<SessionModel>> {
-  const rows = await hotQuery<Record<string, unknown>>(withUsage ? 'session_read_usage' : 'session_read', sessionReadSql(withUsage), readParams(scope, ref));
+  const rows = await plainQuery<Record<string, unknown>>(sessionReadSql(withUsage), readParams(scope, ref), { prepare: withUsage ? 'session_read_usage' : 'session_read' });
   return primeSessionRow(ctx, theOne(rows, ref));
 }
 

@@ -103,7 +103,7 @@ function expectUnavailable(res: HttpResult): void {
 
 const KILLS: Kill[] = ['PostgreSQL terminates the backend', 'the connection is closed', 'the connection is reset'];
 
-describe('a connection killed under a statement on the direct node-postgres path (hotQuery: the credential)', () => {
+describe('a connection killed under a statement on the direct node-postgres path (plainQuery, a named statement: the credential)', () => {
   it.each(KILLS)('answers 503 database_error with Retry-After when %s, then serves again', async (kill) => {
     const read = () => rest(api, 'GET', `/org/${user.orgKey}/ws`, { token: user.token });
     expectUnavailable(await killedMidStatement('LOCK TABLE users IN ACCESS EXCLUSIVE MODE', kill, read));
