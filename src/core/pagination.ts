@@ -1,7 +1,7 @@
 import { Max, Min } from 'class-validator';
 import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
 import { validationFailure } from './errors';
-import { Sql } from './graphql-sql/sql-fields';
+import { Sql, type SqlList, type SqlParams } from './graphql-sql/sql-fields';
 
 /** The page envelope of offset-paged lists: total, page, limit, total_pages, has_next, has_previous. */
 export function pageInfo(total: number, page: number, limit: number) {
@@ -12,6 +12,29 @@ export function pageInfo(total: number, page: number, limit: number) {
 /** A page reply as JSON text: the envelope of `pageInfo` and the items' JSON text (built by PostgreSQL) under `key`. */
 export function pageJson(total: number, page: number, limit: number, key: string, itemsJson: string): string {
   return `${JSON.stringify(pageInfo(total, page, limit)).slice(0, -1)},${JSON.stringify(key)}:${itemsJson}}`;
+}
+
+/**
+ * A page reply answered by the engine (core/graphql-sql): the FROM of its
+ * root's one row, the envelope of `pageInfo` (the page's fields read it) and
+ * the page's ids in order as `ids`, which `pageItems` turns into the rows.
+ */
+export function pageRow(params: SqlParams, as: string, total: number, page: number, limit: number, idsSql: (limit: string, offset: string) => string): string {
+  const envelope = Object.entries(pageInfo(total, page, limit)).map(
+    ([key, value]) => `${params.add(value)}::${typeof value === 'boolean' ? 'boolean' : 'int'} AS ${key}`,
+  );
+  return `(SELECT ${envelope.join(', ')}, ARRAY(${idsSql(params.add(limit), params.add((page - 1) * limit))}) AS ids) ${as}`;
+}
+
+/** The items field of a page reply (declared with @Sql): the rows of `table` whose ids pageRow chose, in its order. */
+export function pageItems(table: string): SqlList {
+  return {
+    kind: 'list',
+    rows: (row, as) => ({
+      select: `SELECT ${as}.*, page.ord AS "ord$" FROM unnest(${row}.ids) WITH ORDINALITY AS page(id, ord) JOIN ${table} ${as} ON ${as}.id = page.id`,
+      orderBy: `${as}."ord$"`,
+    }),
+  };
 }
 
 /** The page envelope's fields, shared by every offset-paged list reply (filled by `pageInfo`). */

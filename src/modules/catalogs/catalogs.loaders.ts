@@ -4,8 +4,9 @@ import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { plainQuery } from '../../db/hot';
 import { CAPABILITY_SELECT } from './capabilities.service';
-import type { CapabilityRow, DatasetRow, TaskRow, TaskSetRow } from './catalogs.mapper';
-import { DATASET_SELECT } from './datasets.service';
+import type { CapabilityRow, TaskRow, TaskSetRow } from './catalogs.mapper';
+import { datasetSelect } from './datasets.service';
+import type { DatasetArtifactSummary } from './catalogs.types';
 import { TASK_SET_LIST_SELECT } from './task-sets.service';
 import { TASK_SELECT } from './tasks.service';
 
@@ -39,7 +40,7 @@ export function createCatalogLoaders(viewer: Viewer | null) {
   }
 
   return {
-    organizationDatasets: latestByOrganization<DatasetRow>('datasets', DATASET_SELECT, true),
+    organizationDatasets: latestByOrganization<DatasetArtifactSummary & { organization_id: string }>('datasets', datasetSelect(), true),
     organizationCapabilities: latestByOrganization<CapabilityRow>('capabilities', CAPABILITY_SELECT, true),
     organizationTasks: latestByOrganization<TaskRow>('tasks', TASK_SELECT, true),
     organizationTaskSets: latestByOrganization<TaskSetRow>('task_sets', TASK_SET_LIST_SELECT, false),

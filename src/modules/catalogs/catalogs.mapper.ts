@@ -6,7 +6,6 @@ import type {
   CapabilityComponentDetail,
   CapabilityFileEntry,
   CapabilitySecretRequirement,
-  DatasetArtifactSummary,
   TaskSetResponse,
   TaskSummary,
   TaskTemplateStatus,
@@ -16,67 +15,6 @@ import type {
 /** Rows → GraphQL types, the only place. Rows are plain SQL rows (bigint columns arrive as strings). */
 
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
-
-export interface DatasetRow {
-  id: string;
-  organization_id: string;
-  org_key: string;
-  name: string;
-  version: string;
-  created_at: Date;
-  updated_at: Date | null;
-  format: string;
-  is_public: boolean;
-  download_count: number;
-  origin: Record<string, unknown> | null;
-  pretty_name: string | null;
-  summary: string | null;
-  license: string | null;
-  size_category: string | null;
-  language: string[] | null;
-  tags: string[] | null;
-  task_categories: string[] | null;
-  column_count: number | null;
-  row_count: string | number | null;
-  version_count: string | number | null;
-}
-
-export function toDataset(row: DatasetRow): DatasetArtifactSummary {
-  return {
-    id: row.id,
-    name: `${row.org_key}/${row.name}`,
-    version: row.version,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    format: row.format ?? 'parquet',
-    is_public: row.is_public,
-    download_count: row.download_count ?? 0,
-    origin: row.origin ?? {},
-    pretty_name: row.pretty_name,
-    summary: row.summary,
-    license: row.license,
-    size_category: row.size_category,
-    language: row.language,
-    tags: row.tags,
-    task_categories: row.task_categories,
-    column_count: row.column_count,
-    row_count: num(row.row_count),
-    version_count: num(row.version_count),
-    organization_id: row.organization_id,
-  };
-}
-
-/** toDataset in SQL: one DatasetArtifactSummary as JSON from a row of DATASET_SELECT under `alias` (REST dataset list, @RestJson). */
-export function datasetJson(alias: string): string {
-  const c = (column: string) => `${alias}.${column}`;
-  return compactJson(`
-    ${c('id')} AS id, ${c('org_key')} || '/' || ${c('name')} AS name, ${c('version')} AS version,
-    ${jsonTimestamp(c('created_at'))} AS created_at, ${jsonTimestamp(c('updated_at'))} AS updated_at,
-    coalesce(${c('format')}, 'parquet') AS format, ${c('is_public')} AS is_public, coalesce(${c('download_count')}, 0) AS download_count,
-    ${jsonOr(c('origin'), '{}')} AS origin, ${c('pretty_name')} AS pretty_name, ${c('summary')} AS summary, ${c('license')} AS license,
-    ${c('size_category')} AS size_category, ${c('language')} AS language, ${c('tags')} AS tags, ${c('task_categories')} AS task_categories,
-    ${c('column_count')} AS column_count, ${c('row_count')} AS row_count, ${c('version_count')} AS version_count`);
-}
 
 export interface CapabilityRow {
   id: string;

@@ -1,8 +1,10 @@
+import { expression, Sql, timestamp } from '../../core/graphql-sql/sql-fields';
+import { jsonOr } from '../../db/json-sql';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { LabelFacetEntry } from '../sessions/sessions.types';
-import { EMBEDDED_LIST_CAP, PageEnvelope } from '../../core/pagination';
+import { EMBEDDED_LIST_CAP, PageEnvelope, pageItems } from '../../core/pagination';
 import { MAX_CAPABILITY_FILES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.inputs';
 
 export enum CatalogSortDirection {
@@ -85,63 +87,82 @@ export enum ComponentType {
 
 @ObjectType('DatasetArtifactSummary', { description: 'The latest (or a given) version of a dataset.' })
 export class DatasetArtifactSummary {
+  @Sql()
   @Field(() => String, { description: 'Artifact UUID.' })
   id: string;
 
+  @Sql(expression((a) => `(SELECT dso.key FROM organizations dso WHERE dso.id = ${a}.organization_id) || '/' || ${a}.name`))
   @Field(() => String, { description: 'Organization-prefixed canonical name, `<org>/<name>`.' })
   name: string;
 
+  @Sql()
   @Field(() => String, { description: 'Semantic version.' })
   version: string;
 
+  @Sql(timestamp)
   @Field(() => Date)
   created_at: Date;
 
+  @Sql(timestamp)
   @Field(() => Date, { nullable: true })
   updated_at: Date | null;
 
+  @Sql(expression((a) => `coalesce(${a}.format, 'parquet')`))
   @Field(() => String, { description: 'Default parquet.' })
   format: string;
 
+  @Sql()
   @Field(() => Boolean)
   is_public: boolean;
 
+  @Sql(expression((a) => `coalesce(${a}.download_count, 0)`))
   @Field(() => Int)
   download_count: number;
 
+  @Sql(expression((a) => jsonOr(`${a}.origin`, '{}')))
   @Field(() => JSONObjectScalar)
   origin: Record<string, unknown>;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   pretty_name: string | null;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   summary: string | null;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   license: string | null;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   size_category: string | null;
 
+  @Sql()
   @Field(() => [String], { nullable: true })
   @MaxItems(() => MAX_TAGS)
   language: string[] | null;
 
+  @Sql()
   @Field(() => [String], { nullable: true })
   @MaxItems(() => MAX_TAGS)
   tags: string[] | null;
 
+  @Sql()
   @Field(() => [String], { nullable: true })
   @MaxItems(() => MAX_TAGS)
   task_categories: string[] | null;
 
+  @Sql()
   @Field(() => Int, { nullable: true })
   column_count: number | null;
 
+  @Sql()
   @Field(() => TokenCountScalar, { nullable: true, description: 'An integer up to 2^53 - 1.' })
   row_count: number | null;
 
+  @Sql(expression((a) => `(SELECT count(*) FROM datasets v WHERE v.organization_id = ${a}.organization_id AND v.name = ${a}.name)`))
   @Field(() => Int, { nullable: true, description: 'How many versions the name has.' })
   version_count: number | null;
 
@@ -151,6 +172,7 @@ export class DatasetArtifactSummary {
 
 @ObjectType('DatasetArtifactListResponse')
 export class DatasetArtifactListResponse extends PageEnvelope {
+  @Sql(pageItems('datasets'))
   @Field(() => [DatasetArtifactSummary])
   @PageItems()
   datasets: DatasetArtifactSummary[];

@@ -1,10 +1,11 @@
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../core/context';
-import { Rest, RestJson } from '../../core/graphql-decorators';
+import { Rest } from '../../core/graphql-decorators';
+import { SqlRootField } from '../../core/graphql-sql/sql-fields';
 import { pageInfo } from '../../core/pagination';
 import { DatasetFilterArgs, DatasetListArgs, PublishDatasetRequest, VisibilityRequest } from './catalogs.inputs';
 import { ArtifactDeleteResponse, DatasetArtifactListResponse, DatasetArtifactSummary, DatasetFacetsResponse, DatasetVersionList } from './catalogs.types';
-import { datasetFacets, datasetVersions, deleteDataset, getDataset, listDatasets, listDatasetsJson, publishDataset, setDatasetVisibility } from './datasets.service';
+import { datasetFacets, datasetVersions, deleteDataset, getDataset, DATASET_LIST_ROOT, listDatasets, publishDataset, setDatasetVisibility } from './datasets.service';
 
 const BASE = '/org/:org/datasets';
 const TAGS = { tags: ['catalogs'] };
@@ -13,7 +14,7 @@ const TAGS = { tags: ['catalogs'] };
 export class DatasetResolver {
   @Query(() => DatasetArtifactListResponse, { description: 'List datasets: the latest version per name (spec 16).' })
   @Rest('GET', BASE, TAGS)
-  @RestJson((ctx: AppContext, args: DatasetListArgs & { org: string }) => listDatasetsJson(ctx, args.org, args))
+  @SqlRootField(DATASET_LIST_ROOT)
   async datasets(@Arg('org', () => String) org: string, @Args(() => DatasetListArgs) args: DatasetListArgs, @Ctx() ctx: AppContext): Promise<DatasetArtifactListResponse> {
     const result = await listDatasets(ctx, org, args);
     return { datasets: result.datasets, ...pageInfo(result.total, result.page, result.limit) };

@@ -1,19 +1,18 @@
 import { DatasetModel } from '../../../models';
 import type { AppContext } from '../../core/context';
-import { pageJson } from '../../core/pagination';
+import { rowSelect, type SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import type { DatasetFilterArgs, DatasetListArgs, PublishDatasetRequest } from './catalogs.inputs';
 import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
-import { datasetJson, toDataset, type DatasetRow } from './catalogs.mapper';
-import { DatasetSortBy, type DatasetArtifactSummary, type DatasetFacetsResponse, type DatasetVersionList } from './catalogs.types';
+import { DatasetArtifactSummary, DatasetSortBy, type DatasetFacetsResponse, type DatasetVersionList } from './catalogs.types';
 import {
   checkPathVersion,
   deleteVersion,
   findArtifactRow,
   catalogPage,
+  catalogPageRow,
   pageAndCount,
-  pageAndCountJson,
   parseNameRef,
   publishVersion,
   setNameVisibility,
@@ -22,10 +21,9 @@ import {
 
 const WHAT = 'Dataset';
 
-export const DATASET_SELECT = `a.id, a.organization_id, o.key AS org_key, a.name, a.version, a.created_at, a.updated_at, a.format, a.is_public,
-  a.download_count, a.origin, a.pretty_name, a.summary, a.license, a.size_category, a.language, a.tags, a.task_categories,
-  a.column_count, a.row_count,
-  (SELECT count(*) FROM datasets v WHERE v.organization_id = a.organization_id AND v.name = a.name) AS version_count`;
+/** A dataset row as DatasetArtifactSummary declares its fields (over `a`), with its organization for navigation. */
+let selected: string | undefined;
+export const datasetSelect = () => (selected ??= `${rowSelect(DatasetArtifactSummary, 'a')}, a.organization_id`);
 
 function datasetWhere(orgId: string, userId: string, args: DatasetFilterArgs): CatalogWhere {
   const where = newWhere(orgId, args, true);
@@ -68,21 +66,23 @@ const SORTS: Record<DatasetSortBy, [string, boolean]> = {
 /** The statement parts of a dataset list page (spec 16): the caller's organization, filters and order. */
 function datasetListQuery(scope: OrgScope, args: DatasetListArgs) {
   const [column, nullable] = SORTS[args.sort_by ?? DatasetSortBy.created_at];
-  return catalogListQuery('datasets', DATASET_SELECT, datasetWhere(scope.org.id, scope.viewer.user.id, args), { column, nullable, direction: args.sort_dir });
+  return catalogListQuery('datasets', datasetSelect(), datasetWhere(scope.org.id, scope.viewer.user.id, args), { column, nullable, direction: args.sort_dir });
 }
 
 export async function listDatasets(ctx: AppContext, orgKey: string, args: DatasetListArgs) {
   const { page, limit } = catalogPage(args);
-  const { rows, total } = await pageAndCount<DatasetRow>(datasetListQuery(await resolveOrg(ctx, orgKey), args), page, limit);
-  return { datasets: rows.map(toDataset), total, page, limit };
+  const { rows, total } = await pageAndCount<DatasetArtifactSummary>(datasetListQuery(await resolveOrg(ctx, orgKey), args), page, limit);
+  return { datasets: rows, total, page, limit };
 }
 
-/** The same list as the JSON text of DatasetArtifactListResponse, its summaries built by PostgreSQL (REST, @RestJson). */
-export async function listDatasetsJson(ctx: AppContext, orgKey: string, args: DatasetListArgs): Promise<string> {
-  const { page, limit } = catalogPage(args);
-  const { json, total } = await pageAndCountJson(datasetListQuery(await resolveOrg(ctx, orgKey), args), datasetJson('p'), page, limit);
-  return pageJson(total, page, limit, 'datasets', json);
-}
+/** The same list as the compiled reply's root (SqlRoot of `datasets`): the checks, the count, then the page's ids. */
+export const DATASET_LIST_ROOT: SqlRoot = {
+  async from(ctx, args, params, as) {
+    const { page, limit } = catalogPage(args);
+    const query = datasetListQuery(await resolveOrg(ctx, String(args.org)), args as DatasetListArgs);
+    return catalogPageRow(query, params, as, page, limit);
+  },
+};
 
 export async function datasetFacets(ctx: AppContext, orgKey: string, args: DatasetFilterArgs): Promise<DatasetFacetsResponse> {
   const scope = await resolveOrg(ctx, orgKey);
@@ -110,15 +110,15 @@ export async function getDataset(ctx: AppContext, orgKey: string, name: string, 
   if (version !== null) checkPathVersion(version);
   const scope = await resolveOrg(ctx, orgKey);
   const ref = parseNameRef(scope, name, WHAT);
-  return toDataset(await findArtifactRow<DatasetRow>('datasets', DATASET_SELECT, scope, ref, version, WHAT));
+  return findArtifactRow<DatasetArtifactSummary>('datasets', datasetSelect(), scope, ref, version, WHAT);
 }
 
 export async function datasetVersions(ctx: AppContext, orgKey: string, name: string): Promise<DatasetVersionList> {
   const scope = await resolveOrg(ctx, orgKey);
   const ref = parseNameRef(scope, name, WHAT);
-  const row = await findArtifactRow<DatasetRow & { version_list: string[] }>('datasets', `${DATASET_SELECT}, ${versionListColumn('datasets')}`, scope, ref, null, WHAT);
-  const latest = toDataset(row);
-  return { name: latest.name, versions: row.version_list, latest };
+  const row = await findArtifactRow<DatasetArtifactSummary & { version_list: string[] }>('datasets', `${datasetSelect()}, ${versionListColumn('datasets')}`, scope, ref, null, WHAT);
+  const { version_list: versions, ...latest } = row;
+  return { name: latest.name, versions, latest };
 }
 
 export async function publishDataset(ctx: AppContext, orgKey: string, input: PublishDatasetRequest): Promise<DatasetArtifactSummary> {
@@ -149,12 +149,12 @@ export async function publishDataset(ctx: AppContext, orgKey: string, input: Pub
       { transaction },
     );
   });
-  return toDataset(await findArtifactRow<DatasetRow>('datasets', DATASET_SELECT, scope, { owner: scope.org.key, name: input.name, own: true }, input.version, WHAT));
+  return findArtifactRow<DatasetArtifactSummary>('datasets', datasetSelect(), scope, { owner: scope.org.key, name: input.name, own: true }, input.version, WHAT);
 }
 
 export async function setDatasetVisibility(ctx: AppContext, orgKey: string, name: string, isPublic: boolean): Promise<DatasetArtifactSummary> {
   const { scope, ref } = await setNameVisibility(ctx, orgKey, 'datasets', WHAT, name, isPublic);
-  return toDataset(await findArtifactRow<DatasetRow>('datasets', DATASET_SELECT, scope, ref, null, WHAT));
+  return findArtifactRow<DatasetArtifactSummary>('datasets', datasetSelect(), scope, ref, null, WHAT);
 }
 
 export async function deleteDataset(ctx: AppContext, orgKey: string, name: string, version: string) {

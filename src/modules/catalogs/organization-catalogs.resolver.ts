@@ -3,7 +3,7 @@ import { childLimit } from '../../core/loaders/children-loader';
 import type { AppContext } from '../../core/context';
 import { MAX_LIST_PAGE } from '../../core/pagination';
 import { OrganizationResponse } from '../organizations/organizations.types';
-import { toCapability, toDataset, toTask, toTaskSet } from './catalogs.mapper';
+import { toCapability, toTask, toTaskSet } from './catalogs.mapper';
 import { CapabilityArtifactSummary, DatasetArtifactSummary, TaskSetResponse, TaskSummary } from './catalogs.types';
 
 const limitArg = { defaultValue: 20, description: `At most ${MAX_LIST_PAGE}.` };
@@ -15,7 +15,7 @@ export class OrganizationCatalogsResolver {
   @FieldResolver(() => [DatasetArtifactSummary], { description: "The organization's datasets (GraphQL only)." })
   @Extensions({ graphqlOnly: true })
   async datasets(@Root() org: OrganizationResponse, @Arg('limit', () => Int, limitArg) limit: number, @Ctx() ctx: AppContext): Promise<DatasetArtifactSummary[]> {
-    return take(await ctx.loaders.organizationDatasets.load(org.id), limit).map(toDataset);
+    return take(await ctx.loaders.organizationDatasets.load(org.id), limit);
   }
 
   @FieldResolver(() => [CapabilityArtifactSummary], { description: "The organization's capabilities (GraphQL only)." })

@@ -1,7 +1,8 @@
 import { UniqueConstraintError, type Transaction } from 'sequelize';
 import type { QueryResultRow } from 'pg';
 import { AlreadyExistsError, NotFoundError, validationFailure } from '../../core/errors';
-import { checkPageDepth } from '../../core/pagination';
+import { checkPageDepth, pageRow } from '../../core/pagination';
+import type { SqlParams } from '../../core/graphql-sql/sql-fields';
 import type { AppContext } from '../../core/context';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
@@ -214,6 +215,17 @@ export async function pageAndCount<T extends object>(query: CatalogListQuery, pa
     }),
   ]);
   return { rows, total: Number(counted[0]?.total ?? 0) };
+}
+
+/**
+ * A list page as the compiled reply's root row (core/pagination pageRow):
+ * the count first, then the envelope and the page's ids in the list's order.
+ */
+export async function catalogPageRow(query: CatalogListQuery, params: SqlParams, as: string, page: number, limit: number): Promise<string> {
+  const [counted] = await plainQuery<{ total: string }>(query.countSql, query.bind);
+  params.named(query.bind);
+  return pageRow(params, as, Number(counted?.total ?? 0), page, limit, (limitParam, offsetParam) =>
+    `SELECT a.id ${query.from} ORDER BY ${query.order} LIMIT ${limitParam} OFFSET ${offsetParam}`);
 }
 
 /**

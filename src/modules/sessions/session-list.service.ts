@@ -1,6 +1,6 @@
 import type { RecordOf, SessionModel } from '../../../models';
 import type { AppContext } from '../../core/context';
-import { checkPageDepth, pageInfo } from '../../core/pagination';
+import { checkPageDepth, pageRow } from '../../core/pagination';
 import type { SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
@@ -60,9 +60,6 @@ export const SESSION_LIST_ROOT: SqlRoot = {
     const { where, page, limit, sortBy, sortDir } = await sessionListQuery(ctx, String(args.org), String(args.workspace), args as SessionListArgs);
     const [counted] = await plainQuery<{ total: string }>(sessionCountSql(where.sql), where.bind, PREPARED);
     params.named(where.bind);
-    const envelope = Object.entries(pageInfo(Number(counted?.total ?? 0), page, limit))
-      .map(([key, value]) => `${params.add(value)}::${typeof value === 'boolean' ? 'boolean' : 'int'} AS ${key}`);
-    const ids = sessionPageIdsSql(where.sql, sortBy, sortDir, params.add(limit), params.add((page - 1) * limit));
-    return `(SELECT ${envelope.join(', ')}, ARRAY(${ids}) AS ids) ${as}`;
+    return pageRow(params, as, Number(counted?.total ?? 0), page, limit, (limitParam, offsetParam) => sessionPageIdsSql(where.sql, sortBy, sortDir, limitParam, offsetParam));
   },
 };

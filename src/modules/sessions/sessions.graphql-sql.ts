@@ -58,12 +58,3 @@ export const SESSION_RELATIONS = {
       FROM session_messages m WHERE m.session_id = ${s}.id AND m.organization_id = ${s}.organization_id) ${st}`),
   recent_message_count: expression((s) => `(SELECT ${RECENT_COUNT} FROM session_messages m WHERE m.session_id = ${s}.id AND m.organization_id = ${s}.organization_id)`),
 };
-
-/** SessionListResponse.sessions over the root's row: its page's sessions, in order. */
-export const LIST_PAGE_SESSIONS: SqlList = {
-  kind: 'list',
-  rows: (row, as) => ({
-    select: `SELECT ${as}.*, page.ord AS "ord$" FROM unnest(${row}.ids) WITH ORDINALITY AS page(id, ord) JOIN sessions ${as} ON ${as}.id = page.id`,
-    orderBy: `${as}."ord$"`,
-  }),
-};

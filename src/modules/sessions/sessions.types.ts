@@ -1,11 +1,10 @@
 import { Sql, timestamp } from '../../core/graphql-sql/sql-fields';
-import { LIST_PAGE_SESSIONS } from './sessions.graphql-sql';
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
 import { JSONObjectScalar, JSONScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { SessionGroupSummary } from '../session-groups/session-groups.types';
 import { MAX_APPEND_MESSAGES } from './sessions.inputs';
-import { PageEnvelope } from '../../core/pagination';
+import { PageEnvelope, pageItems } from '../../core/pagination';
 
 export enum SessionOriginEnum {
   user = 'user',
@@ -248,7 +247,7 @@ export class SessionResponse {
 
 @ObjectType('SessionListResponse')
 export class SessionListResponse extends PageEnvelope {
-  @Sql(LIST_PAGE_SESSIONS)
+  @Sql(pageItems('sessions'))
   @Field(() => [SessionResponse])
   @PageItems()
   sessions: SessionResponse[];
