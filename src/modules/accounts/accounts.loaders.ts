@@ -1,4 +1,4 @@
-import { PrimedLoader } from '../../core/loaders/primed-loader';
+import DataLoader from 'dataloader';
 import type { UserIdentityRecord } from '../../../models';
 import type { Viewer } from '../../core/viewer';
 import { plainQuery } from '../../db/hot';
@@ -9,7 +9,7 @@ import { plainQuery } from '../../db/hot';
  */
 export function createAccountLoaders(_viewer: Viewer | null) {
   return {
-    userById: new PrimedLoader<UserIdentityRecord | null>(async (ids) => {
+    userById: new DataLoader<string, UserIdentityRecord | null>(async (ids) => {
       const rows = await plainQuery<UserIdentityRecord>('SELECT id, email, username, full_name FROM users WHERE id = ANY($ids::uuid[])', { ids: [...ids] });
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id) ?? null);

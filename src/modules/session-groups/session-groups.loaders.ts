@@ -1,4 +1,4 @@
-import { PrimedLoader } from '../../core/loaders/primed-loader';
+import DataLoader from 'dataloader';
 import type { RecordOf, SessionGroupModel } from '../../../models';
 import { plainQuery } from '../../db/hot';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
@@ -8,7 +8,7 @@ import type { Viewer } from '../../core/viewer';
 export function createSessionGroupLoaders(viewer: Viewer | null) {
   const tenant = viewer ? tenantFilter(viewer) : null;
   return {
-    sessionGroupById: new PrimedLoader<RecordOf<SessionGroupModel> | null>(async (ids) => {
+    sessionGroupById: new DataLoader<string, RecordOf<SessionGroupModel> | null>(async (ids) => {
       if (!tenant) return ids.map(() => null);
       const rows = await plainQuery<RecordOf<SessionGroupModel>>(
         `SELECT g.* FROM session_groups g WHERE g.id = ANY($ids::uuid[]) AND ${tenant.where('g')}`,

@@ -6,7 +6,7 @@ import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import { parseLabelFilters } from './labels';
 import type { SessionListArgs } from './sessions.inputs';
-import { primeSessionRow, type SessionJoins } from './session-relations';
+import { sessionOfRow } from './session-relations';
 import { sessionCountSql, sessionPageIdsSql, sessionPageSql, sessionWhere } from './sessions.sql';
 import { SessionSortBy, SortDirection } from './sessions.types';
 
@@ -39,15 +39,14 @@ export async function listSessions(
   org: string,
   ws: string,
   args: SessionListArgs,
-  joins: SessionJoins = { relations: false, usage: false },
 ): Promise<SessionPage> {
   const { where, page, limit, sortBy, sortDir } = await sessionListQuery(ctx, org, ws, args);
   const [counted, sessions] = await Promise.all([
     plainQuery<{ total: string }>(sessionCountSql(where.sql), where.bind, PREPARED),
     // Plain rows: the list maps them straight to GraphQL types, no model instances.
-    plainQuery<Record<string, unknown>>(sessionPageSql(where.sql, sortBy, sortDir, joins), { ...where.bind, limit, offset: (page - 1) * limit }, PREPARED),
+    plainQuery<Record<string, unknown>>(sessionPageSql(where.sql, sortBy, sortDir), { ...where.bind, limit, offset: (page - 1) * limit }, PREPARED),
   ]);
-  return { sessions: sessions.map((row) => primeSessionRow(ctx, row)), total: Number(counted[0]?.total ?? 0), page, limit };
+  return { sessions: sessions.map(sessionOfRow), total: Number(counted[0]?.total ?? 0), page, limit };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Op, type Transaction } from 'sequelize';
 import { SessionModel, type RecordOf } from '../../../models';
 import { plainQuery } from '../../db/hot';
-import { primeSessionRow, sessionJoinSql } from './session-relations';
+import { sessionOfRow } from './session-relations';
 import { visibleSql, visibleWhere } from './session.policy';
 import type { SqlRoot } from '../../core/graphql-sql/sql-fields';
 import type { AppContext } from '../../core/context';
@@ -82,27 +82,10 @@ function readParams(scope: WorkspaceScope, ref: string): Record<string, unknown>
   return { workspace_id: scope.workspace.id, id_from: range[0], id_to: range[1], viewer_id: scope.viewer.user.id };
 }
 
-const readSql = new Map<boolean, string>();
-function sessionReadSql(withUsage: boolean): string {
-  let sql = readSql.get(withUsage);
-  if (!sql) {
-    const joins = sessionJoinSql({ relations: true, usage: withUsage });
-    sql = `SELECT to_json(s) AS "s"${joins.select}${readFrom(joins.from)}`;
-    readSql.set(withUsage, sql);
-  }
-  return sql;
-}
-
-/**
- * A read of one session by reference in one named statement, with what its
- * reply shows beside it (project, group with its counts, owner, sharer, and
- * usage when the operation selects it),
- * primed into the request's loaders so the field resolvers run no statement.
- * The joined rows belong to the session's own workspace.
- */
-export async function readSession(ctx: AppContext, scope: WorkspaceScope, ref: string, withUsage: boolean): Promise<RecordOf<SessionModel>> {
-  const rows = await plainQuery<Record<string, unknown>>(sessionReadSql(withUsage), readParams(scope, ref), { prepare: withUsage ? 'session_read_usage' : 'session_read' });
-  return primeSessionRow(ctx, theOne(rows, ref));
+/** A read of one session by reference in one named statement (its relations resolve through the loaders). */
+export async function readSession(scope: WorkspaceScope, ref: string): Promise<RecordOf<SessionModel>> {
+  const rows = await plainQuery<Record<string, unknown>>(`SELECT to_json(s) AS "s"${readFrom('')}`, readParams(scope, ref), { prepare: 'session_read' });
+  return sessionOfRow(theOne(rows, ref));
 }
 
 /**

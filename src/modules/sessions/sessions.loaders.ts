@@ -1,10 +1,8 @@
 import DataLoader from 'dataloader';
-import { PrimedLoader } from '../../core/loaders/primed-loader';
 import type { ProjectModel, RecordOf, SessionMessageModel, SessionModel } from '../../../models';
 import { plainQuery } from '../../db/hot';
 import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
-import { sessionJoinSql, type SessionJoins } from './session-relations';
 import { visibleSql } from './session.policy';
 import { CHILD_SESSIONS, NEWEST } from './sessions.graphql-sql';
 import { EMPTY_STATS, lastGenerationSql, toStats, USAGE_AGGREGATE, type SessionStats, type UsageRow } from './session-usage';
@@ -30,8 +28,6 @@ export interface MessagesKey {
 export interface ChildSessionsKey {
   parent_id: string;
   limit: number;
-  /** What the selection shows beside each session, joined into the same statement. */
-  joins: SessionJoins;
 }
 
 /** Groups keys by everything but the parent id, so each distinct shape is one statement. */
@@ -62,14 +58,14 @@ export function createSessionLoaders(viewer: Viewer | null) {
 
   return {
     /** Usage and recent_message_count of sessions: one statement per batch. */
-    sessionStats: new PrimedLoader<SessionStats>(async (ids) => {
+    sessionStats: new DataLoader<string, SessionStats>(async (ids) => {
       if (!tenant) return ids.map(() => EMPTY_STATS);
       const rows = await plainQuery<UsageRow & { session_id: string }>(usageSql(tenant), { ...tenant.bind, ids: [...ids] });
       const byId = new Map(rows.map((row) => [row.session_id, toStats(row)]));
       return ids.map((id) => byId.get(id) ?? EMPTY_STATS);
     }),
 
-    sessionProjectById: new PrimedLoader<RecordOf<ProjectModel> | null>(async (ids) => {
+    sessionProjectById: new DataLoader<string, RecordOf<ProjectModel> | null>(async (ids) => {
       if (!tenant) return ids.map(() => null);
       const rows = await plainQuery<RecordOf<ProjectModel>>(`SELECT p.* FROM projects p WHERE p.id = ANY($ids::uuid[]) AND ${tenant.where('p')}`, {
         ...tenant.bind,
@@ -114,31 +110,28 @@ export function createSessionLoaders(viewer: Viewer | null) {
   };
 }
 
-/** A session row with what sessionJoinSql put beside it: the field resolver primes it (primeSessionRow). */
+/** A session row as `to_json(s) AS "s"` (sessionOfRow reads it). */
 type SessionRow = Record<string, unknown>;
 
 /**
- * The newest visible sessions of each parent (workspace or group), with their
- * relations and usage joined when the selection shows them. `condition` is a
- * filter on the sessions alias it is given.
+ * The newest visible sessions of each parent (workspace or group).
+ * `condition` is a filter on the sessions alias it is given.
  */
 function childSessionsLoader(tenant: TenantFilter | null, { column, condition }: (typeof CHILD_SESSIONS)[keyof typeof CHILD_SESSIONS]) {
   return new DataLoader<ChildSessionsKey, SessionRow[], string>(
     (keys) =>
       batchByShape(
         keys,
-        (key) => `${key.limit}:${key.joins.relations}:${key.joins.usage}`,
+        (key) => `${key.limit}`,
         async (group) => {
           const out = new Map<ChildSessionsKey, SessionRow[]>(group.map((key) => [key, []]));
           if (!tenant) return out;
-          const joined = sessionJoinSql(group[0].joins);
           const rows = await plainQuery<SessionRow>(
-            `SELECT to_json(s) AS "s"${joined.select} FROM unnest($ids::uuid[]) AS k(id)
+            `SELECT to_json(s) AS "s" FROM unnest($ids::uuid[]) AS k(id)
                CROSS JOIN LATERAL (
                  SELECT * FROM sessions x
                   WHERE x.${column} = k.id AND ${condition('x')} AND ${visibleSql('x')}
                   ORDER BY ${NEWEST('x')} LIMIT $limit) s
-               ${joined.from}
               WHERE ${tenant.where('s')}
               ORDER BY ${NEWEST('s')}`,
             { ...tenant.bind, ids: group.map((key) => key.parent_id), limit: group[0].limit },
@@ -151,7 +144,7 @@ function childSessionsLoader(tenant: TenantFilter | null, { column, condition }:
         },
         () => [],
       ),
-    { cacheKeyFn: (key) => `${key.parent_id}:${key.limit}:${key.joins.relations}:${key.joins.usage}` },
+    { cacheKeyFn: (key) => `${key.parent_id}:${key.limit}` },
   );
 }
 

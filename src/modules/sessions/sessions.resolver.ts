@@ -1,13 +1,10 @@
-import type { GraphQLResolveInfo } from 'graphql';
 import { childLimit } from '../../core/loaders/children-loader';
-import { Arg, Args, Ctx, Extensions, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { withBaseCost } from '../../core/graphql-limits';
-import { selectedJoins } from './session-relations';
 import { Sql, SqlRootField } from '../../core/graphql-sql/sql-fields';
 import { SESSION_RELATIONS } from './sessions.graphql-sql';
-import { mapNow } from '../../core/loaders/primed-loader';
 import { pageInfo } from '../../core/pagination';
 import { toProject } from '../projects/projects.mapper';
 import { ProjectResponse } from '../projects/projects.types';
@@ -61,7 +58,7 @@ const TAGS = { tags: ['sessions'] };
 
 
 
-/** A value now or once loaded: see PrimedLoader. */
+/** A value now, or once loaded. */
 type Nullable<T> = T | null | Promise<T | null>;
 
 @Resolver(() => SessionResponse)
@@ -77,9 +74,8 @@ export class SessionResolver {
     @Arg('workspace', () => String) workspace: string,
     @Args(() => SessionListArgs) args: SessionListArgs,
     @Ctx() ctx: AppContext,
-    @Info() info: GraphQLResolveInfo,
   ): Promise<SessionListResponse> {
-    const result = await listSessions(ctx, org, workspace, args, selectedJoins(info, ['sessions']));
+    const result = await listSessions(ctx, org, workspace, args);
     return { sessions: result.sessions.map(toSession), ...pageInfo(result.total, result.page, result.limit) };
   }
 
@@ -102,10 +98,9 @@ export class SessionResolver {
     @Arg('workspace', () => String) workspace: string,
     @Arg('session_id', () => String) sessionId: string,
     @Ctx() ctx: AppContext,
-    @Info() info: GraphQLResolveInfo,
   ): Promise<SessionResponse> {
     // Usage comes with the session when asked for: one statement either way.
-    return toSession(await getSession(ctx, org, workspace, sessionId, selectedJoins(info).usage));
+    return toSession(await getSession(ctx, org, workspace, sessionId));
   }
 
   @Mutation(() => SessionResponse, { description: 'Save a session: 201 when the id is new, 200 when the owner saves it again (spec 2).' })
@@ -225,46 +220,44 @@ export class SessionResolver {
 
   // Fields resolved through per-request loaders (one statement per batch).
 
-  // The relation fields answer at once (not through a promise) when the list that read the session joined
-  // and primed its relations (PrimedLoader.loadNow), and load them in a batch otherwise.
 
   @Sql(SESSION_RELATIONS.project_key)
   @FieldResolver(() => String, { nullable: true })
   project_key(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<string> {
-    return session.project_id ? mapNow(ctx.loaders.sessionProjectById.loadNow(session.project_id), (row) => row?.key ?? null) : null;
+    return session.project_id ? ctx.loaders.sessionProjectById.load(session.project_id).then((row) => row?.key ?? null) : null;
   }
 
   @Sql(SESSION_RELATIONS.project_name)
   @FieldResolver(() => String, { nullable: true })
   project_name(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<string> {
-    return session.project_id ? mapNow(ctx.loaders.sessionProjectById.loadNow(session.project_id), (row) => row?.name ?? null) : null;
+    return session.project_id ? ctx.loaders.sessionProjectById.load(session.project_id).then((row) => row?.name ?? null) : null;
   }
 
   @Sql(SESSION_RELATIONS.group)
   @FieldResolver(() => SessionGroupSummary, { nullable: true })
   group(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<SessionGroupSummary> {
     if (!session.group_id) return null;
-    return mapNow(ctx.loaders.sessionGroupById.loadNow(session.group_id), (row) => (row ? toSessionGroup(row) : null));
+    return ctx.loaders.sessionGroupById.load(session.group_id).then((row) => (row ? toSessionGroup(row) : null));
   }
 
   @Sql(SESSION_RELATIONS.owner)
   @FieldResolver(() => SessionCreatorResponse, { nullable: true })
   created_by(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<SessionCreatorResponse> {
-    return mapNow(ctx.loaders.userById.loadNow(session.user_id), (user) => (user ? toUserIdentity(user) : null));
+    return ctx.loaders.userById.load(session.user_id).then((user) => (user ? toUserIdentity(user) : null));
   }
 
   @Sql(SESSION_RELATIONS.shared_by)
   @FieldResolver(() => SessionCreatorResponse, { nullable: true })
   shared_by(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<SessionCreatorResponse> {
     if (!session.shared_by_id) return null;
-    return mapNow(ctx.loaders.userById.loadNow(session.shared_by_id), (user) => (user ? toUserIdentity(user) : null));
+    return ctx.loaders.userById.load(session.shared_by_id).then((user) => (user ? toUserIdentity(user) : null));
   }
 
   // A usage object aggregates the session's messages: priced above a plain object (bench: limits).
   @Sql(SESSION_RELATIONS.usage)
   @FieldResolver(() => SessionUsageResponse, { complexity: withBaseCost(USAGE_COST) })
   usage(@Root() session: SessionResponse, @Ctx() ctx: AppContext): SessionUsageResponse | Promise<SessionUsageResponse> {
-    return mapNow(ctx.loaders.sessionStats.loadNow(session.id), (stats) => stats.usage);
+    return ctx.loaders.sessionStats.load(session.id).then((stats) => stats.usage);
   }
 
   @Sql(SESSION_RELATIONS.recent_message_count)
@@ -273,7 +266,7 @@ export class SessionResolver {
     description: 'Messages of the last 24 hours, at most 25 (derived when read); null without transcript messages.',
   })
   recent_message_count(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<number> {
-    return mapNow(ctx.loaders.sessionStats.loadNow(session.id), (stats) => stats.recent_message_count);
+    return ctx.loaders.sessionStats.load(session.id).then((stats) => stats.recent_message_count);
   }
 
   // GraphQL-only navigation (kept out of REST replies).
@@ -290,7 +283,7 @@ export class SessionResolver {
   @Extensions({ graphqlOnly: true })
   project(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<ProjectResponse> {
     if (!session.project_id) return null;
-    return mapNow(ctx.loaders.sessionProjectById.loadNow(session.project_id), (row) => (row ? toProject(row) : null));
+    return ctx.loaders.sessionProjectById.load(session.project_id).then((row) => (row ? toProject(row) : null));
   }
 
   @FieldResolver(() => [TranscriptMessage], { description: 'Transcript messages in seq order (non-compacted unless include_compacted).' })

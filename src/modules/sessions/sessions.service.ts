@@ -167,10 +167,10 @@ export async function saveSession(
   return { session: result.session, created: result.created };
 }
 
-/** One session by reference: one statement, with its project, group and people primed for the reply. */
-export async function getSession(ctx: AppContext, org: string, ws: string, ref: string, withUsage = true): Promise<RecordOf<SessionModel>> {
+/** One session by reference: the tenant, then one statement. */
+export async function getSession(ctx: AppContext, org: string, ws: string, ref: string): Promise<RecordOf<SessionModel>> {
   const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
-  return readSession(ctx, scope, ref, withUsage);
+  return readSession(scope, ref);
 }
 
 export async function updateSession(

@@ -2,7 +2,6 @@ import { isUuid } from '../../core/scalars';
 import { parseLabelFilters } from './labels';
 import { visibleSql } from './session.policy';
 import type { SessionFilterArgs } from './sessions.inputs';
-import { sessionJoinSql, type SessionJoins } from './session-relations';
 import { FACET_MAX_VALUES, SessionArchivedScope, SessionSortBy, SortDirection } from './sessions.types';
 
 /**
@@ -89,25 +88,13 @@ const SORT_COLUMNS: Record<SessionSortBy, string> = {
  * SQL): the page's ids are chosen first (for active sessions, the default
  * scope, from the active-sessions index alone, which carries every sort
  * column since migration 0013), then only those rows are read from the
- * table, with what the reply shows beside them (`joins`).
+ * table.
  */
-export function sessionPageSql(
-  whereSql: string,
-  sortBy: SessionSortBy,
-  sortDir: SortDirection,
-  joins: SessionJoins = { relations: false, usage: false },
-): string {
+export function sessionPageSql(whereSql: string, sortBy: SessionSortBy, sortDir: SortDirection): string {
   const order = sessionOrder(sortBy, sortDir);
-  const joined = sessionJoinSql(joins);
-  return `SELECT to_json(s) AS "s"${joined.select} ${pageFrom(whereSql, order, joined.from)}
-          ORDER BY ${order}`;
-}
-
-/** The page's ids chosen from the index first, then their rows and `joinsFrom` beside them. */
-function pageFrom(whereSql: string, order: string, joinsFrom: string): string {
-  return `FROM (${pageIdsSql(whereSql, order, '$limit', '$offset')}) page
+  return `SELECT to_json(s) AS "s" FROM (${pageIdsSql(whereSql, order, '$limit', '$offset')}) page
            JOIN sessions s ON s.id = page.id
-           ${joinsFrom}`;
+          ORDER BY ${order}`;
 }
 
 /** The ids of one page of the list, in its order (`limit` and `offset` are placeholders). */

@@ -1,9 +1,8 @@
-import type { GraphQLResolveInfo } from 'graphql';
 import { childLimit } from '../../core/loaders/children-loader';
-import { Arg, Ctx, Extensions, FieldResolver, Info, Int, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { WorkspaceResponse } from '../workspaces/workspaces.types';
-import { primeSessionRow, selectedJoins } from './session-relations';
+import { sessionOfRow } from './session-relations';
 import { toSession } from './sessions.mapper';
 import { SessionResponse } from './sessions.types';
 import { Sql } from '../../core/graphql-sql/sql-fields';
@@ -21,9 +20,8 @@ export class WorkspaceSessionsResolver {
     @Root() workspace: WorkspaceResponse,
     @Arg('limit', () => Int, { defaultValue: 20, description: 'At most 100.' }) limit: number,
     @Ctx() ctx: AppContext,
-    @Info() info: GraphQLResolveInfo,
   ): Promise<SessionResponse[]> {
-    const rows = await ctx.loaders.workspaceSessions.load({ parent_id: workspace.id, limit: childLimit(limit), joins: selectedJoins(info) });
-    return rows.map((row) => toSession(primeSessionRow(ctx, row)));
+    const rows = await ctx.loaders.workspaceSessions.load({ parent_id: workspace.id, limit: childLimit(limit) });
+    return rows.map((row) => toSession(sessionOfRow(row)));
   }
 }
