@@ -1,4 +1,4 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -173,6 +173,12 @@ function lastReply(text: string): { status: number; headers: Record<string, stri
   };
 }
 
+/** Who listens on a TCP port (iproute2's ss), for a failure's message. */
+function listeners(port: number): string {
+  const ss = spawnSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
+  return ss.error ? `(ss: ${ss.error.message})` : ss.stdout || '(nobody)';
+}
+
 function refused(port: number): Promise<string> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
@@ -210,7 +216,11 @@ describe('server lifecycle', () => {
       server.child.kill('SIGTERM');
       await server.waitFor('the shutdown log line', (text) => text.includes('"msg":"shutting down"') || null);
       await within(idle.closed, STEP_MS, 'closing the idle keep-alive connection');
-      expect(await within(refused(port), STEP_MS, 'refusing a new connection')).toBe('ECONNREFUSED');
+      const refusal = await within(refused(port), STEP_MS, 'refusing a new connection');
+      // A rare failure here in full runs (a connection accepted after the shutdown began) is not understood yet:
+      // say who listens on the port and what the server printed, so the next one can be diagnosed.
+      if (refusal !== 'ECONNREFUSED') console.error(`accepted after SIGTERM; listening on ${port}:\n${listeners(port)}\nserver output:\n${server.output()}`);
+      expect(refusal).toBe('ECONNREFUSED');
       // The request in flight is still waiting for its body, and the server for it.
       expect(busy.isClosed()).toBe(false);
       expect(server.child.exitCode).toBeNull();
