@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import { plainQuery } from '../../db/hot';
 import { argsRuleErrors } from '../validation/arg-rules';
 import { compileQuery } from './compile';
+import { ParameterConflict } from './sql-fields';
 
 /** PostgreSQL's error when a subquery used as a value returns more than one row. */
 const CARDINALITY_VIOLATION = '21000';
@@ -55,9 +56,9 @@ export function createEngine(schema: GraphQLSchema) {
       return new SqlData(new Map(query.keys.map((key) => [key, row[key]])));
     } catch (error) {
       // The resolvers answer instead: an API error (not found, forbidden) exactly as they always report it,
-      // and a root that found several rows (an ambiguous reference: 409).
+      // a root that found several rows (an ambiguous reference: 409), two roots binding one name differently.
       // (A statement cancelled at DB_STATEMENT_TIMEOUT_MS is run again by them too, and answers 504 then.)
-      if (!(error instanceof AppError) && (error as { code?: string }).code !== CARDINALITY_VIOLATION) {
+      if (!(error instanceof AppError) && !(error instanceof ParameterConflict) && (error as { code?: string }).code !== CARDINALITY_VIOLATION) {
         ctx.logger.warn({ err: error }, 'compiled GraphQL query failed; executing it');
       }
       return null;

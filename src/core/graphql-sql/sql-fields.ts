@@ -68,9 +68,24 @@ export class SqlParams {
     return `$${name}`;
   }
 
-  /** Named parameters a tenant filter refers to (same names, same values on every use). */
+  /**
+   * Named parameters a filter refers to (a tenant filter, a list's filters).
+   * Two roots of one document may bind the same name: with the same value
+   * that is one parameter, with another value the statement cannot hold both
+   * (ParameterConflict: the resolvers answer such a query).
+   */
   named(values: Record<string, unknown>): void {
-    Object.assign(this.values, values);
+    for (const [name, value] of Object.entries(values)) {
+      if (name in this.values && JSON.stringify(this.values[name]) !== JSON.stringify(value)) throw new ParameterConflict(name);
+      this.values[name] = value;
+    }
+  }
+}
+
+/** Two parts of one compiled statement bind one parameter name to different values. */
+export class ParameterConflict extends Error {
+  constructor(name: string) {
+    super(`parameter $${name} is bound twice with different values`);
   }
 }
 

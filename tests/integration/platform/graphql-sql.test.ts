@@ -238,6 +238,24 @@ describe('GraphQL queries answered by one SQL statement', () => {
     expect(outside.result.text).toBe((await run('default', false)).result.text);
   });
 
+  it('answers two roots that bind one parameter name to different values with the resolvers, each with its own filter', async () => {
+    // Both lists bind $workspace_id (and the second $f_agent): one statement cannot hold two values for a name.
+    const query = `query($org: String!, $second: String!) {
+      a: sessions(org: $org, workspace: "default", agent: ["agent-y"]) { total sessions { agent } }
+      b: sessions(org: $org, workspace: $second) { total sessions { title } } }`;
+    const both = await bothWays(query, { org: roles.orgKey, second: secondWs });
+    expect(both.usedSql).toBe(false);
+    expect(both.compiled.text).toBe(both.executed.text);
+    expect(both.compiled.body.data).toEqual({
+      a: { total: 1, sessions: [{ agent: 'agent-y' }] },
+      b: { total: 1, sessions: [{ title: 'in the second workspace' }] },
+    });
+    // The same root twice with the same values is one statement.
+    const same = await bothWays(`query($org: String!) { a: sessions(org: $org, workspace: "default") { total } b: sessions(org: $org, workspace: "default") { total } }`, { org: roles.orgKey });
+    expect(same.usedSql).toBe(true);
+    expect(canonical(same.compiled.text)).toBe(canonical(same.executed.text));
+  });
+
   it('gives each request its own reply when concurrent requests share one X-Request-Id', async () => {
     const other = await createUser();
     await saveSession(api, other, { title: 'other tenant' });
