@@ -1,6 +1,7 @@
 /**
- * SQL fragments for replies PostgreSQL serialises (@RestJson), matching what
- * GraphQL serialisation of the same values produces.
+ * SQL fragments for replies PostgreSQL serialises (field declarations read by
+ * the engine, and the remaining @RestJson replies), matching what GraphQL
+ * serialisation of the same values produces.
  */
 
 /** A timestamptz as DateTimeISO serialises a JS Date: UTC, milliseconds (truncated, as node-postgres parses). */

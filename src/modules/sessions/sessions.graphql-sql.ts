@@ -42,7 +42,7 @@ export function childSessionsSql(parent: keyof typeof CHILD_SESSIONS): SqlList {
   };
 }
 
-// The relations of a session, from its own workspace only (as the joins primed into the loaders).
+// The relations of a session, from its own workspace only (as the loaders, bound to the organization, read them).
 const projectOf = (s: string, p: string) => `projects ${p} WHERE ${p}.id = ${s}.project_id AND ${p}.workspace_id = ${s}.workspace_id`;
 
 /** The SQL of the session fields its resolvers answer from other rows (declared beside them with @Sql). */
