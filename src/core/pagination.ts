@@ -92,13 +92,11 @@ export const EMBEDDED_LIST_CAP = 100;
  */
 @ArgsType()
 export class ListPageArgs {
-  @Sql()
   @Field(() => Int, { nullable: true, defaultValue: 1, description: `Page number, from 1 to ${MAX_OFFSET_ROWS / MAX_LIST_PAGE} at the largest page size.` })
   @Min(1)
   @Max(MAX_OFFSET_ROWS)
   page?: number | null;
 
-  @Sql()
   @Field(() => Int, { nullable: true, defaultValue: MAX_LIST_PAGE, description: `Items per page, 1 to ${MAX_LIST_PAGE} (default ${MAX_LIST_PAGE}).` })
   @Min(1)
   @Max(MAX_LIST_PAGE)

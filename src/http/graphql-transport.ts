@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApolloServer, HeaderMap, type BaseContext } from '@apollo/server';
+import { ApolloServer, HeaderMap, type ApolloServerOptionsWithGateway, type BaseContext } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import type { GraphQLSchema } from 'graphql';
+import type { ExecutionResult, GraphQLSchema } from 'graphql';
 import type { AppContext } from '../core/context';
-import type { GatewayExecutionResult, GatewayInterface } from '@apollo/server-gateway-interface';
 import { stringifyResult, type Engine } from '../core/graphql-sql/engine';
 import type { ScopeHint } from '../core/tenancy/scope';
 import { AppError, reportError, ValidationError } from '../core/errors';
@@ -45,12 +44,12 @@ function scopeHintOf(body: unknown): ScopeHint | null {
  */
 export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engine): Promise<GraphQLTransport> {
   // The read engine is Apollo's executor, supplied through its gateway interface (the schema never changes).
-  const gateway: GatewayInterface = {
+  const gateway: ApolloServerOptionsWithGateway<AppContext & BaseContext>['gateway'] = {
     onSchemaLoadOrUpdate(callback) {
       callback({ apiSchema: schema, coreSupergraphSdl: '' });
       return () => undefined;
     },
-    load: async () => ({ executor: ({ document, operationName, request, context }) => engine.execute({ document, operationName, variables: request.variables }, context as AppContext) as Promise<GatewayExecutionResult> }),
+    load: async () => ({ executor: ({ document, operationName, request, context }) => engine.execute({ document, operationName, variables: request.variables }, context as AppContext) as Promise<ExecutionResult<Record<string, unknown>>> }),
     stop: async () => undefined,
   };
   const apollo = new ApolloServer<AppContext & BaseContext>({

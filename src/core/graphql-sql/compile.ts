@@ -85,6 +85,7 @@ export function compileQuery(
       case 'object': {
         // A null from SQL must be a null GraphQL allows.
         if (definition.args.length || (isNonNullType(definition.type) && !described.always)) throw new NotCompiled();
+        if (isListType(getNullableType(definition.type))) throw new NotCompiled();
         const child = objectTypeOf(definition);
         const as = nextAlias();
         return `(SELECT ${objectJson(child, as, nodes)} FROM ${described.from(row, as)} LIMIT 1)`;
@@ -113,7 +114,9 @@ export function compileQuery(
       }
       const definition = queryType.getFields()[name];
       const root = definition?.extensions.sqlRoot as SqlRoot | undefined;
-      if (!root || !definition) return null;
+      // A list root, or a key PostgreSQL would cut, is the resolvers' (before the root's check reads anything).
+      if (!root || !definition || isListType(getNullableType(definition.type))) return null;
+      columnName(key);
       const as = nextAlias();
       roots.push({ key, field: name, root, args: getArgumentValues(definition, nodes[0], variables), as, json: objectJson(objectTypeOf(definition), as, nodes) });
     }

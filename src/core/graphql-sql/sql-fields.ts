@@ -119,6 +119,7 @@ export function Sql(spec: SqlField | ((field: string) => SqlField) = column): Pr
     const field = typeof spec === 'function' ? spec(String(property)) : spec;
     let fields = declared.get(target);
     if (!fields) declared.set(target, (fields = new Map()));
+    if (fields.has(String(property))) throw new Error(`${String(property)} declares its SQL twice`);
     fields.set(String(property), field);
     Extensions({ sql: field })(target, property, descriptor as never);
   };

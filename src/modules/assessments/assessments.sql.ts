@@ -36,9 +36,9 @@ export const spanReplyJson = (alias: string) => `${typeJson(AttackSpanResponse, 
  * The version of that shape stored with each span's reply text: derived from
  * the statement text, so any change to a field's declaration changes it and
  * stored texts of the old shape are rebuilt when read instead of served
- * stale (1–4096, the column is a smallint).
+ * stale (1–32768: 15 bits of the hash, the column is a smallint).
  */
-export const replyVersionOf = (sql: string) => parseInt(crypto.createHash('sha256').update(sql).digest('hex').slice(0, 3), 16) + 1;
+export const replyVersionOf = (sql: string) => parseInt(crypto.createHash('sha256').update(sql).digest('hex').slice(0, 4), 16) % 32768 + 1;
 let version: number | undefined;
 export const spanReplyVersion = () => (version ??= replyVersionOf(spanReplyJson('s')));
 

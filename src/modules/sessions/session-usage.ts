@@ -2,7 +2,7 @@ import type { SessionUsageResponse } from './sessions.types';
 
 /**
  * A session's usage, derived at read time from its messages: the aggregate
- * SQL (used by the batched loader and joined into session reads) and its
+ * SQL (used by the batched loader and the compiled `usage` field) and its
  * mapping to the GraphQL type.
  */
 export const EMPTY_USAGE: SessionUsageResponse = {

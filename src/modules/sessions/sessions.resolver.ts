@@ -99,7 +99,6 @@ export class SessionResolver {
     @Arg('session_id', () => String) sessionId: string,
     @Ctx() ctx: AppContext,
   ): Promise<SessionResponse> {
-    // Usage comes with the session when asked for: one statement either way.
     return toSession(await getSession(ctx, org, workspace, sessionId));
   }
 
@@ -218,8 +217,7 @@ export class SessionResolver {
     };
   }
 
-  // Fields resolved through per-request loaders (one statement per batch).
-
+  // Fields the engine reads with their @Sql declarations; on the resolvers' path, through per-request loaders (one statement per batch).
 
   @Sql(SESSION_RELATIONS.project_key)
   @FieldResolver(() => String, { nullable: true })
