@@ -68,23 +68,27 @@ function theOne<T>(rows: T[], ref: string): T {
   return rows[0];
 }
 
-/** The sessions of a named read beside `joinsFrom`: the reference's id range among the caller's visible sessions of the workspace. */
-const readFrom = (joinsFrom: string) => `
-      FROM sessions s
-      ${joinsFrom}
-     WHERE s.workspace_id = $workspace_id AND s.id BETWEEN $id_from AND $id_to AND ${visibleSql('s', '$viewer_id')}
-     LIMIT 2`;
-
-/** The parameters of readFrom for a reference (404 when it cannot name any id). */
-function readParams(scope: WorkspaceScope, ref: string): Record<string, unknown> {
+/**
+ * The session a reference names, as `FROM … WHERE … LIMIT 2` over alias `as`
+ * with its parameters (named `$workspace_id`, `$id_from`, `$id_to`,
+ * `$viewer_id`): the reference's id range among the caller's visible
+ * sessions of the workspace; 404 when it cannot name any id. LIMIT 2 also
+ * makes the generic plan walk the primary key for the id range instead of
+ * AND-ing it with a bitmap of the whole workspace's sessions.
+ */
+function referenceFrom(scope: WorkspaceScope, ref: string, as: string): { from: string; bind: Record<string, unknown> } {
   const range = refRange(ref);
   if (!range) throw new NotFoundError('Session');
-  return { workspace_id: scope.workspace.id, id_from: range[0], id_to: range[1], viewer_id: scope.viewer.user.id };
+  return {
+    from: `sessions ${as} WHERE ${as}.workspace_id = $workspace_id AND ${as}.id BETWEEN $id_from AND $id_to AND ${visibleSql(as, '$viewer_id')} LIMIT 2`,
+    bind: { workspace_id: scope.workspace.id, id_from: range[0], id_to: range[1], viewer_id: scope.viewer.user.id },
+  };
 }
 
 /** A read of one session by reference in one named statement (its relations resolve through the loaders). */
 export async function readSession(scope: WorkspaceScope, ref: string): Promise<RecordOf<SessionModel>> {
-  const rows = await plainQuery<Record<string, unknown>>(`SELECT to_json(s) AS "s"${readFrom('')}`, readParams(scope, ref), { prepare: 'session_read' });
+  const { from, bind } = referenceFrom(scope, ref, 's');
+  const rows = await plainQuery<Record<string, unknown>>(`SELECT to_json(s) AS "s" FROM ${from}`, bind, { prepare: 'session_read' });
   return sessionOfRow(theOne(rows, ref));
 }
 
@@ -98,12 +102,8 @@ export async function readSession(scope: WorkspaceScope, ref: string): Promise<R
 export const SESSION_ROOT: SqlRoot = {
   async from(ctx, args, params, as) {
     const ref = String(args.session_id);
-    const scope = await resolveSessionWorkspace(ctx, String(args.org), String(args.workspace), ref);
-    const range = refRange(ref);
-    if (!range) throw new NotFoundError('Session');
-    // LIMIT 2, as readFrom: the generic plan then walks the primary key for the id range instead of AND-ing it
-    // with a bitmap of the whole workspace's sessions.
-    return `sessions ${as} WHERE ${as}.workspace_id = ${params.add(scope.workspace.id)}
-       AND ${as}.id BETWEEN ${params.add(range[0])} AND ${params.add(range[1])} AND ${visibleSql(as, params.add(scope.viewer.user.id))} LIMIT 2`;
+    const { from, bind } = referenceFrom(await resolveSessionWorkspace(ctx, String(args.org), String(args.workspace), ref), ref, as);
+    params.named(bind);
+    return from;
   },
 };
