@@ -1,5 +1,4 @@
 import { Extensions } from 'type-graphql';
-import type { RestJsonReply } from './json-array-reply';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -27,22 +26,6 @@ export function Rest(method: HttpMethod, path: string, options: Omit<RestRoute, 
 /** Opts a root field out of authentication. The guard test lists every use. */
 export function Public(): MethodDecorator {
   return Extensions({ public: true });
-}
-
-/**
- * A REST reply serialised by PostgreSQL, for routes whose replies are too
- * large for GraphQL execution to be the cheap part (an attack list of
- * 10,000 spans is ~250,000 fields). The route answers with the JSON text
- * `reply` returns, given the request's validated arguments, instead of
- * executing its document over the resolver's objects; GraphQL still runs
- * the resolver. `reply` must call the same service (tenant check first) and
- * produce exactly what executing the route's document would (a
- * JsonArrayReply gives a list's elements row by row, written as they come):
- * tests/integration/platform/rest-json-replies.test.ts compares both for
- * every route that uses it.
- */
-export function RestJson<Ctx, Args>(reply: (ctx: Ctx, args: Args) => Promise<RestJsonReply>): MethodDecorator {
-  return Extensions({ restJson: reply });
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * A REST reply that is a JSON array whose elements PostgreSQL sends one row
- * each (@RestJson): the HTTP layer writes them as they arrive
+ * each (the engine's answer to a list root): the HTTP layer writes them as they arrive
  * (http/respond.ts sendJsonArray) instead of waiting for the whole text, so
  * a large list is on the wire while PostgreSQL still reads it.
  */
@@ -12,6 +12,3 @@ export class JsonArrayReply {
    */
   constructor(readonly each: (element: (json: string) => void) => Promise<void>) {}
 }
-
-/** What a @RestJson reply gives: the whole JSON text, or an array written row by row. */
-export type RestJsonReply = string | JsonArrayReply;

@@ -9,11 +9,6 @@ export function pageInfo(total: number, page: number, limit: number) {
   return { total, page, limit, total_pages: totalPages, has_next: page < totalPages, has_previous: page > 1 };
 }
 
-/** A page reply as JSON text: the envelope of `pageInfo` and the items' JSON text (built by PostgreSQL) under `key`. */
-export function pageJson(total: number, page: number, limit: number, key: string, itemsJson: string): string {
-  return `${JSON.stringify(pageInfo(total, page, limit)).slice(0, -1)},${JSON.stringify(key)}:${itemsJson}}`;
-}
-
 /**
  * A page reply answered by the engine (core/graphql-sql): the FROM of its
  * root's one row, the envelope of `pageInfo` (the page's fields read it) and

@@ -1,6 +1,6 @@
 /**
  * SQL fragments for replies PostgreSQL serialises (field declarations read by
- * the engine, and the remaining @RestJson replies), matching what GraphQL
+ * the engine), matching what GraphQL
  * serialisation of the same values produces.
  */
 
@@ -12,13 +12,4 @@ export function jsonTimestamp(expr: string): string {
 /** A jsonb member, or `fallback` (a JSON literal) when it is missing or null (`value ?? fallback`). */
 export function jsonOr(expr: string, fallback: string): string {
   return `coalesce(nullif(${expr}, 'null'::jsonb), '${fallback}'::jsonb)`;
-}
-
-/**
- * A JSON object of named SQL expressions (`expr AS name, …`), in their order,
- * written without the spaces `json_build_object` puts around every `:` and
- * `,` (about a tenth of a reply's bytes).
- */
-export function compactJson(namedExpressions: string): string {
-  return `(SELECT to_json(j) FROM (SELECT ${namedExpressions}) j)`;
 }

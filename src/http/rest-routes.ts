@@ -1,13 +1,10 @@
 import {
-  getArgumentValues,
-  getVariableValues,
   GraphQLError,
   GraphQLObjectType,
   GraphQLSchema,
   Kind,
   OperationTypeNode,
   type DocumentNode,
-  type FieldNode,
   type GraphQLField,
   type OperationDefinitionNode,
 } from 'graphql';
@@ -20,7 +17,7 @@ import { type AppError, reportError, toAppError, ValidationError } from '../core
 import type { RestRoute } from '../core/graphql-decorators';
 import { NO_STORE_HEADERS, selectsNoStoreField } from '../core/no-store';
 import { argsRuleErrors } from '../core/validation/arg-rules';
-import { JsonArrayReply, type RestJsonReply } from '../core/json-array-reply';
+import { JsonArrayReply } from '../core/json-array-reply';
 import { readRestVariables, toRestLoc } from './read-variables';
 
 export const REST_BASE = '/api/v1';
@@ -94,8 +91,6 @@ export interface RestPlan {
   operation: OperationDefinitionNode;
   status: number;
   public: boolean;
-  /** The route's reply built by PostgreSQL (@RestJson), if it has one. */
-  json: ((ctx: AppContext, args: Record<string, unknown>) => Promise<RestJsonReply>) | null;
   /** The reply selects a secret (core/no-store): sent with Cache-Control: no-store. */
   noStore: boolean;
 }
@@ -153,7 +148,6 @@ export function createRestRouter(schema: GraphQLSchema, engine: Engine): RestRou
       operation: operationNode,
       status: operation.route.status ?? 200,
       public: Boolean(operation.field.extensions?.public),
-      json: (operation.field.extensions?.restJson as RestPlan['json'] | undefined) ?? null,
       noStore: selectsNoStoreField(schema, document),
     });
   }
@@ -169,32 +163,22 @@ export function createRestRouter(schema: GraphQLSchema, engine: Engine): RestRou
       const { variables, errors } = readRestVariables(schema, plan.operation, pathValues, ctx.rest!);
       if (errors.length || plan.kind === 'Query') {
         // The rules of the arguments that did parse, so one reply lists every problem (bodies already merge both);
-        // a query the engine answers in SQL (or by @RestJson) runs no resolver, where these rules would run otherwise.
+        // a query the engine answers in SQL runs no resolver, where these rules would run otherwise.
         const reported = new Set(errors.map((item) => item.loc.slice(0, 2).join('\u0000')));
         const rules = argsRuleErrors(plan.kind === 'Mutation' ? 'mutation' : 'query', plan.fieldName, variables)
           .map((item) => ({ ...item, loc: toRestLoc(item.loc, pathKeys) }))
           .filter((item) => item.loc[0] !== 'body' && !reported.has(item.loc.slice(0, 2).join('\u0000')));
         if (errors.length || rules.length) return { error: new ValidationError([...errors, ...rules]) };
       }
-      if (plan.json) {
-        // The field's arguments as execution would pass them (variables coerced, defaults applied), without executing.
-        const coerced = getVariableValues(schema, plan.operation.variableDefinitions ?? [], variables);
-        if (coerced.errors) return { error: toAppError(coerced.errors[0]).appError };
-        const args = getArgumentValues(plan.field, plan.operation.selectionSet.selections[0] as FieldNode, coerced.coerced);
-        try {
-          const reply = await plan.json(ctx, args);
-          return reply instanceof JsonArrayReply ? { status: plan.status, array: reply } : { status: plan.status, text: reply };
-        } catch (error) {
-          // What the service throws is reported where executing the document would report it (`query.page`, …).
-          throw error instanceof GraphQLError ? error : restError(new GraphQLError('error', { originalError: error as Error }), pathKeys);
-        }
-      }
-      const result = await engine.execute({ document: plan.document, variables, operationName: plan.operation.name?.value }, ctx);
+      const result = await engine.execute({ document: plan.document, variables, operationName: plan.operation.name?.value }, ctx, { elements: true });
       if (result.errors?.length) {
         for (const error of result.errors) reportError(ctx.logger, error, { operation: ctx.operation });
         return { error: toAppError(restError(result.errors[0], pathKeys)).appError };
       }
-      if (result.data instanceof SqlData) return { status: plan.status, text: result.data.fields.get(plan.fieldName)! };
+      if (result.data instanceof SqlData) {
+        const reply = result.data.fields.get(plan.fieldName)!;
+        return reply instanceof JsonArrayReply ? { status: plan.status, array: reply } : { status: plan.status, text: reply };
+      }
       return { status: plan.status, text: JSON.stringify(result.data?.[plan.fieldName] ?? null) };
     } catch (error) {
       reportError(ctx.logger, error, { operation: ctx.operation });

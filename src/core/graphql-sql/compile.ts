@@ -18,7 +18,7 @@ import {
 } from 'graphql';
 import { collectFields } from '../graphql-selection';
 import type { AppContext } from '../context';
-import { SqlParams, type SqlField, type SqlRoot } from './sql-fields';
+import { SqlParams, type SqlField, type SqlListRoot, type SqlRoot, type SqlStoredReply } from './sql-fields';
 
 /** The statement that answers a query, before its root fields' tenant checks ran. */
 export interface CompiledQuery {
@@ -28,6 +28,11 @@ export interface CompiledQuery {
   roots: { key: string; field: string; args: Record<string, unknown>; nullable: boolean }[];
   /** Runs the roots' checks and answers the statement text with its parameters. */
   statement(ctx: AppContext): Promise<{ text: string; params: Record<string, unknown> }>;
+  /**
+   * A query of one list root only: runs its checks and answers the statement
+   * of its elements, one row each (a column `item` of JSON text), in order.
+   */
+  elements: ((ctx: AppContext) => Promise<{ text: string; params: Record<string, unknown> }>) | null;
 }
 
 /**
@@ -65,11 +70,37 @@ export function compileQuery(
   let aliases = 0;
   const nextAlias = () => `t${aliases++}`;
 
-  function objectJson(type: GraphQLObjectType, row: string, nodes: readonly FieldNode[]): string {
-    const selected = collectFields(schema, fragments, variables, type, nodes.map((node) => node.selectionSet));
+  const selectionOf = (type: GraphQLObjectType, nodes: readonly FieldNode[]) =>
+    collectFields(schema, fragments, variables, type, nodes.map((node) => node.selectionSet));
+
+  /** The object as JSON (`text`: as JSON text), its stored reply when the type has one and the whole type is selected. */
+  function objectJson(type: GraphQLObjectType, row: string, nodes: readonly FieldNode[], text = false): string {
     const parts: string[] = [];
-    for (const [key, fieldNodes] of selected) parts.push(`${fieldSql(type, row, fieldNodes)} AS ${columnName(key)}`);
-    return `(SELECT to_json(${ROW}) FROM (SELECT ${parts.join(', ')}) ${ROW})`;
+    for (const [key, fieldNodes] of selectionOf(type, nodes)) parts.push(`${fieldSql(type, row, fieldNodes)} AS ${columnName(key)}`);
+    const built = `(SELECT to_json(${ROW}) FROM (SELECT ${parts.join(', ')}) ${ROW})${text ? '::text' : ''}`;
+    const stored = storedText(type, row, nodes);
+    if (!stored) return built;
+    return text ? `coalesce(${stored}, ${built})` : `coalesce((${stored})::json, ${built})`;
+  }
+
+  function storedText(type: GraphQLObjectType, row: string, nodes: readonly FieldNode[]): string | null {
+    const stored = type.extensions.sqlStored as SqlStoredReply | undefined;
+    return stored && selectsWholeType(type, nodes) ? stored.text(row) : null;
+  }
+
+  /** Every field of the type under its own name in declaration order, each object field's whole type too: what a stored reply holds. */
+  function selectsWholeType(type: GraphQLObjectType, nodes: readonly FieldNode[]): boolean {
+    const fields = type.getFields();
+    const names = Object.keys(fields);
+    const selected = [...selectionOf(type, nodes)];
+    return (
+      selected.length === names.length &&
+      selected.every(([key, fieldNodes], index) => {
+        if (key !== names[index] || fieldNodes[0].name.value !== key) return false;
+        const named = getNamedType(fields[key].type);
+        return !isObjectType(named) || selectsWholeType(named, fieldNodes);
+      })
+    );
   }
 
   function fieldSql(type: GraphQLObjectType, row: string, nodes: readonly FieldNode[]): string {
@@ -103,7 +134,7 @@ export function compileQuery(
   }
 
   try {
-    const roots: { key: string; field: string; root: SqlRoot; args: Record<string, unknown>; as: string; json: string }[] = [];
+    const roots: { key: string; field: string; root: SqlRoot | SqlListRoot; args: Record<string, unknown>; as: string; nodes: readonly FieldNode[]; type: GraphQLObjectType }[] = [];
     const typenames: { key: string }[] = [];
     const selected = collectFields(schema, fragments, variables, queryType, [operation.selectionSet]);
     for (const [key, nodes] of selected) {
@@ -113,25 +144,42 @@ export function compileQuery(
         continue;
       }
       const definition = queryType.getFields()[name];
-      const root = definition?.extensions.sqlRoot as SqlRoot | undefined;
-      // A list root, or a key PostgreSQL would cut, is the resolvers' (before the root's check reads anything).
-      if (!root || !definition || isListType(getNullableType(definition.type))) return null;
+      const root = definition?.extensions.sqlRoot as SqlRoot | SqlListRoot | undefined;
+      // A root declared for the other shape (one row, a list), or a key PostgreSQL would cut, is the resolvers' (before the root's check reads anything).
+      if (!root || !definition || isListType(getNullableType(definition.type)) !== 'rows' in root) return null;
       columnName(key);
-      const as = nextAlias();
-      roots.push({ key, field: name, root, args: getArgumentValues(definition, nodes[0], variables), as, json: objectJson(objectTypeOf(definition), as, nodes) });
+      roots.push({ key, field: name, root, args: getArgumentValues(definition, nodes[0], variables), as: nextAlias(), nodes, type: objectTypeOf(definition) });
     }
     if (!roots.length) return null;
     const keys = [...selected.keys()];
+    // Each root's JSON is written before any check runs, so a field that cannot be compiled leaves the query to the resolvers first.
+    const json = new Map(roots.map(({ key, as, nodes, type }) => [key, objectJson(type, as, nodes)]));
+    const single = roots.length === 1 && !typenames.length && 'rows' in roots[0].root ? roots[0] : null;
+    const elementText = single ? objectJson(single.type, single.as, single.nodes, true) : null;
     return {
       keys,
       roots: roots.map(({ key, field, args }) => ({ key, field, args, nullable: !isNonNullType(queryType.getFields()[field].type) })),
       async statement(context) {
         const columns = new Map<string, string>();
         for (const { key } of typenames) columns.set(key, `to_json('${queryType.name}'::text)`);
-        for (const { key, root, args, as, json } of roots) columns.set(key, `(SELECT ${json} FROM ${await root.from(context, args, params, as)})`);
+        for (const { key, root, args, as } of roots) {
+          if ('rows' in root) {
+            const rows = await root.rows(context, args, params, as);
+            columns.set(key, `(SELECT coalesce(array_to_json(array_agg(${json.get(key)} ORDER BY ${rows.orderBy})), '[]'::json) FROM (${rows.select}) ${as})`);
+          } else {
+            columns.set(key, `(SELECT ${json.get(key)} FROM ${await root.from(context, args, params, as)})`);
+          }
+        }
         const select = keys.map((key) => `coalesce(${columns.get(key)}, 'null'::json)::text AS ${columnName(key)}`).join(', ');
         return { text: `SELECT ${select}`, params: params.values };
       },
+      elements:
+        single && elementText
+          ? async (context) => {
+              const rows = await (single.root as SqlListRoot).rows(context, single.args, params, single.as);
+              return { text: `SELECT ${elementText} AS item FROM (${rows.select}) ${single.as} ORDER BY ${rows.orderBy}`, params: params.values };
+            }
+          : null,
     };
   } catch (error) {
     // Arguments graphql-js would refuse are its to report.

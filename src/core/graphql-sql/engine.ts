@@ -2,7 +2,8 @@ import { execute, type DocumentNode, type ExecutionResult, type FormattedExecuti
 import { config } from '../../config/config';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
-import { plainQuery } from '../../db/hot';
+import { plainQuery, streamQuery } from '../../db/hot';
+import { JsonArrayReply } from '../json-array-reply';
 import { argsRuleErrors } from '../validation/arg-rules';
 import { compileQuery } from './compile';
 import { ParameterConflict } from './sql-fields';
@@ -12,11 +13,12 @@ const CARDINALITY_VIOLATION = '21000';
 
 /**
  * The data of a query PostgreSQL answered: the JSON text of each root key,
- * in reply order. Written out as it is (stringifyResult, or a REST route's
- * one key), never parsed in node.
+ * in reply order, or (`elements`) a list root's elements as they arrive.
+ * Written out as it is (stringifyResult, or a REST route's one key), never
+ * parsed in node.
  */
 export class SqlData {
-  constructor(readonly fields: ReadonlyMap<string, string>) {}
+  constructor(readonly fields: ReadonlyMap<string, string | JsonArrayReply>) {}
 
   get text(): string {
     let out = '{';
@@ -42,13 +44,19 @@ export interface EngineRequest {
  * resolvers.
  */
 export function createEngine(schema: GraphQLSchema) {
-  async function compiled(request: EngineRequest, ctx: AppContext): Promise<SqlData | null> {
+  async function compiled(request: EngineRequest, ctx: AppContext, elements: boolean): Promise<SqlData | null> {
     if (!config().GRAPHQL_SQL) return null;
     const query = compileQuery(schema, request.document, request.operationName, request.variables, ctx);
     if (!query) return null;
     // The argument rules the resolvers would check (422): theirs to report.
     if (query.roots.some(({ field, args }) => argsRuleErrors('query', field, args).length)) return null;
     try {
+      if (elements && query.elements) {
+        // The checks run now; the rows go out as PostgreSQL sends them.
+        const { text, params } = await query.elements(ctx);
+        const reply = new JsonArrayReply((element) => streamQuery(text, params, { prepare: { quota: 'graphql' } }, (values) => element(values[0] as string)));
+        return new SqlData(new Map([[query.keys[0], reply]]));
+      }
       const { text, params } = await query.statement(ctx);
       const [row] = await plainQuery<Record<string, string>>(text, params, { prepare: { quota: 'graphql' } });
       // A root GraphQL does not allow to be null found no row: the resolvers report why (404).
@@ -66,8 +74,12 @@ export function createEngine(schema: GraphQLSchema) {
   }
 
   return {
-    async execute(request: EngineRequest, ctx: AppContext): Promise<EngineResult> {
-      const data = await compiled(request, ctx);
+    /**
+     * `elements`: a query of one list root answered in SQL gives its elements
+     * as PostgreSQL sends them (a REST route writes them out as they come).
+     */
+    async execute(request: EngineRequest, ctx: AppContext, options: { elements?: boolean } = {}): Promise<EngineResult> {
+      const data = await compiled(request, ctx, options.elements ?? false);
       if (data) return { data };
       return execute({
         schema,

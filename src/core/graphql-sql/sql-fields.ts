@@ -56,6 +56,24 @@ export interface SqlRoot {
   from(ctx: AppContext, args: Record<string, unknown>, params: SqlParams, as: string): Promise<string>;
 }
 
+/**
+ * A root query field that is a list: the same checks, then the statement of
+ * its rows (`SELECT as.* FROM … AS as …`) and their order. A REST route of
+ * such a field is written out row by row as PostgreSQL sends them.
+ */
+export interface SqlListRoot {
+  rows(ctx: AppContext, args: Record<string, unknown>, params: SqlParams, as: string): Promise<{ select: string; orderBy: string }>;
+}
+
+/**
+ * A type whose whole reply (every field, as declared) is also stored as
+ * text: `text(row)` is that text, or NULL where it is missing or stale. A
+ * selection of the whole type reads it instead of building it.
+ */
+export interface SqlStoredReply {
+  text(row: string): string;
+}
+
 /** The statement's named parameters (`$name`, as plainQuery binds them). */
 export class SqlParams {
   readonly values: Record<string, unknown> = {};
@@ -125,9 +143,14 @@ export function Sql(spec: SqlField | ((field: string) => SqlField) = column): Pr
   };
 }
 
-/** Declares how a root query field is answered in SQL (its `sqlRoot` extension): see SqlRoot. */
-export function SqlRootField(root: SqlRoot): MethodDecorator {
+/** Declares how a root query field is answered in SQL (its `sqlRoot` extension): see SqlRoot and SqlListRoot. */
+export function SqlRootField(root: SqlRoot | SqlListRoot): MethodDecorator {
   return Extensions({ sqlRoot: root }) as MethodDecorator;
+}
+
+/** Declares a type's stored reply text (its `sqlStored` extension): see SqlStoredReply. */
+export function SqlStored(stored: SqlStoredReply): ClassDecorator {
+  return Extensions({ sqlStored: stored }) as ClassDecorator;
 }
 
 /** The fields a class declared with @Sql, inherited ones first, in declaration order. */

@@ -334,3 +334,25 @@ export class AssessmentListArgs {
   @Max(100)
   page_size?: number | null;
 }
+
+/** Spans per attack-list read (the whole list of a 10,000-span assessment by default). */
+export const MAX_ATTACK_PAGE = 10_000;
+
+/** The deepest attack-list window (`offset`). */
+export const MAX_ATTACK_OFFSET = 1_000_000;
+
+@ArgsType()
+export class AttackListArgs {
+  @Field(() => Int, { nullable: true, description: `Spans to return, 1 to ${MAX_ATTACK_PAGE} (default ${MAX_ATTACK_PAGE}).` })
+  @Min(1)
+  @Max(MAX_ATTACK_PAGE)
+  limit?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Spans to skip in ingest order (default 0).' })
+  @Min(0)
+  @Max(MAX_ATTACK_OFFSET)
+  offset?: number | null;
+}
+
+/** The window an attack list reads: its arguments with their defaults. */
+export const attackWindow = (args: AttackListArgs) => ({ limit: args.limit ?? MAX_ATTACK_PAGE, offset: args.offset ?? 0 });

@@ -1,17 +1,16 @@
 import { SqlRootField } from '../../core/graphql-sql/sql-fields';
-import { Max, Min } from 'class-validator';
 import { childLimit } from '../../core/loaders/children-loader';
-import { Arg, Args, ArgsType, Ctx, Extensions, Field, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ComplexityEstimator } from 'graphql-query-complexity';
 import type { AppContext } from '../../core/context';
-import { Rest, RestJson } from '../../core/graphql-decorators';
+import { Rest } from '../../core/graphql-decorators';
 import { UUIDScalar } from '../../core/scalars';
 import { toUserIdentity } from '../accounts/accounts.mapper';
 import { UserIdentityResponse } from '../accounts/accounts.types';
 import { ProjectResponse } from '../projects/projects.types';
 import { toSession } from '../sessions/sessions.mapper';
 import { SessionResponse } from '../sessions/sessions.types';
-import { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, AttackSpanIngestRequest } from './assessments.inputs';
+import { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, AttackListArgs, AttackSpanIngestRequest, MAX_ATTACK_PAGE } from './assessments.inputs';
 import { toAssessment } from './assessments.mapper';
 import {
   assessmentAnalytics,
@@ -23,8 +22,7 @@ import {
   ingestAttacks,
   listAssessments,
   listAttacks,
-  listAttacksJson,
-  MAX_ATTACK_OFFSET,
+  ATTACK_LIST_ROOT,
   updateAssessment,
 } from './assessments.service';
 import {
@@ -41,27 +39,9 @@ const BASE = '/org/:org/ws/:workspace/airt/assessments';
 const ONE = `${BASE}/:assessment_id`;
 const TAGS = { tags: ['airt'] };
 
-/** Spans per attack-list read (the whole list of a 10,000-span assessment by default). */
-export const MAX_ATTACK_PAGE = 10_000;
-
 /** A span row is a narrow read: priced per hundred spans so a whole list fits the budget. */
 const attackListCost: ComplexityEstimator = ({ args, childComplexity }) =>
   10 + Math.ceil(((args.limit as number | undefined) ?? MAX_ATTACK_PAGE) / 100) * (1 + childComplexity);
-
-const attackWindow = (args: AttackListArgs) => ({ limit: args.limit ?? MAX_ATTACK_PAGE, offset: args.offset ?? 0 });
-
-@ArgsType()
-export class AttackListArgs {
-  @Field(() => Int, { nullable: true, description: `Spans to return, 1 to ${MAX_ATTACK_PAGE} (default ${MAX_ATTACK_PAGE}).` })
-  @Min(1)
-  @Max(MAX_ATTACK_PAGE)
-  limit?: number | null;
-
-  @Field(() => Int, { nullable: true, description: 'Spans to skip in ingest order (default 0).' })
-  @Min(0)
-  @Max(MAX_ATTACK_OFFSET)
-  offset?: number | null;
-}
 
 @Resolver(() => AssessmentResponse)
 export class AssessmentResolver {
@@ -125,9 +105,7 @@ export class AssessmentResolver {
 
   @Query(() => [AttackSpanResponse], { description: 'Attack spans in ingest order, every default filled (spec 14).', complexity: attackListCost })
   @Rest('GET', `${ONE}/traces/attacks`, TAGS)
-  @RestJson((ctx: AppContext, args: AttackListArgs & { org: string; workspace: string; assessment_id: string }) =>
-    listAttacksJson(ctx, args.org, args.workspace, args.assessment_id, attackWindow(args)),
-  )
+  @SqlRootField(ATTACK_LIST_ROOT)
   async assessment_attacks(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
@@ -135,7 +113,7 @@ export class AssessmentResolver {
     @Args(() => AttackListArgs) args: AttackListArgs,
     @Ctx() ctx: AppContext,
   ): Promise<AttackSpanResponse[]> {
-    return listAttacks(ctx, org, workspace, assessmentId, attackWindow(args));
+    return listAttacks(ctx, org, workspace, assessmentId, args);
   }
 
   @Mutation(() => AttackIngestResponse, { description: 'Ingest up to 1,000 attack spans; the first ingest moves pending → running.' })

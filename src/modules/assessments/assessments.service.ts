@@ -1,18 +1,17 @@
 import { AssessmentAnalyticsResponse, type AttackSpanResponse } from './assessments.types';
-import { fromRow, type SqlRoot } from '../../core/graphql-sql/sql-fields';
+import { fromRow, type SqlListRoot, type SqlRoot } from '../../core/graphql-sql/sql-fields';
 import type { Transaction } from 'sequelize';
 import { AssessmentModel, SessionModel, type AssessmentStatus, type RecordOf } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError } from '../../core/errors';
 import { checkPageDepth } from '../../core/pagination';
-import { JsonArrayReply } from '../../core/json-array-reply';
 import { can, requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
-import { plainQuery, streamQuery } from '../../db/hot';
+import { plainQuery } from '../../db/hot';
 import { resolveProject } from '../projects/projects.service';
 import { visibleWhere } from '../sessions/session.policy';
-import type { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, AttackSpanIngestRequest, AttackSpanInput } from './assessments.inputs';
-import { attackListRowsSql, insertSpansSql, spanRowColumns, RECOMPUTE_SQL, TRACE_STATS_SQL } from './assessments.sql';
+import { attackWindow, MAX_ATTACK_OFFSET, type AssessmentCreateRequest, type AssessmentListArgs, type AssessmentUpdateRequest, type AttackListArgs, type AttackSpanIngestRequest, type AttackSpanInput } from './assessments.inputs';
+import { insertSpansSql, spanRowColumns, RECOMPUTE_SQL, TRACE_STATS_SQL } from './assessments.sql';
 
 /**
  * Red-team assessments (spec 11–14, decisions §8 and §13). Every service
@@ -253,13 +252,8 @@ export async function ingestAttacks(
   });
 }
 
-export async function listAttacks(
-  ctx: AppContext,
-  org: string,
-  ws: string,
-  id: string,
-  window: { limit: number; offset: number },
-) {
+export async function listAttacks(ctx: AppContext, org: string, ws: string, id: string, args: AttackListArgs) {
+  const window = attackWindow(args);
   const scope = await resolveWorkspace(ctx, org, ws);
   const assessment = await readAssessment(scope, id);
   describeWindow(ctx, assessment, window);
@@ -268,9 +262,6 @@ export async function listAttacks(
     { assessment_id: assessment.id, limit: window.limit, offset: window.offset },
   );
 }
-
-/** The deepest attack-list window (`offset`). */
-export const MAX_ATTACK_OFFSET = 1_000_000;
 
 /**
  * A REST attack list is one window of the spans (a bare array, spec 14):
@@ -285,17 +276,23 @@ function describeWindow(ctx: AppContext, assessment: RecordOf<AssessmentModel>, 
 }
 
 /**
- * The same list for the REST route (@RestJson): each span's JSON text as
- * PostgreSQL sends its row, written out as it comes (JsonArrayReply). The
- * tenant check and the assessment's lookup (404) come first.
+ * The same list as the compiled reply's root (SqlListRoot of
+ * `assessment_attacks`): the tenant check and the assessment's lookup (404),
+ * the window's headers, then its spans in ingest order.
  */
-export async function listAttacksJson(ctx: AppContext, org: string, ws: string, id: string, window: { limit: number; offset: number }): Promise<JsonArrayReply> {
-  const scope = await resolveWorkspace(ctx, org, ws);
-  const assessment = await readAssessment(scope, id);
-  describeWindow(ctx, assessment, window);
-  const bind = { assessment_id: assessment.id, limit: window.limit, offset: window.offset };
-  return new JsonArrayReply((element) => streamQuery(attackListRowsSql(), bind, { prepare: 'attack-list-rows' }, (values) => element(values[0] as string)));
-}
+export const ATTACK_LIST_ROOT: SqlListRoot = {
+  async rows(ctx, args, params, as) {
+    const window = attackWindow(args as AttackListArgs);
+    const scope = await resolveWorkspace(ctx, String(args.org), String(args.workspace));
+    const assessment = await readAssessment(scope, String(args.assessment_id));
+    describeWindow(ctx, assessment, window);
+    return {
+      select: `SELECT ${as}.* FROM airt_attack_spans ${as} WHERE ${as}.assessment_id = ${params.add(assessment.id)}
+                ORDER BY ${as}.seq LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`,
+      orderBy: `${as}.seq`,
+    };
+  },
+};
 
 /** An assessment's analytics: its columns as AssessmentAnalyticsResponse declares them. */
 export async function assessmentAnalytics(ctx: AppContext, org: string, ws: string, id: string): Promise<AssessmentAnalyticsResponse> {

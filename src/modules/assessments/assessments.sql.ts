@@ -105,17 +105,8 @@ export const TRACE_STATS_SQL = `
    WHERE s.assessment_id = $assessment_id`;
 
 /**
- * The REST attack list (spec 14), one span's JSON text per row in ingest
- * order: each span's reply text is written once at ingest (reply_json, spans
- * never change), so a 10,000-span reply needs no GraphQL execution over
- * ~250,000 fields, and PostgreSQL sends the rows as the index scan finds
- * them, which the HTTP layer writes out as they arrive (JsonArrayReply).
- * A span without a stored text, or stored under an older shape, is built on
- * the fly.
+ * A span's stored reply text (AttackSpanResponse's SqlStored): written once
+ * at ingest, since spans never change; NULL when it was stored under an
+ * older shape (the engine then builds it from the columns).
  */
-export const attackListRowsSql = () => `
-  SELECT CASE WHEN s.reply_version = ${spanReplyVersion()} THEN s.reply_json ELSE ${spanReplyJson('s')} END AS span
-    FROM airt_attack_spans s
-   WHERE s.assessment_id = $assessment_id
-   ORDER BY s.seq
-   LIMIT $limit OFFSET $offset`;
+export const storedSpanText = (alias: string) => `CASE WHEN ${alias}.reply_version = ${spanReplyVersion()} THEN ${alias}.reply_json END`;

@@ -1,4 +1,5 @@
-import { expression, Sql } from '../../core/graphql-sql/sql-fields';
+import { expression, Sql, SqlStored } from '../../core/graphql-sql/sql-fields';
+import { storedSpanText } from './assessments.sql';
 import { partsJson } from './assessments.graphql-sql';
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
@@ -185,6 +186,7 @@ export class MessagePart {
 }
 
 @ObjectType('AttackSpanResponse', { description: 'Per-attack data from traces, every default filled.' })
+@SqlStored({ text: (s) => storedSpanText(s) })
 export class AttackSpanResponse {
   @Sql()
   @Field(() => String)

@@ -4,11 +4,12 @@ import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { plainQuery } from '../../db/hot';
 import { CAPABILITY_SELECT } from './capabilities.service';
-import type { CapabilityRow, TaskRow, TaskSetRow } from './catalogs.mapper';
+import type { CapabilityRow, TaskSetRow } from './catalogs.mapper';
 import { datasetSelect } from './datasets.service';
-import type { DatasetArtifactSummary } from './catalogs.types';
+import type { DatasetArtifactSummary, TaskSummary } from './catalogs.types';
 import { TASK_SET_LIST_SELECT } from './task-sets.service';
-import { TASK_SELECT } from './tasks.service';
+import { tasksReadBy } from './task-verification.policy';
+import { taskSelect } from './tasks.service';
 
 /**
  * GraphQL navigation for dashboards, one statement per batch, bound to the
@@ -21,13 +22,14 @@ import { TASK_SELECT } from './tasks.service';
 export function createCatalogLoaders(viewer: Viewer | null) {
   const tenant = viewer ? tenantFilter(viewer) : null;
 
-  function latestByOrganization<T extends { organization_id: string }>(table: string, select: string, versioned: boolean) {
+  /** `from`: the table, or what it is read from as `a`. */
+  function latestByOrganization<T extends { organization_id: string }>(from: string, select: string, versioned: boolean) {
     return new DataLoader<string, T[]>(async (orgIds) => {
       if (!tenant) return orgIds.map(() => []);
       const rows = await plainQuery<T>(
         `SELECT * FROM (
            SELECT ${select}, row_number() OVER (PARTITION BY a.organization_id ORDER BY a.created_at DESC, a.id DESC) AS position
-             FROM ${table} a JOIN organizations o ON o.id = a.organization_id
+             FROM ${from} a JOIN organizations o ON o.id = a.organization_id
             WHERE a.organization_id = ANY($org_ids::uuid[]) ${versioned ? 'AND a.is_latest' : ''}
               AND ${tenant.where('a', { workspace: false })}) ranked
           WHERE ranked.position <= $per_org ORDER BY ranked.position`,
@@ -42,27 +44,30 @@ export function createCatalogLoaders(viewer: Viewer | null) {
   return {
     organizationDatasets: latestByOrganization<DatasetArtifactSummary & { organization_id: string }>('datasets', datasetSelect(), true),
     organizationCapabilities: latestByOrganization<CapabilityRow>('capabilities', CAPABILITY_SELECT, true),
-    organizationTasks: latestByOrganization<TaskRow>('tasks', TASK_SELECT, true),
+    // The organization navigated from reads its own tasks.
+    organizationTasks: latestByOrganization<TaskSummary>(tasksReadBy('t.organization_id'), taskSelect(), true),
     organizationTaskSets: latestByOrganization<TaskSetRow>('task_sets', TASK_SET_LIST_SELECT, false),
 
-    /** Key: `<organization id> <owner or ''> <name> <version or ''>` of a member (space separated). */
-    memberTask: new DataLoader<string, TaskRow | null>(async (keys) => {
+    /** Key: `<reader organization id> <set organization id> <owner or ''> <name> <version or ''>` of a member (space separated). */
+    memberTask: new DataLoader<string, TaskSummary | null>(async (keys) => {
       if (!tenant) return keys.map(() => null);
       const parts = keys.map((key) => key.split(' '));
-      const rows = await plainQuery<TaskRow & { ord: string }>(
-        `SELECT k.ord, t.* FROM unnest($k_org::uuid[], $k_owner::text[], $k_name::text[], $k_version::text[]) WITH ORDINALITY k(org_id, owner, name, version, ord)
+      const rows = await plainQuery<TaskSummary & { ord: string }>(
+        `SELECT k.ord, t.* FROM unnest($k_reader::uuid[], $k_org::uuid[], $k_owner::text[], $k_name::text[], $k_version::text[])
+                                WITH ORDINALITY k(reader, org_id, owner, name, version, ord)
            CROSS JOIN LATERAL (
-             SELECT ${TASK_SELECT} FROM tasks a JOIN organizations o ON o.id = a.organization_id
+             SELECT ${taskSelect()} FROM ${tasksReadBy('k.reader')} a JOIN organizations o ON o.id = a.organization_id
               WHERE a.name = k.name AND (k.owner = '' OR o.key = k.owner)
                 AND (k.version = '' OR a.version = k.version) AND (k.version <> '' OR a.is_latest)
                 AND (a.is_public OR (a.organization_id = k.org_id AND ${tenant.where('a', { workspace: false })}))
               ORDER BY (a.organization_id = k.org_id) DESC, a.version_key DESC, a.id LIMIT 1) t`,
         {
           ...tenant.bind,
-          k_org: parts.map((part) => part[0]),
-          k_owner: parts.map((part) => part[1]),
-          k_name: parts.map((part) => part[2]),
-          k_version: parts.map((part) => part[3]),
+          k_reader: parts.map((part) => part[0] || null),
+          k_org: parts.map((part) => part[1]),
+          k_owner: parts.map((part) => part[2]),
+          k_name: parts.map((part) => part[3]),
+          k_version: parts.map((part) => part[4]),
         },
       );
       const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));

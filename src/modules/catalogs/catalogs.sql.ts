@@ -1,6 +1,7 @@
 import { likePattern } from '../sessions/sessions.sql';
 import type { CatalogScopeArgs } from './catalogs.inputs';
 import { CatalogSortDirection, FACET_MAX_VALUES } from './catalogs.types';
+import { TASKS_READ_BY_ROUTE } from './task-verification.policy';
 
 /**
  * SQL shared by the catalogs (datasets, capabilities, tasks, task sets): the
@@ -10,6 +11,14 @@ import { CatalogSortDirection, FACET_MAX_VALUES } from './catalogs.types';
  */
 export type ArtifactTable = 'datasets' | 'capabilities' | 'tasks';
 export type CatalogTable = ArtifactTable | 'task_sets';
+
+/**
+ * What a read of `table` selects from as `a`: the table itself, except tasks,
+ * read with the route's organization as their reader (task-verification.policy).
+ */
+export function readFrom(table: CatalogTable): string {
+  return table === 'tasks' ? TASKS_READ_BY_ROUTE : table;
+}
 
 /** One filter parameter as a predicate over alias `a`, with its bind values. */
 export interface CatalogFilter {
@@ -73,24 +82,19 @@ export function whereSql(where: CatalogWhere, except?: string): string {
 }
 
 /** ORDER BY of a page: the sort column (nulls last), then the id, so the order is total. */
-export function orderSql(column: string, direction: CatalogSortDirection | null | undefined, nullable: boolean, idColumn = 'a.id'): string {
+function orderSql(column: string, direction: CatalogSortDirection | null | undefined, nullable: boolean): string {
   const dir = direction === CatalogSortDirection.asc ? 'ASC' : 'DESC';
-  return `${column} ${dir}${nullable ? ' NULLS LAST' : ''}, ${idColumn} ${dir}`;
+  return `${column} ${dir}${nullable ? ' NULLS LAST' : ''}, a.id ${dir}`;
 }
 
 /**
- * The statement parts of a catalog list page: `table` rows under `a` joined
+ * The statement parts of a catalog list page: `table` rows under `a` (readFrom) joined
  * to their organization, filtered by `where`, ordered by `column` then id.
- * The order is given twice: for the page statement, and over the page's rows
- * (`p`, with the sort key selected as `list_sort_key`), so a JSON page keeps
- * its order while the page itself stays a top-N sort or an index scan.
  */
 export interface CatalogListQuery {
   columns: string;
   from: string;
-  sortKey: string;
   order: string;
-  pageOrder: string;
   countSql: string;
   bind: Record<string, unknown>;
 }
@@ -104,10 +108,8 @@ export function catalogListQuery(
   const condition = whereSql(where);
   return {
     columns,
-    from: `FROM ${table} a JOIN organizations o ON o.id = a.organization_id WHERE ${condition}`,
-    sortKey: sort.column,
+    from: `FROM ${readFrom(table)} a JOIN organizations o ON o.id = a.organization_id WHERE ${condition}`,
     order: orderSql(sort.column, sort.direction, sort.nullable),
-    pageOrder: orderSql('p.list_sort_key', sort.direction, sort.nullable, 'p.id'),
     countSql: `SELECT count(*) AS total FROM ${table} a WHERE ${condition}`,
     bind: where.bind,
   };

@@ -1,5 +1,6 @@
 import { expression, Sql, timestamp } from '../../core/graphql-sql/sql-fields';
 import { jsonOr } from '../../db/json-sql';
+import { TASKS_READ_BY_ROUTE, verificationSql } from './task-verification.policy';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
@@ -438,70 +439,91 @@ export class VerificationConfig {
 
 @ObjectType('TaskSummary')
 export class TaskSummary {
+  @Sql()
   @Field(() => UUIDScalar)
   id: string;
 
+  @Sql()
   @Field(() => String)
   name: string;
 
+  @Sql()
   @Field(() => String)
   version: string;
 
+  @Sql(expression((a) => `(SELECT tko.key FROM organizations tko WHERE tko.id = ${a}.organization_id)`))
   @Field(() => String, { description: 'The owning organization key.' })
   org_key: string;
 
+  @Sql()
   @Field(() => UUIDScalar)
   organization_id: string;
 
+  @Sql(timestamp)
   @Field(() => Date)
   created_at: Date;
 
+  @Sql(expression((a) => `coalesce(${a}.file_size, 0)`))
   @Field(() => TokenCountScalar, { description: 'Archive bytes.' })
   file_size: number;
 
+  @Sql()
   @Field(() => Boolean)
   is_public: boolean;
 
+  @Sql()
   @Field(() => TaskTemplateStatus)
   template_status: TaskTemplateStatus;
 
+  @Sql()
   @Field(() => String, { description: '`docker` or `hosted` (default).' })
   sandbox_provider: string;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   description: string | null;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   author: string | null;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   difficulty: string | null;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   license: string | null;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   oci_digest: string | null;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   source: string | null;
 
+  @Sql()
   @Field(() => [String], { nullable: true })
   @MaxItems(() => MAX_TAGS)
   tags: string[] | null;
 
+  @Sql()
   @Field(() => JSONObjectScalar, { nullable: true, description: 'Key → list of port numbers.' })
   ports: Record<string, number[]> | null;
 
+  @Sql(expression(verificationSql))
   @Field(() => VerificationConfig, { nullable: true })
   verification: VerificationConfig | null;
 
+  @Sql(expression((a) => `(SELECT count(*)::int FROM tasks tv WHERE tv.organization_id = ${a}.organization_id AND tv.name = ${a}.name)`))
   @Field(() => Int, { nullable: true })
   version_count: number | null;
 }
 
 @ObjectType('TaskListResponse')
 export class TaskListResponse extends PageEnvelope {
+  @Sql(pageItems(TASKS_READ_BY_ROUTE))
   @Field(() => [TaskSummary])
   @PageItems()
   tasks: TaskSummary[];

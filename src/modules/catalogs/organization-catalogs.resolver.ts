@@ -3,7 +3,7 @@ import { childLimit } from '../../core/loaders/children-loader';
 import type { AppContext } from '../../core/context';
 import { MAX_LIST_PAGE } from '../../core/pagination';
 import { OrganizationResponse } from '../organizations/organizations.types';
-import { toCapability, toTask, toTaskSet } from './catalogs.mapper';
+import { toCapability, toTaskSet } from './catalogs.mapper';
 import { CapabilityArtifactSummary, DatasetArtifactSummary, TaskSetResponse, TaskSummary } from './catalogs.types';
 
 const limitArg = { defaultValue: 20, description: `At most ${MAX_LIST_PAGE}.` };
@@ -27,7 +27,7 @@ export class OrganizationCatalogsResolver {
   @FieldResolver(() => [TaskSummary], { description: "The organization's tasks (GraphQL only)." })
   @Extensions({ graphqlOnly: true })
   async tasks(@Root() org: OrganizationResponse, @Arg('limit', () => Int, limitArg) limit: number, @Ctx() ctx: AppContext): Promise<TaskSummary[]> {
-    return take(await ctx.loaders.organizationTasks.load(org.id), limit).map((row) => toTask(row, org.id));
+    return take(await ctx.loaders.organizationTasks.load(org.id), limit);
   }
 
   @FieldResolver(() => [TaskSetResponse], { description: "The organization's task sets (GraphQL only)." })

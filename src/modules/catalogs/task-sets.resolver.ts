@@ -4,7 +4,6 @@ import { childLimit } from '../../core/loaders/children-loader';
 import { Rest } from '../../core/graphql-decorators';
 import { pageInfo } from '../../core/pagination';
 import { TaskSetFilterArgs, TaskSetListArgs, TaskSetRequest, VisibilityRequest } from './catalogs.inputs';
-import { toTask } from './catalogs.mapper';
 import { TaskSetDeleteResponse, TaskSetFacetsResponse, TaskSetListResponse, TaskSetResponse, TaskSummary } from './catalogs.types';
 import { createTaskSet, deleteTaskSet, getTaskSet, listTaskSets, parseMember, replaceTaskSet, setTaskSetVisibility, taskSetFacets } from './task-sets.service';
 
@@ -79,9 +78,9 @@ export class TaskSetResolver {
   ): Promise<TaskSummary[]> {
     const keys = set.members.slice(0, childLimit(limit)).flatMap((member) => {
       const ref = parseMember(member);
-      return ref ? [`${set.organization_id} ${ref.owner ?? ''} ${ref.name} ${ref.version ?? ''}`] : [];
+      return ref ? [`${set.reader_org_id ?? ''} ${set.organization_id} ${ref.owner ?? ''} ${ref.name} ${ref.version ?? ''}`] : [];
     });
     const rows = await ctx.loaders.memberTask.loadMany(keys);
-    return rows.flatMap((row) => (row && !(row instanceof Error) ? [toTask(row, set.reader_org_id ?? null)] : []));
+    return rows.flatMap((row) => (row && !(row instanceof Error) ? [row] : []));
   }
 }

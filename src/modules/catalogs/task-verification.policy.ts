@@ -1,3 +1,5 @@
+import { jsonOr } from '../../db/json-sql';
+
 /**
  * Who reads a task's verification secrets. `value` (the flag in clear) and
  * `script` (the checker) let whoever reads them pass the task, and an agent
@@ -11,26 +13,38 @@
  * organization the user belongs to": a reply depends on the route, never on
  * the account's other memberships.
  *
- * Every path that builds a task reply calls `showsVerificationSecrets`:
- * `toTask` (REST reads, GraphQL, task-set members, evaluation items) through
- * `toVerification`, and `taskJson` (the task list PostgreSQL serialises)
- * through `verificationSecretsSql`, which evaluates the same comparison in
- * the statement.
+ * Every read of a task reads it from `tasksReadBy(reader)`, whose rows carry
+ * the reader, and TaskSummary.verification is declared as `verificationSql`,
+ * the one place the rule is written (REST and GraphQL, compiled or resolved,
+ * task-set members, evaluation items, organization navigation).
  */
 
 /** The fields of a verification that are secrets. */
 export const VERIFICATION_SECRETS = ['value', 'script'] as const;
 
-/** True when a reply built for `readerOrgId` may carry the secrets of a task owned by `taskOrgId` (null reader: never). */
-export function showsVerificationSecrets(taskOrgId: string, readerOrgId: string | null): boolean {
-  return readerOrgId !== null && taskOrgId === readerOrgId;
+/**
+ * The tasks table as read for `reader` (an SQL expression of the reader's
+ * organization id; NULL reads no secrets), used as alias `a` of a task read:
+ * each row carries `reader_org_id`.
+ */
+export function tasksReadBy(reader: string): string {
+  return `(SELECT t.*, ${reader}::uuid AS reader_org_id FROM tasks t)`;
 }
 
-/**
- * The same rule as an SQL boolean, for replies PostgreSQL builds:
- * `taskOrgColumn` is the task's organization column, `readerOrgParam` the
- * bind parameter holding the reader's organization id.
- */
-export function verificationSecretsSql(taskOrgColumn: string, readerOrgParam: string): string {
-  return `(${readerOrgParam}::uuid IS NOT NULL AND ${taskOrgColumn} = ${readerOrgParam}::uuid)`;
+/** The tasks as the route's organization (`$org_id`) reads them. */
+export const TASKS_READ_BY_ROUTE = tasksReadBy('$org_id');
+
+/** TaskSummary.verification over a row `a` of tasksReadBy: the stored jsonb with its defaults, secrets for the task's own organization only. */
+export function verificationSql(a: string): string {
+  const v = `${a}.verification`;
+  const judge = `${v}->'judge'`;
+  const secret = (key: (typeof VERIFICATION_SECRETS)[number]) => `CASE WHEN ${a}.reader_org_id = ${a}.organization_id THEN ${v}->'${key}' END`;
+  return `CASE WHEN jsonb_typeof(${v}) = 'object' THEN json_build_object(
+      'method', ${v}->'method', 'hash', ${v}->'hash', 'path', ${v}->'path', 'script', ${secret('script')}, 'value', ${secret('value')},
+      'timeout', ${jsonOr(`${v}->'timeout'`, '30')}, 'where', ${jsonOr(`${v}->'where'`, '"environment"')},
+      'judge', CASE WHEN jsonb_typeof(${judge}) = 'object' THEN json_build_object(
+        'kind', ${jsonOr(`${judge}->'kind'`, '"trajectory"')}, 'max_steps', ${jsonOr(`${judge}->'max_steps'`, '50')},
+        'model', ${judge}->'model', 'model_params', ${jsonOr(`${judge}->'model_params'`, '{}')},
+        'rubric', ${judge}->'rubric', 'system_prompt', ${judge}->'system_prompt',
+        'task_context', ${jsonOr(`${judge}->'task_context'`, '{}')}) END) END`;
 }

@@ -1,10 +1,11 @@
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../core/context';
-import { Rest, RestJson } from '../../core/graphql-decorators';
+import { Rest } from '../../core/graphql-decorators';
+import { SqlRootField } from '../../core/graphql-sql/sql-fields';
 import { pageInfo } from '../../core/pagination';
 import { PublishTaskRequest, TaskFilterArgs, TaskListArgs, VisibilityRequest } from './catalogs.inputs';
 import { ArtifactDeleteResponse, ArtifactReadmeResponse, TaskFacetsResponse, TaskListResponse, TaskSummary, TaskVersionList } from './catalogs.types';
-import { deleteTask, getTask, listTasks, listTasksJson, publishTask, setTaskVisibility, taskFacets, taskReadme, taskVersions } from './tasks.service';
+import { deleteTask, getTask, listTasks, TASK_LIST_ROOT, publishTask, setTaskVisibility, taskFacets, taskReadme, taskVersions } from './tasks.service';
 
 const BASE = '/org/:org/tasks';
 const TAGS = { tags: ['catalogs'] };
@@ -13,7 +14,7 @@ const TAGS = { tags: ['catalogs'] };
 export class TaskResolver {
   @Query(() => TaskListResponse, { description: 'List tasks: one entry per name at its latest version (spec 19).' })
   @Rest('GET', BASE, TAGS)
-  @RestJson((ctx: AppContext, args: TaskListArgs & { org: string }) => listTasksJson(ctx, args.org, args))
+  @SqlRootField(TASK_LIST_ROOT)
   async tasks(@Arg('org', () => String) org: string, @Args(() => TaskListArgs) args: TaskListArgs, @Ctx() ctx: AppContext): Promise<TaskListResponse> {
     const result = await listTasks(ctx, org, args);
     return { tasks: result.tasks, ...pageInfo(result.total, result.page, result.limit) };

@@ -1,20 +1,19 @@
 import { TaskModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { ConflictError, sqlState, ValidationError, type ValidationItem } from '../../core/errors';
-import { pageJson } from '../../core/pagination';
+import { rowSelect, type SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { requireScope, resolveOrg } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import type { PublishTaskRequest, TaskFilterArgs, TaskListArgs, VerificationInput } from './catalogs.inputs';
 import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
-import { taskJson, toTask, type TaskRow } from './catalogs.mapper';
 import {
   TaskSortBy,
   TaskTemplateStatus,
   VerificationMethod,
   VerificationWhere,
+  TaskSummary,
   type ArtifactReadmeResponse,
   type TaskFacetsResponse,
-  type TaskSummary,
   type TaskVersionList,
 } from './catalogs.types';
 import {
@@ -23,7 +22,7 @@ import {
   findArtifactRow,
   catalogPage,
   pageAndCount,
-  pageAndCountJson,
+  catalogPageRow,
   parseNameRef,
   publishVersion,
   setNameVisibility,
@@ -32,11 +31,9 @@ import {
 
 const WHAT = 'Task';
 
-export const TASK_COLUMNS = `a.id, a.organization_id, o.key AS org_key, a.name, a.version, a.created_at, a.file_size, a.is_public,
-  a.template_status, a.sandbox_provider, a.description, a.author, a.difficulty, a.license, a.oci_digest, a.source, a.tags,
-  a.ports, a.verification`;
-export const TASK_SELECT = `${TASK_COLUMNS},
-  (SELECT count(*) FROM tasks v WHERE v.organization_id = a.organization_id AND v.name = a.name) AS version_count`;
+/** A task row as TaskSummary declares its fields, over `a` read from tasksReadBy (readFrom('tasks')). */
+let selected: string | undefined;
+export const taskSelect = () => (selected ??= rowSelect(TaskSummary, 'a'));
 
 function taskWhere(orgId: string, args: TaskFilterArgs): CatalogWhere {
   const where = newWhere(orgId, args, true);
@@ -60,25 +57,25 @@ const SORTS: Record<TaskSortBy, [string, boolean]> = {
 /** The statement parts of a task list page (spec 19): the caller's organization, filters and order. */
 function taskListQuery(orgId: string, args: TaskListArgs) {
   const [column, nullable] = SORTS[args.sort_by ?? TaskSortBy.created_at];
-  return catalogListQuery('tasks', TASK_SELECT, taskWhere(orgId, args), { column, nullable, direction: args.sort_dir });
+  return catalogListQuery('tasks', taskSelect(), taskWhere(orgId, args), { column, nullable, direction: args.sort_dir });
 }
 
 /** Spec 19: one entry per name (its latest version) the caller can access. */
 export async function listTasks(ctx: AppContext, orgKey: string, args: TaskListArgs) {
   const { page, limit } = catalogPage(args);
   const scope = await resolveOrg(ctx, orgKey);
-  const { rows, total } = await pageAndCount<TaskRow>(taskListQuery(scope.org.id, args), page, limit);
-  return { tasks: rows.map((row) => toTask(row, scope.org.id)), total, page, limit };
+  const { rows, total } = await pageAndCount<TaskSummary>(taskListQuery(scope.org.id, args), page, limit);
+  return { tasks: rows, total, page, limit };
 }
 
-/** The same list as the JSON text of TaskListResponse, its summaries built by PostgreSQL (REST, @RestJson). */
-export async function listTasksJson(ctx: AppContext, orgKey: string, args: TaskListArgs): Promise<string> {
-  const { page, limit } = catalogPage(args);
-  const scope = await resolveOrg(ctx, orgKey);
-  const query = taskListQuery(scope.org.id, args);
-  const { json, total } = await pageAndCountJson({ ...query, bind: { ...query.bind, reader_org_id: scope.org.id } }, taskJson('p', '$reader_org_id'), page, limit);
-  return pageJson(total, page, limit, 'tasks', json);
-}
+/** The same list as the compiled reply's root (SqlRoot of `tasks`): the checks, the count, then the page's ids. */
+export const TASK_LIST_ROOT: SqlRoot = {
+  async from(ctx, args, params, as) {
+    const { page, limit } = catalogPage(args);
+    const scope = await resolveOrg(ctx, String(args.org));
+    return catalogPageRow(taskListQuery(scope.org.id, args as TaskListArgs), params, as, page, limit);
+  },
+};
 
 /** The task facets statement (spec 20), exported so the benchmark times the same SQL. */
 export function taskFacetQuery(orgId: string, args: TaskFilterArgs): { sql: string; bind: Record<string, unknown> } {
@@ -116,15 +113,21 @@ export async function getTask(ctx: AppContext, orgKey: string, name: string, ver
   if (version !== null) checkPathVersion(version);
   const scope = await resolveOrg(ctx, orgKey);
   const ref = parseNameRef(scope, name, WHAT);
-  return toTask(await findArtifactRow<TaskRow>('tasks', TASK_SELECT, scope, ref, version, WHAT), scope.org.id);
+  return findArtifactRow<TaskSummary>('tasks', taskSelect(), scope, ref, version, WHAT);
 }
 
 export async function taskVersions(ctx: AppContext, orgKey: string, name: string): Promise<TaskVersionList> {
   const scope = await resolveOrg(ctx, orgKey);
   const ref = parseNameRef(scope, name, WHAT);
-  const row = await findArtifactRow<TaskRow & { version_list: string[] }>('tasks', `${TASK_SELECT}, ${versionListColumn('tasks')}`, scope, ref, null, WHAT);
-  const latest = toTask(row, scope.org.id);
-  return { name: latest.name, versions: row.version_list, latest };
+  const { version_list: versions, ...latest } = await findArtifactRow<TaskSummary & { version_list: string[] }>(
+    'tasks',
+    `${taskSelect()}, ${versionListColumn('tasks')}`,
+    scope,
+    ref,
+    null,
+    WHAT,
+  );
+  return { name: latest.name, versions, latest };
 }
 
 export async function taskReadme(ctx: AppContext, orgKey: string, name: string, version: string | null): Promise<ArtifactReadmeResponse> {
@@ -229,12 +232,12 @@ export async function publishTask(ctx: AppContext, orgKey: string, input: Publis
       { transaction },
     );
   });
-  return toTask(await findArtifactRow<TaskRow>('tasks', TASK_SELECT, scope, { owner: scope.org.key, name: input.name, own: true }, input.version, WHAT), scope.org.id);
+  return findArtifactRow<TaskSummary>('tasks', taskSelect(), scope, { owner: scope.org.key, name: input.name, own: true }, input.version, WHAT);
 }
 
 export async function setTaskVisibility(ctx: AppContext, orgKey: string, name: string, isPublic: boolean): Promise<TaskSummary> {
   const { scope, ref } = await setNameVisibility(ctx, orgKey, 'tasks', WHAT, name, isPublic);
-  return toTask(await findArtifactRow<TaskRow>('tasks', TASK_SELECT, scope, ref, null, WHAT), scope.org.id);
+  return findArtifactRow<TaskSummary>('tasks', taskSelect(), scope, ref, null, WHAT);
 }
 
 export async function deleteTask(ctx: AppContext, orgKey: string, name: string, version: string) {

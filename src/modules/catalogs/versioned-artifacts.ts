@@ -7,7 +7,7 @@ import type { AppContext } from '../../core/context';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
-import type { ArtifactTable, CatalogListQuery } from './catalogs.sql';
+import { readFrom, type ArtifactTable, type CatalogListQuery } from './catalogs.sql';
 import { isCatalogVersion, versionKey } from './semver-key';
 
 /**
@@ -67,7 +67,7 @@ export async function findArtifactRow<T extends object>(
 ): Promise<T> {
   const condition = refConditions(ref, version);
   const [row] = await plainQuery<T>(
-    `SELECT ${select} FROM ${table} a JOIN organizations o ON o.id = a.organization_id WHERE ${condition.sql} LIMIT 1`,
+    `SELECT ${select} FROM ${readFrom(table)} a JOIN organizations o ON o.id = a.organization_id WHERE ${condition.sql} LIMIT 1`,
     { org_id: scope.org.id, ...condition.bind },
     { transaction },
   );
@@ -226,20 +226,4 @@ export async function catalogPageRow(query: CatalogListQuery, params: SqlParams,
   params.named(query.bind);
   return pageRow(params, as, Number(counted?.total ?? 0), page, limit, (limitParam, offsetParam) =>
     `SELECT a.id ${query.from} ORDER BY ${query.order} LIMIT ${limitParam} OFFSET ${offsetParam}`);
-}
-
-/**
- * The same page as JSON text built by PostgreSQL (REST replies, @RestJson),
- * with its count, in one statement: `rowJson` maps one row `p` of the page;
- * the items keep the page's order (`pageOrder`).
- */
-export async function pageAndCountJson(query: CatalogListQuery, rowJson: string, page: number, limit: number): Promise<{ json: string; total: number }> {
-  const [row] = await plainQuery<{ total: string; items: string }>(
-    `SELECT (${query.countSql}) AS total,
-            (SELECT coalesce(json_agg(${rowJson} ORDER BY ${query.pageOrder}), '[]')::text
-               FROM (SELECT ${query.columns}, ${query.sortKey} AS list_sort_key ${query.from}
-                      ORDER BY ${query.order} LIMIT $limit OFFSET $offset) p) AS items`,
-    { ...query.bind, limit, offset: (page - 1) * limit },
-  );
-  return { json: row.items, total: Number(row.total) };
 }

@@ -4,9 +4,11 @@ import { childrenLoader } from '../../core/loaders/children-loader';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { plainQuery } from '../../db/hot';
-import type { TaskRow, TaskSetRow } from '../catalogs/catalogs.mapper';
+import type { TaskSetRow } from '../catalogs/catalogs.mapper';
+import type { TaskSummary } from '../catalogs/catalogs.types';
+import { tasksReadBy } from '../catalogs/task-verification.policy';
 import { TASK_SET_LIST_SELECT } from '../catalogs/task-sets.service';
-import { TASK_SELECT } from '../catalogs/tasks.service';
+import { taskSelect } from '../catalogs/tasks.service';
 import { listedJobSql, type EvaluationItemRow, type EvaluationRow } from './evaluations.mapper';
 
 /**
@@ -42,9 +44,20 @@ export function createEvaluationLoaders(viewer: Viewer | null) {
     projectEvaluations: children<EvaluationRow & Record<string, unknown>>('evaluations', 'project_id', 'x.created_at DESC, x.id DESC', listedJobSql),
     evaluationItemRows: children<EvaluationItemRow & Record<string, unknown>>('evaluation_items', 'evaluation_id', 'x.position'),
     itemSessionGroups: children<RecordOf<SessionGroupModel> & Record<string, unknown>>('session_groups', 'evaluation_item_id', 'x.created_at DESC, x.id DESC'),
-    evaluationTask: byId<TaskRow>(
-      (visible) => `SELECT ${TASK_SELECT} FROM tasks a JOIN organizations o ON o.id = a.organization_id WHERE a.id = ANY($ids::uuid[]) AND ${visible}`,
-    ),
+    /** Key: `<reader organization id> <task id>`: the item's task as the item's organization reads it. */
+    evaluationTask: new DataLoader<string, TaskSummary | null>(async (keys) => {
+      if (!tenant) return keys.map(() => null);
+      const parts = keys.map((key) => key.split(' '));
+      const rows = await plainQuery<TaskSummary & { ord: string }>(
+        `SELECT k.ord, t.* FROM unnest($k_reader::uuid[], $k_id::uuid[]) WITH ORDINALITY k(reader, id, ord)
+           CROSS JOIN LATERAL (
+             SELECT ${taskSelect()} FROM ${tasksReadBy('k.reader')} a
+              WHERE a.id = k.id AND (a.is_public OR ${tenant.where('a', { workspace: false })})) t`,
+        { ...tenant.bind, k_reader: parts.map((part) => part[0]), k_id: parts.map((part) => part[1]) },
+      );
+      const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
+      return keys.map((_key, index) => byOrd.get(index + 1) ?? null);
+    }),
     evaluationTaskSet: byId<TaskSetRow>(
       (visible) => `SELECT ${TASK_SET_LIST_SELECT} FROM task_sets a JOIN organizations o ON o.id = a.organization_id WHERE a.id = ANY($ids::uuid[]) AND ${visible}`,
     ),

@@ -6,7 +6,7 @@ import { withBaseCost } from '../../core/graphql-limits';
 import { UUIDScalar } from '../../core/scalars';
 import { toUserIdentity } from '../accounts/accounts.mapper';
 import { UserIdentityResponse } from '../accounts/accounts.types';
-import { toTask, toTaskSet } from '../catalogs/catalogs.mapper';
+import { toTaskSet } from '../catalogs/catalogs.mapper';
 import { TaskSetResponse, TaskSummary } from '../catalogs/catalogs.types';
 import { toSessionGroup } from '../session-groups/session-groups.mapper';
 import { SessionGroupSummary } from '../session-groups/session-groups.types';
@@ -175,8 +175,7 @@ export class EvaluationItemResolver {
   @Extensions({ graphqlOnly: true })
   async task(@Root() item: EvaluationItemResponse, @Ctx() ctx: AppContext): Promise<TaskSummary | null> {
     if (!item.task_id) return null;
-    const row = await ctx.loaders.evaluationTask.load(item.task_id);
-    return row ? toTask(row, item.organization_id) : null;
+    return ctx.loaders.evaluationTask.load(`${item.organization_id} ${item.task_id}`);
   }
 
   @FieldResolver(() => [SessionGroupSummary], { description: 'Session groups of kind evaluation_item linked to this item, newest first.' })

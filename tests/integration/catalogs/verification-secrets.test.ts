@@ -46,7 +46,7 @@ async function everyPath(user: TestUser, readerOrg: string, creator = user): Pro
   seen['REST task'] = (await get(`/tasks/${encoded}`)).verification;
   seen['REST task version'] = (await get(`/tasks/${encoded}/1.0.0`)).verification;
   seen['REST task versions'] = (await get(`/tasks/${encoded}/versions`)).latest.verification;
-  // The list reply is serialised by PostgreSQL (taskJson), the other replies by toTask.
+  // The list reply is compiled by the engine; every reply reads TaskSummary.verification's one declaration.
   const listed = await get('/tasks', { public_only: true, search: TASK });
   expect(listed.tasks).toHaveLength(1);
   seen['REST task list'] = listed.tasks[0].verification;
