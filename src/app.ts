@@ -13,7 +13,6 @@ import { headerValue, observe, type RequestState } from './http/request';
 import { abortReply, attachReplyHooks, sendError } from './http/respond';
 import { createRestTransport } from './http/rest-transport';
 import { REST_BASE } from './http/rest-routes';
-import { platform } from './modules';
 import { createSchema } from './schema';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;

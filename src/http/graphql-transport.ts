@@ -13,7 +13,7 @@ import { NO_STORE_HEADERS, selectsNoStoreField } from '../core/no-store';
 import { asRequestError, checkDocumentBeforeValidation, checkOperationAuthentication, checkOperationVariables } from '../core/graphql-request-checks';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
 import { contextFor, type RequestState } from './request';
-import { abortReply, endReply, oversizedReply, sendHtml, sendText, writeHead } from './respond';
+import { endReply, oversizedReply, sendHtml, sendText, writeHead } from './respond';
 import { graphiqlPage } from './static-assets';
 
 export interface GraphQLTransport {
@@ -141,23 +141,14 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
     });
     const replyHeaders: Record<string, string | number> = {};
     for (const [name, value] of response.headers) replyHeaders[name] = value;
-    if (response.body.kind === 'complete') {
-      const text = response.body.string;
-      const tooLarge = oversizedReply(text, ['body', 'query']);
-      if (tooLarge) return sendGraphQLErrors(res, tooLarge);
-      replyHeaders['Content-Length'] = Buffer.byteLength(text);
-      writeHead(res, response.status ?? 200, replyHeaders);
-      return endReply(res, text);
-    }
+    // The schema has no @defer or @stream: Apollo's reply is always complete.
+    if (response.body.kind !== 'complete') throw new Error('GraphQL replied incrementally, which this server does not offer');
+    const text = response.body.string;
+    const tooLarge = oversizedReply(text, ['body', 'query']);
+    if (tooLarge) return sendGraphQLErrors(res, tooLarge);
+    replyHeaders['Content-Length'] = Buffer.byteLength(text);
     writeHead(res, response.status ?? 200, replyHeaders);
-    // An incremental reply past MAX_REPLY_BYTES is cut, as a streamed REST list is.
-    let sent = 0;
-    for await (const chunk of response.body.asyncIterator) {
-      sent += Buffer.byteLength(chunk);
-      if (sent > settings.MAX_REPLY_BYTES) return abortReply(res);
-      res.write(chunk);
-    }
-    endReply(res);
+    endReply(res, text);
   }
 
   return { handle, stop: () => apollo.stop() };

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import { GraphQLEnumType, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString } from 'graphql';
 import { wireSchema } from '../../src/http/openapi';
 import { OPENAPI_FILE } from '../../src/core/schema-file';
-import { EMPTY_USAGE } from '../../src/modules/sessions/session-usage';
 import { OpenApiValidator, type OpenApiDocument } from '../helpers/openapi-validator';
 
 // The committed document equals the served one (contract-files.test.ts).
@@ -10,7 +9,25 @@ const document = JSON.parse(fs.readFileSync(OPENAPI_FILE, 'utf8')) as OpenApiDoc
 const validator = new OpenApiValidator(document);
 const SESSION_PATH = '/api/v1/org/acme/ws/main/sessions/0b9f6a8e-2d7c-4f7e-9a41-5c3e2f1d0a9b';
 
-const usage = { ...EMPTY_USAGE };
+/** The usage of a session without messages. */
+const usage = {
+  compaction_count: 0,
+  current_cache_creation_input_tokens: 0,
+  current_cache_read_input_tokens: 0,
+  current_cost_usd: null,
+  current_input_tokens: 0,
+  current_message_count: 0,
+  current_output_tokens: 0,
+  current_tool_call_count: 0,
+  last_generation_input_tokens: null,
+  total_cache_creation_input_tokens: 0,
+  total_cache_read_input_tokens: 0,
+  total_cost_usd: null,
+  total_input_tokens: 0,
+  total_message_count: 0,
+  total_output_tokens: 0,
+  total_tool_call_count: 0,
+};
 
 /** A fresh session as the API answers it: every nullable field present and null. */
 function session(overrides: Record<string, unknown> = {}): Record<string, unknown> {

@@ -110,9 +110,15 @@ export function compileQuery(
     const described = definition?.extensions.sql as SqlField | undefined;
     if (!described) throw new NotCompiled();
     switch (described.kind) {
-      case 'value':
+      case 'node':
+        throw new NotCompiled();
+      case 'value': {
         if (definition.args.length) throw new NotCompiled();
+        // A value of an object type is the whole object's JSON: right only for a selection of the whole type.
+        const named = getNamedType(definition.type);
+        if (isObjectType(named) && !selectsWholeType(named, nodes)) throw new NotCompiled();
         return described.sql(row);
+      }
       case 'object': {
         // A null from SQL must be a null GraphQL allows.
         if (definition.args.length || (isNonNullType(definition.type) && !described.always)) throw new NotCompiled();

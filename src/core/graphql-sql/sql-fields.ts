@@ -14,7 +14,7 @@ import { jsonTimestamp } from '../../db/json-sql';
  * A field without an entry (or with arguments its entry does not take)
  * makes the whole query run through the resolvers as before.
  */
-export type SqlField = SqlValue | SqlObject | SqlList;
+export type SqlField = SqlValue | SqlObject | SqlList | NodeValue;
 
 /**
  * A scalar or enum field: an expression over the parent row, as GraphQL
@@ -25,6 +25,16 @@ export interface SqlValue {
   kind: 'value';
   sql(row: string): string;
   column?: string;
+}
+
+/**
+ * A field of a type only ever answered in node (never compiled: a query
+ * selecting it runs the resolvers): its value from the row, as fromRow reads
+ * it. For values computed from several columns or from settings.
+ */
+export interface NodeValue {
+  kind: 'node';
+  read(row: Record<string, unknown>): unknown;
 }
 
 /** A nullable object field: `FROM … WHERE …` of its one row (alias `as`), none = null. */
@@ -116,6 +126,9 @@ export const timestamp = (name: string): SqlValue => ({ kind: 'value', column: n
 /** Any expression over the row. */
 export const expression = (sql: (row: string) => string): SqlValue => ({ kind: 'value', sql });
 
+/** A field computed in node from the row (see NodeValue). */
+export const derived = (read: (row: Record<string, unknown>) => unknown): NodeValue => ({ kind: 'node', read });
+
 /** A nullable object field: the one row `FROM … WHERE …` finds (alias `as`), none = null. */
 export const related = (from: (row: string, as: string) => string): SqlObject => ({ kind: 'object', from });
 
@@ -189,21 +202,25 @@ export function typeJson(Type: new () => object, alias: string): string {
 /**
  * An instance of `Type` from a row read in node: each field declared as a
  * column (`@Sql()`, `@Sql(timestamp)`, `@Sql(column(…))`), inherited ones
- * included, copied from the row. Fields declared otherwise are their
- * resolvers' to answer.
+ * included, copied from the row, and each `derived` field computed from it.
+ * Fields declared otherwise are their resolvers' to answer.
  */
 export function fromRow<T extends object>(Type: new () => T, row: object): T {
   const out = new Type() as Record<string, unknown>;
-  for (const [field, column] of columnsOf(Type)) out[field] = (row as Record<string, unknown>)[column];
+  for (const [field, read] of readersOf(Type)) out[field] = read(row as Record<string, unknown>);
   return out as T;
 }
 
-const columnLists = new WeakMap<object, [string, string][]>();
-function columnsOf(Type: new () => object): [string, string][] {
-  let list = columnLists.get(Type);
+const readerLists = new WeakMap<object, [string, (row: Record<string, unknown>) => unknown][]>();
+function readersOf(Type: new () => object): [string, (row: Record<string, unknown>) => unknown][] {
+  let list = readerLists.get(Type);
   if (!list) {
-    list = declaredFields(Type).flatMap(([field, sql]): [string, string][] => (sql.kind === 'value' && sql.column ? [[field, sql.column]] : []));
-    columnLists.set(Type, list);
+    list = declaredFields(Type).flatMap(([field, sql]): [string, (row: Record<string, unknown>) => unknown][] => {
+      if (sql.kind === 'node') return [[field, sql.read]];
+      const name = sql.kind === 'value' ? sql.column : undefined;
+      return name ? [[field, (row) => row[name]]] : [];
+    });
+    readerLists.set(Type, list);
   }
   return list;
 }

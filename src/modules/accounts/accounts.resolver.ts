@@ -1,9 +1,9 @@
+import { fromRow } from '../../core/graphql-sql/sql-fields';
 import { Arg, Ctx, Mutation, Query, Resolver, UseMiddleware } from 'type-graphql';
 import { AuthQuota } from '../../core/rate-limit';
 import type { AppContext } from '../../core/context';
 import { Public, Rest } from '../../core/graphql-decorators';
 import { ForgotPasswordInput, LoginInput, ResendVerificationInput, ResetPasswordInput, SignupInput, VerifyEmailInput } from './accounts.inputs';
-import { toUserResponse } from './accounts.mapper';
 import {
   AccessTokenResponse,
   ForgotPasswordResponse,
@@ -80,6 +80,6 @@ export class AccountResolver {
   @Query(() => UserResponse, { description: 'The authenticated user.' })
   @Rest('GET', '/user', { tags: ['accounts'] })
   user(@Ctx() ctx: AppContext): UserResponse {
-    return toUserResponse(currentUser(ctx));
+    return fromRow(UserResponse, currentUser(ctx));
   }
 }

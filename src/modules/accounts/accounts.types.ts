@@ -1,4 +1,5 @@
 import { Field, ObjectType } from 'type-graphql';
+import { column, Sql, timestamp } from '../../core/graphql-sql/sql-fields';
 import { MaxItems } from '../../core/graphql-decorators';
 import { NoStore } from '../../core/no-store';
 import { MAX_LIST_PAGE } from '../../core/pagination';
@@ -25,15 +26,19 @@ export class SignupUserResponse {
 
 @ObjectType('UserIdentityResponse', { description: 'A denormalised view of a user.' })
 export class UserIdentityResponse {
+  @Sql()
   @Field(() => String)
   email: string;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   full_name: string | null;
 
+  @Sql()
   @Field(() => String)
   id: string;
 
+  @Sql()
   @Field(() => String)
   username: string;
 }
@@ -93,21 +98,27 @@ export class VerifyEmailResponse {
 
 @ObjectType('UserResponse', { description: 'The authenticated user.' })
 export class UserResponse {
+  @Sql()
   @Field(() => UUIDScalar)
   id: string;
 
+  @Sql(column('email'))
   @Field(() => String)
   email_address: string;
 
+  @Sql()
   @Field(() => String)
   username: string;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   full_name: string | null;
 
+  @Sql()
   @Field(() => Boolean)
   email_opt_in: boolean;
 
+  @Sql(timestamp)
   @Field(() => Date)
   created_at: Date;
 }

@@ -4,7 +4,7 @@ import { Rest } from '../../core/graphql-decorators';
 import { ListPageArgs } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
 import { CreateApiKeyInput } from './api-keys.inputs';
-import { toApiKey, toCreatedApiKey } from './api-keys.mapper';
+import { fromRow } from '../../core/graphql-sql/sql-fields';
 import { createApiKey, listApiKeys, revokeApiKey, revokeCallingApiKey } from './api-keys.service';
 import { ApiKeyResponse, CreatedApiKeyResponse, RevokedApiKeyResponse } from './api-keys.types';
 
@@ -14,7 +14,7 @@ export class ApiKeyResolver {
   @Rest('POST', '/user/api-keys', { status: 201, tags: ['api-keys'] })
   async create_api_key(@Arg('input', () => CreateApiKeyInput) input: CreateApiKeyInput, @Ctx() ctx: AppContext): Promise<CreatedApiKeyResponse> {
     const created = await createApiKey(ctx, input);
-    return toCreatedApiKey(created.row, created.key);
+    return Object.assign(fromRow(CreatedApiKeyResponse, created.row), { key: created.key });
   }
 
   @Query(() => [ApiKeyResponse], { description: "The caller's API keys, masked, newest first (a bare JSON array over REST)." })
@@ -25,7 +25,7 @@ export class ApiKeyResolver {
     @Args(() => ListPageArgs) page: ListPageArgs,
     @Ctx() ctx: AppContext,
   ): Promise<ApiKeyResponse[]> {
-    return (await listApiKeys(ctx, includeRevoked ?? false, page)).map(toApiKey);
+    return (await listApiKeys(ctx, includeRevoked ?? false, page)).map((row) => fromRow(ApiKeyResponse, row));
   }
 
   @Mutation(() => RevokedApiKeyResponse, { description: 'Revoke the API key this request is made with (when it allows self-revocation).' })

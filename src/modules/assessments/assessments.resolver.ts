@@ -1,17 +1,15 @@
-import { SqlRootField } from '../../core/graphql-sql/sql-fields';
+import { SqlRootField, fromRow } from '../../core/graphql-sql/sql-fields';
 import { childLimit } from '../../core/loaders/children-loader';
 import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ComplexityEstimator } from 'graphql-query-complexity';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { UUIDScalar } from '../../core/scalars';
-import { toUserIdentity } from '../accounts/accounts.mapper';
 import { UserIdentityResponse } from '../accounts/accounts.types';
 import { ProjectResponse } from '../projects/projects.types';
 import { toSession } from '../sessions/sessions.mapper';
 import { SessionResponse } from '../sessions/sessions.types';
 import { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, AttackListArgs, AttackSpanIngestRequest, MAX_ATTACK_PAGE } from './assessments.inputs';
-import { toAssessment } from './assessments.mapper';
 import {
   assessmentAnalytics,
   ANALYTICS_ROOT,
@@ -42,6 +40,9 @@ const TAGS = { tags: ['airt'] };
 /** A span row is a narrow read: priced per hundred spans so a whole list fits the budget. */
 const attackListCost: ComplexityEstimator = ({ args, childComplexity }) =>
   10 + Math.ceil(((args.limit as number | undefined) ?? MAX_ATTACK_PAGE) / 100) * (1 + childComplexity);
+
+/** Row → reply: the fields AssessmentResponse declares. */
+const toAssessment = (row: object) => fromRow(AssessmentResponse, row);
 
 @Resolver(() => AssessmentResponse)
 export class AssessmentResolver {
@@ -155,7 +156,7 @@ export class AssessmentResolver {
   @FieldResolver(() => UserIdentityResponse, { nullable: true, description: 'The creating user.' })
   async created_by_user(@Root() assessment: AssessmentResponse, @Ctx() ctx: AppContext): Promise<UserIdentityResponse | null> {
     const user = await ctx.loaders.userById.load(assessment.user_id);
-    return user ? toUserIdentity(user) : null;
+    return user ? fromRow(UserIdentityResponse, user) : null;
   }
 
   // GraphQL-only navigation (kept out of REST replies), batched per request.

@@ -1,4 +1,4 @@
-import { expression, Sql, SqlStored } from '../../core/graphql-sql/sql-fields';
+import { derived, expression, fromRow, Sql, SqlStored, timestamp } from '../../core/graphql-sql/sql-fields';
 import { storedSpanText } from './assessments.sql';
 import { partsJson } from './assessments.graphql-sql';
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
@@ -15,105 +15,139 @@ export enum AssessmentStatusEnum {
 }
 registerEnumType(AssessmentStatusEnum, { name: 'AssessmentStatus', description: 'pending → running (first ingest) → completed | failed.' });
 
+/** A member of the sandbox_detail jsonb as text, empty when missing. */
+const TEXT = (key: string) => derived((detail) => String(detail[key] ?? ''));
+
 @ObjectType('SandboxSummary', { description: 'The sandbox an assessment ran in.' })
 export class SandboxSummary {
+  @Sql(TEXT('provider'))
   @Field(() => String)
   provider: string;
 
+  @Sql(TEXT('provider_sandbox_id'))
   @Field(() => String)
   provider_sandbox_id: string;
 
+  @Sql(TEXT('state'))
   @Field(() => String)
   state: string;
 
+  @Sql(derived((detail) => (detail.total_runtime_seconds == null ? null : Number(detail.total_runtime_seconds))))
   @Field(() => Float, { nullable: true })
   total_runtime_seconds: number | null;
 }
 
 @ObjectType('AssessmentResponse', { description: 'A red-team assessment (spec AssessmentResponse).' })
 export class AssessmentResponse {
+  @Sql()
   @Field(() => UUIDScalar)
   id: string;
 
+  @Sql()
   @Field(() => String)
   name: string;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   description: string | null;
 
+  @Sql()
   @Field(() => AssessmentStatusEnum)
   status: AssessmentStatusEnum;
 
+  @Sql()
   @Field(() => UUIDScalar)
   organization_id: string;
 
+  @Sql()
   @Field(() => UUIDScalar)
   workspace_id: string;
 
+  @Sql()
   @Field(() => UUIDScalar)
   project_id: string;
 
+  @Sql()
   @Field(() => UUIDScalar, { description: 'The creating user.' })
   user_id: string;
 
+  @Sql()
   @Field(() => UUIDScalar, { nullable: true })
   session_id: string | null;
 
+  @Sql()
   @Field(() => UUIDScalar, { nullable: true })
   runtime_id: string | null;
 
+  @Sql()
   @Field(() => UUIDScalar, { nullable: true })
   sandbox_id: string | null;
 
+  @Sql()
   @Field(() => [JSONObjectScalar], { nullable: true })
   @MaxItems(NOMINAL_MAX_ITEMS)
   attack_manifest: Record<string, unknown>[] | null;
 
+  @Sql()
   @Field(() => JSONObjectScalar, { nullable: true })
   attacker_config: Record<string, unknown> | null;
 
+  @Sql()
   @Field(() => JSONObjectScalar, { nullable: true })
   target_config: Record<string, unknown> | null;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   attacker_model: string | null;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   judge_model: string | null;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   target_model: string | null;
 
+  @Sql()
   @Field(() => Float, { nullable: true, description: 'Mean asr over the ingested attacks; null before the first ingest.' })
   overall_asr: number | null;
 
+  @Sql()
   @Field(() => Float, { nullable: true, description: '0–10: 10 × (0.7 × overall_asr + 0.3 × jailbreak share); null before the first ingest.' })
   risk_score: number | null;
 
+  @Sql()
   @Field(() => JSONObjectScalar, {
     nullable: true,
     description: 'Per category and per goal category: attacks, mean_asr, jailbreaks, best_score (plus totals); null before the first ingest.',
   })
   analytics_snapshot: Record<string, unknown> | null;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   workflow_run_id: string | null;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   workflow_script: string | null;
 
+  @Sql(timestamp)
   @Field(() => Date)
   created_at: Date;
 
+  @Sql(timestamp)
   @Field(() => Date)
   updated_at: Date;
 
+  @Sql(timestamp)
   @Field(() => Date, { nullable: true, description: 'Set by the first ingest (or a move to running).' })
   started_at: Date | null;
 
+  @Sql(timestamp)
   @Field(() => Date, { nullable: true, description: 'Set when the status becomes completed or failed.' })
   completed_at: Date | null;
 
+  @Sql(derived((row) => (row.sandbox_detail ? fromRow(SandboxSummary, row.sandbox_detail) : null)))
   @Field(() => SandboxSummary, { nullable: true })
   sandbox_detail: SandboxSummary | null;
 

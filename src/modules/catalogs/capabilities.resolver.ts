@@ -116,6 +116,6 @@ export class CapabilityResolver {
     @Ctx() ctx: AppContext,
   ): Promise<CapabilityArtifactSummary[]> {
     const rows = await ctx.loaders.capabilityVersionRows.load(`${capability.organization_id} ${capability.local_name}`);
-    return rows.slice(0, childLimit(limit)).map((row) => toCapability(row, ctx.tenant?.org.id ?? row.organization_id));
+    return rows.slice(0, childLimit(limit)).map((row) => toCapability(CapabilityArtifactSummary, row, ctx.tenant?.org.id ?? row.organization_id));
   }
 }

@@ -5,12 +5,12 @@ import { plainQuery } from '../../db/hot';
 import { buildCapabilityBundle } from './capability-bundle';
 import type { CapabilityFilterArgs, CapabilityListArgs, PublishCapabilityRequest } from './catalogs.inputs';
 import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
-import { toCapability, toCapabilityDetail, type CapabilityRow } from './catalogs.mapper';
+import { toCapability, type CapabilityRow } from './catalogs.mapper';
 import {
   CapabilitySortBy,
   type ArtifactReadmeResponse,
-  type CapabilityArtifactDetail,
-  type CapabilityArtifactSummary,
+  CapabilityArtifactDetail,
+  CapabilityArtifactSummary,
   type CapabilityFacetsResponse,
   type CapabilityVersionList,
 } from './catalogs.types';
@@ -64,7 +64,7 @@ export async function listCapabilities(ctx: AppContext, orgKey: string, args: Ca
     direction: args.sort_dir,
   });
   const { rows, total } = await pageAndCount<CapabilityRow>(query, page, limit);
-  return { capabilities: rows.map((row) => toCapability(row, scope.org.id)), total, page, limit };
+  return { capabilities: rows.map((row) => toCapability(CapabilityArtifactSummary, row, scope.org.id)), total, page, limit };
 }
 
 export async function capabilityFacets(ctx: AppContext, orgKey: string, args: CapabilityFilterArgs): Promise<CapabilityFacetsResponse> {
@@ -89,14 +89,14 @@ export async function getCapability(ctx: AppContext, orgKey: string, name: strin
   if (version !== null) checkPathVersion(version);
   const scope = await resolveOrg(ctx, orgKey);
   const ref = parseNameRef(scope, name, WHAT);
-  return toCapabilityDetail(await findArtifactRow<CapabilityRow>('capabilities', DETAIL_SELECT, scope, ref, version, WHAT), scope.org.id);
+  return toCapability(CapabilityArtifactDetail, await findArtifactRow<CapabilityRow>('capabilities', DETAIL_SELECT, scope, ref, version, WHAT), scope.org.id);
 }
 
 export async function capabilityVersions(ctx: AppContext, orgKey: string, name: string): Promise<CapabilityVersionList> {
   const scope = await resolveOrg(ctx, orgKey);
   const ref = parseNameRef(scope, name, WHAT);
   // The latest summary carries every version string, newest first: one statement.
-  const latest = toCapability(await findArtifactRow<CapabilityRow>('capabilities', CAPABILITY_SELECT, scope, ref, null, WHAT), scope.org.id);
+  const latest = toCapability(CapabilityArtifactSummary, await findArtifactRow<CapabilityRow>('capabilities', CAPABILITY_SELECT, scope, ref, null, WHAT), scope.org.id);
   return { name: latest.name, versions: latest.versions, latest };
 }
 
@@ -156,12 +156,12 @@ export async function publishCapability(ctx: AppContext, orgKey: string, input: 
     }
   });
   const own = { owner: scope.org.key, name: input.name, own: true };
-  return toCapabilityDetail(await findArtifactRow<CapabilityRow>('capabilities', DETAIL_SELECT, scope, own, input.version, WHAT), scope.org.id);
+  return toCapability(CapabilityArtifactDetail, await findArtifactRow<CapabilityRow>('capabilities', DETAIL_SELECT, scope, own, input.version, WHAT), scope.org.id);
 }
 
 export async function setCapabilityVisibility(ctx: AppContext, orgKey: string, name: string, isPublic: boolean): Promise<CapabilityArtifactSummary> {
   const { scope, ref } = await setNameVisibility(ctx, orgKey, 'capabilities', WHAT, name, isPublic);
-  return toCapability(await findArtifactRow<CapabilityRow>('capabilities', CAPABILITY_SELECT, scope, ref, null, WHAT), scope.org.id);
+  return toCapability(CapabilityArtifactSummary, await findArtifactRow<CapabilityRow>('capabilities', CAPABILITY_SELECT, scope, ref, null, WHAT), scope.org.id);
 }
 
 export async function deleteCapability(ctx: AppContext, orgKey: string, name: string, version: string) {

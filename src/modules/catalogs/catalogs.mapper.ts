@@ -1,14 +1,13 @@
-import type {
-  CapabilityArtifactDetail,
-  CapabilityArtifactSummary,
-  CapabilityComponentDetail,
-  CapabilityFileEntry,
-  CapabilitySecretRequirement,
+import { fromRow } from '../../core/graphql-sql/sql-fields';
+import {
   TaskSetResponse,
+  type CapabilityArtifactSummary,
+  type CapabilityComponentDetail,
+  type CapabilityFileEntry,
+  type CapabilitySecretRequirement,
 } from './catalogs.types';
 
-/** Rows → GraphQL types, the only place. Rows are plain SQL rows (bigint columns arrive as strings). */
-
+/** The rows catalogs read, and their replies (their fields' declarations, @Sql in catalogs.types.ts) with the keys navigation reads. */
 
 export interface CapabilityRow {
   id: string;
@@ -35,44 +34,13 @@ export interface CapabilityRow {
   file_manifest?: CapabilityFileEntry[];
 }
 
-/** `viewerOrgId`: the route's organization; another organization's capability is named `<owner>/<name>`. */
-export function toCapability(row: CapabilityRow, viewerOrgId: string): CapabilityArtifactSummary {
-  return {
-    id: row.id,
-    name: row.organization_id === viewerOrgId ? row.name : `${row.org_key}/${row.name}`,
-    version: row.version,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    description: row.description,
-    author_name: row.author_name,
-    license: row.license,
-    is_public: row.is_public,
-    keywords: row.keywords ?? [],
-    origin: row.origin ?? {},
-    component_counts: row.component_counts ?? {},
-    component_details: (row.component_details ?? []).map((component) => ({
-      name: component.name,
-      path: component.path,
-      type: component.type,
-      description: component.description ?? null,
-      metadata: component.metadata ?? null,
-    })),
-    secrets: (row.secrets ?? []).map((secret) => ({ name: secret.name, required: secret.required ?? true })),
-    version_count: Number(row.version_count ?? 1),
-    versions: row.versions ?? [row.version],
-    organization_id: row.organization_id,
-    local_name: row.name,
-  };
-}
-
-export function toCapabilityDetail(row: CapabilityRow, viewerOrgId: string): CapabilityArtifactDetail {
-  return {
-    ...toCapability(row, viewerOrgId),
-    artifact_sha256: row.artifact_sha256!,
-    runtime_digest: row.runtime_digest!,
-    manifest: row.manifest ?? {},
-    file_manifest: row.file_manifest ?? [],
-  };
+/**
+ * Row → reply (`Type`: the summary or the detail), as its fields declare
+ * them; `viewerOrgId` is the route's organization: another organization's
+ * capability is named `<owner>/<name>`. With the keys navigation reads.
+ */
+export function toCapability<T extends CapabilityArtifactSummary>(Type: new () => T, row: CapabilityRow, viewerOrgId: string): T {
+  return Object.assign(fromRow(Type, { ...row, viewer_org_id: viewerOrgId }), { organization_id: row.organization_id, local_name: row.name });
 }
 
 export interface TaskSetRow {
@@ -91,21 +59,7 @@ export interface TaskSetRow {
   updated_at: Date;
 }
 
-/** `readerOrgId`: the organization the reply is built for, kept for the set's `tasks` (task-verification.policy). */
+/** Row → reply, as its fields declare them; `readerOrgId`: the organization the reply is built for, kept for the set's `tasks` (task-verification.policy). */
 export function toTaskSet(row: TaskSetRow, readerOrgId: string): TaskSetResponse {
-  return {
-    id: row.id,
-    name: row.name,
-    org_key: row.org_key,
-    description: row.description,
-    members: row.members ?? [],
-    member_count: row.member_count ?? row.members?.length ?? 0,
-    is_public: row.is_public,
-    source: row.source,
-    tags: row.tags,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    organization_id: row.organization_id,
-    reader_org_id: readerOrgId,
-  };
+  return Object.assign(fromRow(TaskSetResponse, row), { organization_id: row.organization_id, reader_org_id: readerOrgId });
 }

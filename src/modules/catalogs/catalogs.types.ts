@@ -1,4 +1,4 @@
-import { expression, Sql, timestamp } from '../../core/graphql-sql/sql-fields';
+import { derived, expression, fromRow, Sql, timestamp } from '../../core/graphql-sql/sql-fields';
 import { jsonOr } from '../../db/json-sql';
 import { TASKS_READ_BY_ROUTE, verificationSql } from './task-verification.policy';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
@@ -229,27 +229,34 @@ export class DatasetFacetsResponse {
 
 @ObjectType('CapabilityComponentDetail')
 export class CapabilityComponentDetail {
+  @Sql()
   @Field(() => String)
   name: string;
 
+  @Sql()
   @Field(() => String, { description: 'Relative path in the bundle.' })
   path: string;
 
+  @Sql()
   @Field(() => String, { description: 'agent, tool, command, skill, mcp_server or worker.' })
   type: string;
 
+  @Sql(derived((c) => c.description ?? null))
   @Field(() => String, { nullable: true })
   description: string | null;
 
+  @Sql(derived((c) => c.metadata ?? null))
   @Field(() => JSONObjectScalar, { nullable: true })
   metadata: Record<string, unknown> | null;
 }
 
 @ObjectType('CapabilitySecretRequirement')
 export class CapabilitySecretRequirement {
+  @Sql()
   @Field(() => String, { description: 'Environment-variable name.' })
   name: string;
 
+  @Sql(derived((s) => s.required ?? true))
   @Field(() => Boolean, { description: 'Default true.' })
   required: boolean;
 }
@@ -268,54 +275,70 @@ export class CapabilityFileEntry {
 
 @ObjectType('CapabilityArtifactSummary')
 export class CapabilityArtifactSummary {
+  @Sql()
   @Field(() => String)
   id: string;
 
+  @Sql(derived((row) => (row.organization_id === row.viewer_org_id ? row.name : `${row.org_key}/${row.name}`)))
   @Field(() => String, { description: "Local name on the organization's own capabilities, `<owner>/<name>` for another organization's." })
   name: string;
 
+  @Sql()
   @Field(() => String)
   version: string;
 
+  @Sql(timestamp)
   @Field(() => Date)
   created_at: Date;
 
+  @Sql(timestamp)
   @Field(() => Date)
   updated_at: Date;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   description: string | null;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   author_name: string | null;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   license: string | null;
 
+  @Sql()
   @Field(() => Boolean)
   is_public: boolean;
 
+  @Sql(derived((row) => row.keywords ?? []))
   @Field(() => [String])
   @MaxItems(() => MAX_TAGS)
   keywords: string[];
 
+  @Sql(derived((row) => row.origin ?? {}))
   @Field(() => JSONObjectScalar)
   origin: Record<string, unknown>;
 
+  @Sql(derived((row) => row.component_counts ?? {}))
   @Field(() => JSONObjectScalar, { description: 'Component type → count.' })
   component_counts: Record<string, number>;
 
+  @Sql(derived((row) => ((row.component_details ?? []) as object[]).map((c) => fromRow(CapabilityComponentDetail, c))))
   @Field(() => [CapabilityComponentDetail])
   @MaxItems(NOMINAL_MAX_ITEMS)
   component_details: CapabilityComponentDetail[];
 
+  @Sql(derived((row) => ((row.secrets ?? []) as object[]).map((s) => fromRow(CapabilitySecretRequirement, s))))
   @Field(() => [CapabilitySecretRequirement])
   @MaxItems(NOMINAL_MAX_ITEMS)
   secrets: CapabilitySecretRequirement[];
 
+  @Sql(derived((row) => Number(row.version_count ?? 1)))
   @Field(() => Int)
   version_count: number;
 
+  @Sql(derived((row) => row.versions ?? [row.version]))
   @Field(() => [String], { description: 'Newest first.' })
   @MaxItems(NOMINAL_MAX_ITEMS)
   versions: string[];
@@ -328,15 +351,19 @@ export class CapabilityArtifactSummary {
 
 @ObjectType('CapabilityArtifactDetail')
 export class CapabilityArtifactDetail extends CapabilityArtifactSummary {
+  @Sql()
   @Field(() => String, { description: 'sha256 of the uploaded bundle (each path and content, in upload order).' })
   artifact_sha256: string;
 
+  @Sql()
   @Field(() => String, { description: '`sha256:<hex>` over the manifest and the sorted file list: independent of file order.' })
   runtime_digest: string;
 
+  @Sql(derived((row) => row.manifest ?? {}))
   @Field(() => JSONObjectScalar)
   manifest: Record<string, unknown>;
 
+  @Sql(derived((row) => row.file_manifest ?? []))
   @Field(() => [CapabilityFileEntry])
   @MaxItems(() => MAX_CAPABILITY_FILES)
   file_manifest: CapabilityFileEntry[];
@@ -587,40 +614,51 @@ export class TaskFacetsResponse {
 
 @ObjectType('TaskSetResponse')
 export class TaskSetResponse {
+  @Sql()
   @Field(() => UUIDScalar)
   id: string;
 
+  @Sql()
   @Field(() => String)
   name: string;
 
+  @Sql()
   @Field(() => String, { description: 'The owning organization key.' })
   org_key: string;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   description: string | null;
 
+  @Sql(derived((row) => row.members ?? []))
   @Field(() => [String], {
     description: `Task names: \`name\` (latest) or \`name@version\`; the first ${EMBEDDED_LIST_CAP} in a list (member_count counts them all), all of them in a single read.`,
   })
   @MaxItems(() => MAX_TASK_SET_MEMBERS)
   members: string[];
 
+  @Sql(derived((row) => row.member_count ?? (row.members as unknown[] | null)?.length ?? 0))
   @Field(() => Int)
   member_count: number;
 
+  @Sql()
   @Field(() => Boolean)
   is_public: boolean;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   source: string | null;
 
+  @Sql()
   @Field(() => [String], { nullable: true })
   @MaxItems(() => MAX_TAGS)
   tags: string[] | null;
 
+  @Sql(timestamp)
   @Field(() => Date)
   created_at: Date;
 
+  @Sql(timestamp)
   @Field(() => Date)
   updated_at: Date;
 

@@ -21,7 +21,7 @@ export class OrganizationCatalogsResolver {
   @FieldResolver(() => [CapabilityArtifactSummary], { description: "The organization's capabilities (GraphQL only)." })
   @Extensions({ graphqlOnly: true })
   async capabilities(@Root() org: OrganizationResponse, @Arg('limit', () => Int, limitArg) limit: number, @Ctx() ctx: AppContext): Promise<CapabilityArtifactSummary[]> {
-    return take(await ctx.loaders.organizationCapabilities.load(org.id), limit).map((row) => toCapability(row, org.id));
+    return take(await ctx.loaders.organizationCapabilities.load(org.id), limit).map((row) => toCapability(CapabilityArtifactSummary, row, org.id));
   }
 
   @FieldResolver(() => [TaskSummary], { description: "The organization's tasks (GraphQL only)." })

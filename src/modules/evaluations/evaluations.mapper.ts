@@ -1,5 +1,6 @@
 import { EMBEDDED_LIST_CAP } from '../../core/pagination';
-import type { EvaluationControlPlaneSummary, EvaluationItemResponse, EvaluationItemStatus, EvaluationJobResponse, EvaluationSkippedMember, EvaluationSummaryResponse, TaskSetReference } from './evaluations.types';
+import { fromRow } from '../../core/graphql-sql/sql-fields';
+import { EvaluationItemResponse, EvaluationJobResponse, type EvaluationControlPlaneSummary, type EvaluationSkippedMember, type EvaluationSummaryResponse, type TaskSetReference } from './evaluations.types';
 
 /** The twelve item states, in state-machine order; each is also a counter column of the job row. */
 export const ITEM_STATES = [
@@ -74,44 +75,9 @@ export function itemCounts(row: Record<ItemState, number>): EvaluationControlPla
   return Object.fromEntries(ITEM_STATES.map((state) => [state, Number(row[state])])) as unknown as EvaluationControlPlaneSummary;
 }
 
+/** Row → reply: the fields EvaluationJobResponse declares, with the task set's id its navigation reads. */
 export function toEvaluation(row: EvaluationRow): EvaluationJobResponse {
-  return {
-    id: row.id,
-    name: row.name,
-    kind: row.kind,
-    model: row.model,
-    agent_type: row.agent_type,
-    capability: row.capability,
-    engine: row.engine,
-    sandbox_provider: row.sandbox_provider,
-    run_id: row.run_id,
-    error_summary: row.error_summary,
-    cleanup_policy: row.cleanup_policy,
-    job_status: row.job_status,
-    organization_id: row.organization_id,
-    workspace_id: row.workspace_id,
-    project_id: row.project_id,
-    runtime_id: row.runtime_id,
-    created_by: row.created_by,
-    created_by_email: row.created_by_email,
-    queued_at: row.queued_at,
-    started_at: row.started_at,
-    completed_at: row.completed_at,
-    cancel_requested_at: row.cancel_requested_at,
-    dataset_ref: row.dataset_ref,
-    config_json: row.config_json,
-    summary_json: row.summary_json,
-    dataset_size: row.dataset_size,
-    requested_concurrency: row.requested_concurrency,
-    effective_concurrency: row.effective_concurrency,
-    task_timeout_sec: row.task_timeout_sec,
-    item_counts: itemCounts(row),
-    analytics: toAnalytics(row),
-    skipped_members: row.skipped_members ?? [],
-    skipped_members_count: row.skipped_members_count ?? row.skipped_members?.length ?? 0,
-    task_set_ref: row.task_set_ref,
-    task_set_id: row.task_set_id,
-  };
+  return Object.assign(fromRow(EvaluationJobResponse, row), { task_set_id: row.task_set_id });
 }
 
 /**
@@ -130,19 +96,7 @@ export function toAnalytics(row: Pick<EvaluationRow, 'analytics'>): EvaluationSu
   return row.analytics ? { ...row.analytics, timestamp: new Date(row.analytics.timestamp) } : null;
 }
 
+/** Row → reply: the fields EvaluationItemResponse declares, with the keys its task navigation reads. */
 export function toEvaluationItem(row: EvaluationItemRow): EvaluationItemResponse {
-  return {
-    id: row.id,
-    evaluation_id: row.evaluation_id,
-    task_name: row.task_name,
-    task_version: row.task_version,
-    status: row.status as EvaluationItemStatus,
-    attempt: row.attempt,
-    created_at: row.created_at,
-    started_at: row.started_at,
-    completed_at: row.completed_at,
-    error: row.error,
-    task_id: row.task_id,
-    organization_id: row.organization_id,
-  };
+  return Object.assign(fromRow(EvaluationItemResponse, row), { task_id: row.task_id, organization_id: row.organization_id });
 }

@@ -1,10 +1,10 @@
+import { fromRow } from '../../core/graphql-sql/sql-fields';
 import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { childLimit } from '../../core/loaders/children-loader';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { withBaseCost } from '../../core/graphql-limits';
 import { UUIDScalar } from '../../core/scalars';
-import { toUserIdentity } from '../accounts/accounts.mapper';
 import { UserIdentityResponse } from '../accounts/accounts.types';
 import { toTaskSet } from '../catalogs/catalogs.mapper';
 import { TaskSetResponse, TaskSummary } from '../catalogs/catalogs.types';
@@ -145,7 +145,7 @@ export class EvaluationResolver {
   async created_by_user(@Root() job: EvaluationJobResponse, @Ctx() ctx: AppContext): Promise<UserIdentityResponse | null> {
     if (!job.created_by) return null;
     const user = await ctx.loaders.userById.load(job.created_by);
-    return user ? toUserIdentity(user) : null;
+    return user ? fromRow(UserIdentityResponse, user) : null;
   }
 
   // GraphQL-only navigation (kept out of REST replies).

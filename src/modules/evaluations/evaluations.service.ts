@@ -8,7 +8,7 @@ import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
 import { parseMember, TASK_SET_SELECT, type MemberRef } from '../catalogs/task-sets.service';
 import { parseNameRef } from '../catalogs/versioned-artifacts';
-import { effectiveSandboxCeiling } from '../organizations/organizations.service';
+import { effectiveSandboxCeiling } from '../organizations/organization-limits';
 import { resolveProject } from '../projects/projects.service';
 import type { CreateEvaluationRequest, EvaluationItemListArgs, EvaluationItemTransitionRequest, EvaluationListArgs } from './evaluations.inputs';
 import { IN_FLIGHT_STATES, ITEM_STATES, listedJobSql, TERMINAL_STATES, type EvaluationItemRow, type EvaluationRow, type ItemState } from './evaluations.mapper';

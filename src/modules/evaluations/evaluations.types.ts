@@ -1,4 +1,6 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { derived, Sql, timestamp } from '../../core/graphql-sql/sql-fields';
+import { itemCounts, toAnalytics } from './evaluations.mapper';
 import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
 import { EMBEDDED_LIST_CAP } from '../../core/pagination';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
@@ -112,43 +114,45 @@ export class TaskSetReference {
 
 @ObjectType('EvaluationJobResponse', { description: 'An evaluation job with its live item counters.' })
 export class EvaluationJobResponse {
-  @Field(() => UUIDScalar) id: string;
-  @Field(() => String) name: string;
-  @Field(() => String) kind: string;
-  @Field(() => String, { nullable: true }) model: string | null;
-  @Field(() => String, { nullable: true }) agent_type: string | null;
-  @Field(() => String, { nullable: true }) capability: string | null;
-  @Field(() => String, { nullable: true }) engine: string | null;
-  @Field(() => String, { nullable: true }) sandbox_provider: string | null;
-  @Field(() => String, { nullable: true }) run_id: string | null;
-  @Field(() => String, { nullable: true }) error_summary: string | null;
-  @Field(() => String) cleanup_policy: string;
-  @Field(() => String, { description: 'queued, running, completed or cancelled.' }) job_status: string;
-  @Field(() => UUIDScalar) organization_id: string;
-  @Field(() => UUIDScalar) workspace_id: string;
-  @Field(() => UUIDScalar) project_id: string;
-  @Field(() => UUIDScalar, { nullable: true }) runtime_id: string | null;
-  @Field(() => UUIDScalar, { nullable: true }) created_by: string | null;
-  @Field(() => String, { nullable: true }) created_by_email: string | null;
-  @Field(() => Date) queued_at: Date;
-  @Field(() => Date, { nullable: true }) started_at: Date | null;
-  @Field(() => Date, { nullable: true }) completed_at: Date | null;
-  @Field(() => Date, { nullable: true }) cancel_requested_at: Date | null;
-  @Field(() => JSONObjectScalar, { nullable: true }) dataset_ref: Record<string, unknown> | null;
-  @Field(() => JSONObjectScalar, { nullable: true }) config_json: Record<string, unknown> | null;
-  @Field(() => JSONObjectScalar, { nullable: true }) summary_json: Record<string, unknown> | null;
-  @Field(() => Int, { description: 'Number of items.' }) dataset_size: number;
-  @Field(() => Int) requested_concurrency: number;
-  @Field(() => Int, { description: 'min(concurrency, items).' }) effective_concurrency: number;
-  @Field(() => Int, { nullable: true }) task_timeout_sec: number | null;
-  @Field(() => EvaluationControlPlaneSummary) item_counts: EvaluationControlPlaneSummary;
+  @Sql() @Field(() => UUIDScalar) id: string;
+  @Sql() @Field(() => String) name: string;
+  @Sql() @Field(() => String) kind: string;
+  @Sql() @Field(() => String, { nullable: true }) model: string | null;
+  @Sql() @Field(() => String, { nullable: true }) agent_type: string | null;
+  @Sql() @Field(() => String, { nullable: true }) capability: string | null;
+  @Sql() @Field(() => String, { nullable: true }) engine: string | null;
+  @Sql() @Field(() => String, { nullable: true }) sandbox_provider: string | null;
+  @Sql() @Field(() => String, { nullable: true }) run_id: string | null;
+  @Sql() @Field(() => String, { nullable: true }) error_summary: string | null;
+  @Sql() @Field(() => String) cleanup_policy: string;
+  @Sql() @Field(() => String, { description: 'queued, running, completed or cancelled.' }) job_status: string;
+  @Sql() @Field(() => UUIDScalar) organization_id: string;
+  @Sql() @Field(() => UUIDScalar) workspace_id: string;
+  @Sql() @Field(() => UUIDScalar) project_id: string;
+  @Sql() @Field(() => UUIDScalar, { nullable: true }) runtime_id: string | null;
+  @Sql() @Field(() => UUIDScalar, { nullable: true }) created_by: string | null;
+  @Sql() @Field(() => String, { nullable: true }) created_by_email: string | null;
+  @Sql(timestamp) @Field(() => Date) queued_at: Date;
+  @Sql(timestamp) @Field(() => Date, { nullable: true }) started_at: Date | null;
+  @Sql(timestamp) @Field(() => Date, { nullable: true }) completed_at: Date | null;
+  @Sql(timestamp) @Field(() => Date, { nullable: true }) cancel_requested_at: Date | null;
+  @Sql() @Field(() => JSONObjectScalar, { nullable: true }) dataset_ref: Record<string, unknown> | null;
+  @Sql() @Field(() => JSONObjectScalar, { nullable: true }) config_json: Record<string, unknown> | null;
+  @Sql() @Field(() => JSONObjectScalar, { nullable: true }) summary_json: Record<string, unknown> | null;
+  @Sql() @Field(() => Int, { description: 'Number of items.' }) dataset_size: number;
+  @Sql() @Field(() => Int) requested_concurrency: number;
+  @Sql() @Field(() => Int, { description: 'min(concurrency, items).' }) effective_concurrency: number;
+  @Sql() @Field(() => Int, { nullable: true }) task_timeout_sec: number | null;
+  @Sql(derived((row) => itemCounts(row as never))) @Field(() => EvaluationControlPlaneSummary) item_counts: EvaluationControlPlaneSummary;
+  @Sql(derived((row) => toAnalytics(row as never)))
   @Field(() => EvaluationSummaryResponse, { nullable: true, description: 'Set when every item is terminal (job completed).' })
   analytics: EvaluationSummaryResponse | null;
+  @Sql(derived((row) => row.skipped_members ?? []))
   @Field(() => [EvaluationSkippedMember], { description: `Task names and task-set members left out at creation: the first ${EMBEDDED_LIST_CAP} in a list, all of them in a single read.` })
   @MaxItems(() => MAX_TASK_NAMES + MAX_TASK_SET_MEMBERS)
   skipped_members: EvaluationSkippedMember[];
-  @Field(() => Int, { description: 'How many members were skipped at creation (all of them, in a list too).' }) skipped_members_count: number;
-  @Field(() => TaskSetReference, { nullable: true }) task_set_ref: TaskSetReference | null;
+  @Sql(derived((row) => row.skipped_members_count ?? (row.skipped_members as unknown[] | null)?.length ?? 0)) @Field(() => Int, { description: 'How many members were skipped at creation (all of them, in a list too).' }) skipped_members_count: number;
+  @Sql(derived((row) => row.task_set_ref)) @Field(() => TaskSetReference, { nullable: true }) task_set_ref: TaskSetReference | null;
 
   /** Resolved by a field resolver (userById loader). */
   created_by_user?: UserIdentityResponse | null;
@@ -166,16 +170,16 @@ export class EvaluationListResponse {
 
 @ObjectType('EvaluationItemResponse', { description: 'One item of an evaluation: a task, or a dataset row.' })
 export class EvaluationItemResponse {
-  @Field(() => UUIDScalar) id: string;
-  @Field(() => UUIDScalar) evaluation_id: string;
-  @Field(() => String, { description: 'The task name, or `dataset[<index>]` for a dataset row.' }) task_name: string;
-  @Field(() => String, { nullable: true, description: 'The resolved task version; null for a dataset row.' }) task_version: string | null;
-  @Field(() => EvaluationItemStatus) status: EvaluationItemStatus;
-  @Field(() => Int, { description: '1 at creation, +1 per retry.' }) attempt: number;
-  @Field(() => Date) created_at: Date;
-  @Field(() => Date, { nullable: true }) started_at: Date | null;
-  @Field(() => Date, { nullable: true }) completed_at: Date | null;
-  @Field(() => String, { nullable: true }) error: string | null;
+  @Sql() @Field(() => UUIDScalar) id: string;
+  @Sql() @Field(() => UUIDScalar) evaluation_id: string;
+  @Sql() @Field(() => String, { description: 'The task name, or `dataset[<index>]` for a dataset row.' }) task_name: string;
+  @Sql() @Field(() => String, { nullable: true, description: 'The resolved task version; null for a dataset row.' }) task_version: string | null;
+  @Sql() @Field(() => EvaluationItemStatus) status: EvaluationItemStatus;
+  @Sql() @Field(() => Int, { description: '1 at creation, +1 per retry.' }) attempt: number;
+  @Sql(timestamp) @Field(() => Date) created_at: Date;
+  @Sql(timestamp) @Field(() => Date, { nullable: true }) started_at: Date | null;
+  @Sql(timestamp) @Field(() => Date, { nullable: true }) completed_at: Date | null;
+  @Sql() @Field(() => String, { nullable: true }) error: string | null;
 
   /** Not exposed: navigation to the task. */
   task_id: string | null;

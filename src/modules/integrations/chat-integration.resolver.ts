@@ -1,7 +1,7 @@
+import { fromRow } from '../../core/graphql-sql/sql-fields';
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
-import { toUserIdentity } from '../accounts/accounts.mapper';
 import { UserIdentityResponse } from '../accounts/accounts.types';
 import { ChatSettingsUpdateInput } from './chat-integration.inputs';
 import { toChatConnection } from './chat-integration.mapper';
@@ -32,6 +32,6 @@ export class ChatIntegrationResolver {
   async connected_by(@Root() connection: ChatConnectionResponse, @Ctx() ctx: AppContext): Promise<UserIdentityResponse | null> {
     if (!connection.connected_by_user_id) return null;
     const user = await ctx.loaders.userById.load(connection.connected_by_user_id);
-    return user ? toUserIdentity(user) : null;
+    return user ? fromRow(UserIdentityResponse, user) : null;
   }
 }

@@ -1,4 +1,5 @@
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { derived, fromRow, Sql, timestamp } from '../../core/graphql-sql/sql-fields';
 import { JSONObjectScalar } from '../../core/scalars';
 import { UserIdentityResponse } from '../accounts/accounts.types';
 
@@ -34,42 +35,54 @@ registerEnumType(ChatThreadDetail, { name: 'ChatThreadDetail' });
 
 @ObjectType('ChatSettings', { description: 'Organization-level chat settings, read on every incoming event.' })
 export class ChatSettings {
+  @Sql()
   @Field(() => ChatFollowUps)
   follow_ups: ChatFollowUps;
 
+  @Sql()
   @Field(() => ChatSharedChannels)
   shared_channels: ChatSharedChannels;
 
+  @Sql()
   @Field(() => ChatThreadDetail)
   thread_detail: ChatThreadDetail;
 }
 
 @ObjectType('ChatConnectionResponse', { description: "The organization's chat-tool connection." })
 export class ChatConnectionResponse {
+  @Sql()
   @Field(() => ChatConnectionStatus)
   status: ChatConnectionStatus;
 
+  @Sql()
   @Field(() => String)
   bot_handle: string;
 
+  @Sql()
   @Field(() => String)
   bot_user_id: string;
 
+  @Sql()
   @Field(() => String)
   team_id: string;
 
+  @Sql()
   @Field(() => String)
   team_name: string;
 
+  @Sql()
   @Field(() => String)
   team_url: string;
 
+  @Sql(timestamp)
   @Field(() => Date, { nullable: true })
   connected_at: Date | null;
 
+  @Sql(timestamp)
   @Field(() => Date, { nullable: true })
   disconnected_at: Date | null;
 
+  @Sql(timestamp)
   @Field(() => Date, { nullable: true })
   last_event_at: Date | null;
 
@@ -79,12 +92,15 @@ export class ChatConnectionResponse {
   /** Internal: the connecting user's id (not a GraphQL field). */
   connected_by_user_id: string | null;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   disconnect_reason: string | null;
 
+  @Sql(derived((row) => row.masked_credentials ?? {}))
   @Field(() => JSONObjectScalar, { description: 'Credential values, masked.' })
   masked_credentials: Record<string, unknown>;
 
+  @Sql(derived((row) => fromRow(ChatSettings, row)))
   @Field(() => ChatSettings)
   settings: ChatSettings;
 }

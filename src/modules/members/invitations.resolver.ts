@@ -3,7 +3,6 @@ import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { ListPageArgs } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
-import { toInvitation, toInvitationSent, toUserInvitation } from './invitations.mapper';
 import {
   acceptInvitation,
   declineInvitation,
@@ -14,7 +13,7 @@ import {
 } from './invitations.service';
 import { InvitationResponse, InvitationSentResponse, InvitationStatusResponse, UserInvitationResponse } from './invitations.types';
 import { InviteMemberInput } from './members.inputs';
-import { toMember } from './members.mapper';
+import { fromRow } from '../../core/graphql-sql/sql-fields';
 import { MemberResponse } from './members.types';
 
 /** Adding a member: the owner invites an address, the account with that address accepts or declines. */
@@ -29,7 +28,7 @@ export class InvitationResolver {
     @Arg('input', () => InviteMemberInput) input: InviteMemberInput,
     @Ctx() ctx: AppContext,
   ): Promise<InvitationSentResponse> {
-    return toInvitationSent(await inviteMember(ctx, org, input));
+    return fromRow(InvitationSentResponse, await inviteMember(ctx, org, input));
   }
 
   @Query(() => [InvitationResponse], { description: "The organization's pending invitations, oldest first (owner only)." })
@@ -39,7 +38,7 @@ export class InvitationResolver {
     @Args(() => ListPageArgs) page: ListPageArgs,
     @Ctx() ctx: AppContext,
   ): Promise<InvitationResponse[]> {
-    return (await listOrgInvitations(ctx, org, page)).map(toInvitation);
+    return (await listOrgInvitations(ctx, org, page)).map((row) => fromRow(InvitationResponse, row));
   }
 
   @Mutation(() => InvitationStatusResponse, { description: 'Withdraw a pending invitation (owner only).' })
@@ -55,14 +54,13 @@ export class InvitationResolver {
   @Query(() => [UserInvitationResponse], { description: 'The pending invitations addressed to the caller (a bare JSON array over REST).' })
   @Rest('GET', '/user/invitations', { tags: ['members'] })
   async user_invitations(@Args(() => ListPageArgs) page: ListPageArgs, @Ctx() ctx: AppContext): Promise<UserInvitationResponse[]> {
-    return (await listUserInvitations(ctx, page)).map(toUserInvitation);
+    return (await listUserInvitations(ctx, page)).map((row) => fromRow(UserInvitationResponse, row));
   }
 
   @Mutation(() => MemberResponse, { description: 'Accept an invitation addressed to you: you become a member with its role.' })
   @Rest('POST', '/user/invitations/:id/accept', { status: 201, tags: ['members'] })
   async accept_invitation(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: AppContext): Promise<MemberResponse> {
-    const { membership, user } = await acceptInvitation(ctx, id);
-    return toMember(membership, user);
+    return fromRow(MemberResponse, await acceptInvitation(ctx, id));
   }
 
   @Mutation(() => InvitationStatusResponse, { description: 'Decline an invitation addressed to you.' })

@@ -10,7 +10,7 @@ import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
 import { publicLink, queueMail } from '../mail/mail.service';
 import { awaitsVerification } from '../accounts/email-verification.service';
-import { maxMembers } from '../organizations/organizations.service';
+import { maxMembers } from '../organizations/organization-limits';
 import { MemberLimitExceededError } from './members.errors';
 import type { InviteMemberInput } from './members.inputs';
 import { lockOrganization, type Member } from './members.service';

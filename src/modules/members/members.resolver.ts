@@ -4,7 +4,7 @@ import { Rest } from '../../core/graphql-decorators';
 import { ListPageArgs } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
 import { UpdateMemberInput } from './members.inputs';
-import { toMember } from './members.mapper';
+import { fromRow } from '../../core/graphql-sql/sql-fields';
 import { listMembers, removeMember, updateMember } from './members.service';
 import { MemberRemovedResponse, MemberResponse } from './members.types';
 
@@ -17,7 +17,7 @@ export class MemberResolver {
     @Args(() => ListPageArgs) page: ListPageArgs,
     @Ctx() ctx: AppContext,
   ): Promise<MemberResponse[]> {
-    return (await listMembers(ctx, org, page)).map(({ membership, user }) => toMember(membership, user));
+    return (await listMembers(ctx, org, page)).map((member) => fromRow(MemberResponse, member));
   }
 
   @Mutation(() => MemberResponse, { description: "Change a member's role (owner only; the last owner cannot be demoted)." })
@@ -28,8 +28,7 @@ export class MemberResolver {
     @Arg('input', () => UpdateMemberInput) input: UpdateMemberInput,
     @Ctx() ctx: AppContext,
   ): Promise<MemberResponse> {
-    const { membership, user } = await updateMember(ctx, org, userId, input);
-    return toMember(membership, user);
+    return fromRow(MemberResponse, await updateMember(ctx, org, userId, input));
   }
 
   @Mutation(() => MemberRemovedResponse, { description: 'Remove a member (owner, or the member themselves; the last owner cannot leave).' })

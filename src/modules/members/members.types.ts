@@ -1,5 +1,10 @@
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { UUIDScalar } from '../../core/scalars';
+import { derived, Sql } from '../../core/graphql-sql/sql-fields';
+
+/** A member reply is read from the pair { membership, user } (members.service Member). */
+const ofUser = (key: string) => derived((member) => (member.user as Record<string, unknown>)[key]);
+const ofMembership = (key: string) => derived((member) => (member.membership as Record<string, unknown>)[key]);
 
 /** Organization roles (same values as the `member_role` column). */
 export enum MemberRole {
@@ -11,21 +16,27 @@ registerEnumType(MemberRole, { name: 'MemberRole', description: 'Organization ro
 
 @ObjectType('MemberResponse', { description: 'A member of an organization.' })
 export class MemberResponse {
+  @Sql(ofUser('id'))
   @Field(() => UUIDScalar)
   user_id: string;
 
+  @Sql(ofUser('email'))
   @Field(() => String)
   email: string;
 
+  @Sql(ofUser('username'))
   @Field(() => String)
   username: string;
 
+  @Sql(ofUser('full_name'))
   @Field(() => String, { nullable: true })
   full_name: string | null;
 
+  @Sql(ofMembership('role'))
   @Field(() => MemberRole)
   role: MemberRole;
 
+  @Sql(ofMembership('created_at'))
   @Field(() => Date, { description: 'When the user joined the organization.' })
   joined_at: Date;
 }

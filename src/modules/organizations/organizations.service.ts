@@ -1,6 +1,5 @@
 import type { Transaction } from 'sequelize';
 import { MembershipModel, OrganizationModel, type OrganizationRecord, type Role, type UserModel } from '../../../models';
-import { config } from '../../config/config';
 import { requireViewer, type AppContext } from '../../core/context';
 import { can, organizationColumns, resolveOrg } from '../../core/tenancy/tenant-scope';
 import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
@@ -23,25 +22,6 @@ export async function createPersonalOrganization(user: UserModel, transaction: T
     transaction,
   );
   return org;
-}
-
-/**
- * The sandbox runtime ceiling that applies to an organization: its own when
- * set (never above the platform's), else the platform's. Other modules check
- * runtimes such as an evaluation's task_timeout_sec against it.
- */
-export function effectiveSandboxCeiling(org: { max_sandbox_runtime_seconds: number | null }): number {
-  const platform = config().PLATFORM_MAX_SANDBOX_RUNTIME_SECONDS;
-  return Math.min(org.max_sandbox_runtime_seconds ?? platform, platform);
-}
-
-/** The default sandbox runtime of an organization (its own, else the platform's), never above its ceiling. */
-export function effectiveSandboxDefault(org: {
-  max_sandbox_runtime_seconds: number | null;
-  default_sandbox_runtime_seconds: number | null;
-}): number {
-  const value = org.default_sandbox_runtime_seconds ?? config().PLATFORM_DEFAULT_SANDBOX_RUNTIME_SECONDS;
-  return Math.min(value, effectiveSandboxCeiling(org));
 }
 
 export interface OrganizationMembership {
@@ -91,7 +71,3 @@ export async function getOrganization(ctx: AppContext, orgKey: string): Promise<
   return { org: access.org, canManageMembers: can(access, 'members:manage') };
 }
 
-/** The organization's member limit, or the platform default. */
-export function maxMembers(org: Pick<OrganizationRecord, 'max_members'>): number {
-  return org.max_members ?? config().DEFAULT_MAX_MEMBERS;
-}

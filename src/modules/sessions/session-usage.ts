@@ -1,29 +1,11 @@
-import type { SessionUsageResponse } from './sessions.types';
+import { fromRow } from '../../core/graphql-sql/sql-fields';
+import { SessionUsageResponse } from './sessions.types';
 
 /**
  * A session's usage, derived at read time from its messages: the aggregate
- * SQL (used by the batched loader and the compiled `usage` field) and its
- * mapping to the GraphQL type.
+ * SQL (used by the batched loader and the compiled `usage` and
+ * `recent_message_count` fields).
  */
-export const EMPTY_USAGE: SessionUsageResponse = {
-  compaction_count: 0,
-  current_cache_creation_input_tokens: 0,
-  current_cache_read_input_tokens: 0,
-  current_cost_usd: null,
-  current_input_tokens: 0,
-  current_message_count: 0,
-  current_output_tokens: 0,
-  current_tool_call_count: 0,
-  last_generation_input_tokens: null,
-  total_cache_creation_input_tokens: 0,
-  total_cache_read_input_tokens: 0,
-  total_cost_usd: null,
-  total_input_tokens: 0,
-  total_message_count: 0,
-  total_output_tokens: 0,
-  total_tool_call_count: 0,
-};
-
 const TOKEN_COLUMNS = ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const;
 
 /** Window and cap of recent_message_count. */
@@ -37,13 +19,16 @@ export interface SessionStats {
   recent_message_count: number | null;
 }
 
-export const EMPTY_STATS: SessionStats = { usage: EMPTY_USAGE, recent_message_count: null };
+/** recent_message_count over a session's messages `m`: null without transcript messages. */
+export const RECENT_COUNT = `CASE WHEN count(*) = 0 THEN NULL
+  ELSE LEAST(${RECENT_MAX}, count(*) FILTER (WHERE m.created_at > now() - make_interval(hours => ${RECENT_WINDOW_HOURS}))) END`;
 
 /**
  * The usage aggregate over a session's messages `m` (one row per group of
- * `m`): total_* over every message, current_* over non-compacted ones; costs
- * null when no message of the session reported one, current cost 0 once all
- * costed messages are compacted; recent = messages of the last 24 h, capped.
+ * `m`, or the empty aggregate of a session without messages): total_* over
+ * every message, current_* over non-compacted ones; costs null when no
+ * message of the session reported one, current cost 0 once all costed
+ * messages are compacted; and recent_message_count (RECENT_COUNT).
  */
 export const USAGE_AGGREGATE = `
            count(*) AS total_message_count,
@@ -58,27 +43,14 @@ export const USAGE_AGGREGATE = `
            sum(m.cost_usd) AS total_cost_usd,
            CASE WHEN count(m.cost_usd) > 0
                 THEN coalesce(sum(m.cost_usd) FILTER (WHERE m.compacted_at IS NULL), 0) END AS current_cost_usd,
-           LEAST(${RECENT_MAX}, count(*) FILTER (WHERE m.created_at > now() - make_interval(hours => ${RECENT_WINDOW_HOURS})))
-             AS recent_message_count`;
-
-/** recent_message_count over a session's messages `m`: null without transcript messages. */
-export const RECENT_COUNT = `CASE WHEN count(*) = 0 THEN NULL
-  ELSE LEAST(${RECENT_MAX}, count(*) FILTER (WHERE m.created_at > now() - make_interval(hours => ${RECENT_WINDOW_HOURS}))) END`;
+           ${RECENT_COUNT} AS recent_message_count`;
 
 /** The input tokens of the newest message with usage of session `sessionExpr`, through session_messages_usage_idx (LIMIT 1, not an array). */
 export const lastGenerationSql = (sessionExpr: string, orgExpr?: string) =>
   `SELECT x.input_tokens FROM session_messages x WHERE x.session_id = ${sessionExpr}${orgExpr ? ` AND x.organization_id = ${orgExpr}` : ''}
       AND x.has_usage ORDER BY x.seq DESC LIMIT 1`;
 
-export type UsageRow = Record<keyof SessionUsageResponse, string | number | null> & { recent_message_count: string | number };
-
-/** A usage row as the GraphQL type; a session without transcript messages has the empty stats. */
-export function toStats(row: UsageRow): SessionStats {
-  if (Number(row.total_message_count) === 0) return EMPTY_STATS;
-  const out = { ...EMPTY_USAGE } as Record<string, number | null>;
-  for (const key of Object.keys(EMPTY_USAGE)) {
-    const value = row[key as keyof SessionUsageResponse];
-    out[key] = value == null ? (key.endsWith('cost_usd') || key === 'last_generation_input_tokens' ? null : 0) : Number(value);
-  }
-  return { usage: out as unknown as SessionUsageResponse, recent_message_count: Number(row.recent_message_count) };
+/** A row of USAGE_AGGREGATE (with last_generation_input_tokens) as the loader's stats. */
+export function toStats(row: Record<string, unknown>): SessionStats {
+  return { usage: fromRow(SessionUsageResponse, row), recent_message_count: row.recent_message_count as number | null };
 }

@@ -1,23 +1,19 @@
 import DataLoader from 'dataloader';
-import type { ProjectModel, RecordOf, SessionMessageModel, SessionModel } from '../../../models';
+import type { ProjectModel, RecordOf, SessionMessageModel } from '../../../models';
 import { plainQuery } from '../../db/hot';
 import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { visibleSql } from './session.policy';
 import { CHILD_SESSIONS, NEWEST } from './sessions.graphql-sql';
-import { EMPTY_STATS, lastGenerationSql, toStats, USAGE_AGGREGATE, type SessionStats, type UsageRow } from './session-usage';
+import { lastGenerationSql, toStats, USAGE_AGGREGATE, type SessionStats } from './session-usage';
 
-/** Usage of many sessions in one statement, bound to the viewer's tenant. */
-const usageSql = (tenant: TenantFilter) => `
-  WITH agg AS (
-    SELECT m.session_id, ${USAGE_AGGREGATE}
-      FROM session_messages m
-     WHERE m.session_id = ANY($ids::uuid[]) AND ${tenant.where('m', { workspace: false })}
-     GROUP BY m.session_id
-  )
-  SELECT agg.*, last.input_tokens AS last_generation_input_tokens
-    FROM agg
-    LEFT JOIN LATERAL (${lastGenerationSql('agg.session_id')}) last ON TRUE`;
+/** Usage of many sessions in one statement, bound to the viewer's tenant (none: every session's is empty). */
+const usageSql = (tenant: TenantFilter | null) => `
+  SELECT k.id AS session_id, agg.*, CASE WHEN agg.total_message_count > 0 THEN (${lastGenerationSql('k.id')}) END AS last_generation_input_tokens
+    FROM unnest($ids::uuid[]) AS k(id)
+    CROSS JOIN LATERAL (
+      SELECT ${USAGE_AGGREGATE} FROM session_messages m WHERE m.session_id = k.id AND ${tenant?.where('m', { workspace: false }) ?? 'FALSE'}
+    ) agg`;
 
 export interface MessagesKey {
   session_id: string;
@@ -59,10 +55,9 @@ export function createSessionLoaders(viewer: Viewer | null) {
   return {
     /** Usage and recent_message_count of sessions: one statement per batch. */
     sessionStats: new DataLoader<string, SessionStats>(async (ids) => {
-      if (!tenant) return ids.map(() => EMPTY_STATS);
-      const rows = await plainQuery<UsageRow & { session_id: string }>(usageSql(tenant), { ...tenant.bind, ids: [...ids] });
+      const rows = await plainQuery<Record<string, unknown>>(usageSql(tenant), { ...tenant?.bind, ids: [...ids] });
       const byId = new Map(rows.map((row) => [row.session_id, toStats(row)]));
-      return ids.map((id) => byId.get(id) ?? EMPTY_STATS);
+      return ids.map((id) => byId.get(id)!);
     }),
 
     sessionProjectById: new DataLoader<string, RecordOf<ProjectModel> | null>(async (ids) => {

@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolv
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { withBaseCost } from '../../core/graphql-limits';
-import { Sql, SqlRootField } from '../../core/graphql-sql/sql-fields';
+import { Sql, SqlRootField, fromRow } from '../../core/graphql-sql/sql-fields';
 import { SESSION_RELATIONS } from './sessions.graphql-sql';
 import { pageInfo } from '../../core/pagination';
 import { toProject } from '../projects/projects.mapper';
@@ -19,8 +19,7 @@ import {
   TranscriptCompactRequest,
   TranscriptReadArgs,
 } from './sessions.inputs';
-import { toUserIdentity } from '../accounts/accounts.mapper';
-import { toSession, toTranscriptMessage } from './sessions.mapper';
+import { toSession } from './sessions.mapper';
 import { sessionFacets } from './session-facets.service';
 import { listSessions, SESSION_LIST_ROOT } from './session-list.service';
 import { SESSION_ROOT } from './session-ref';
@@ -184,7 +183,7 @@ export class SessionResolver {
     @Ctx() ctx: AppContext,
   ): Promise<TranscriptResponse> {
     const result = await readTranscript(ctx, org, workspace, sessionId, args);
-    return { session: toSession(result.session), messages: result.messages.map(toTranscriptMessage), has_more: result.has_more };
+    return { session: toSession(result.session), messages: result.messages.map((row) => fromRow(TranscriptMessage, row)), has_more: result.has_more };
   }
 
   @Mutation(() => TranscriptAppendResponse, { description: 'Append messages to a transcript.' })
@@ -197,7 +196,7 @@ export class SessionResolver {
     @Ctx() ctx: AppContext,
   ): Promise<TranscriptAppendResponse> {
     const result = await appendTranscript(ctx, org, workspace, sessionId, input);
-    return { session: toSession(result.session), messages: result.messages.map(toTranscriptMessage) };
+    return { session: toSession(result.session), messages: result.messages.map((row) => fromRow(TranscriptMessage, row)) };
   }
 
   @Mutation(() => TranscriptCompactResponse, { description: 'Mark messages up to up_to_seq compacted and append the summary.' })
@@ -212,7 +211,7 @@ export class SessionResolver {
     const result = await compactTranscript(ctx, org, workspace, sessionId, input);
     return {
       session: toSession(result.session),
-      messages: result.messages.map(toTranscriptMessage),
+      messages: result.messages.map((row) => fromRow(TranscriptMessage, row)),
       compacted_count: result.compacted_count,
     };
   }
@@ -241,14 +240,14 @@ export class SessionResolver {
   @Sql(SESSION_RELATIONS.owner)
   @FieldResolver(() => SessionCreatorResponse, { nullable: true })
   created_by(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<SessionCreatorResponse> {
-    return ctx.loaders.userById.load(session.user_id).then((user) => (user ? toUserIdentity(user) : null));
+    return ctx.loaders.userById.load(session.user_id).then((user) => (user ? fromRow(SessionCreatorResponse, user) : null));
   }
 
   @Sql(SESSION_RELATIONS.shared_by)
   @FieldResolver(() => SessionCreatorResponse, { nullable: true })
   shared_by(@Root() session: SessionResponse, @Ctx() ctx: AppContext): Nullable<SessionCreatorResponse> {
     if (!session.shared_by_id) return null;
-    return ctx.loaders.userById.load(session.shared_by_id).then((user) => (user ? toUserIdentity(user) : null));
+    return ctx.loaders.userById.load(session.shared_by_id).then((user) => (user ? fromRow(SessionCreatorResponse, user) : null));
   }
 
   // A usage object aggregates the session's messages: priced above a plain object (bench: limits).
@@ -297,6 +296,6 @@ export class SessionResolver {
       include_compacted: includeCompacted,
       limit: childLimit(limit, 1000),
     });
-    return rows.map(toTranscriptMessage);
+    return rows.map((row) => fromRow(TranscriptMessage, row));
   }
 }

@@ -1,4 +1,4 @@
-import { Sql, timestamp } from '../../core/graphql-sql/sql-fields';
+import { derived, fromRow, Sql, timestamp } from '../../core/graphql-sql/sql-fields';
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
 import { JSONObjectScalar, JSONScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
@@ -335,57 +335,76 @@ export class TranscriptToolCall {
   arguments: unknown;
 }
 
+/** A message's token count column, 0 when it has none. */
+const COUNT = (name: string) => derived((row) => (row[name] == null ? 0 : Number(row[name])));
+
 @ObjectType('TranscriptMessageUsage')
 export class TranscriptMessageUsage {
+  @Sql(COUNT('input_tokens'))
   @Field(() => TokenCountScalar)
   input_tokens: number;
 
+  @Sql(COUNT('output_tokens'))
   @Field(() => TokenCountScalar)
   output_tokens: number;
 
+  @Sql(COUNT('cache_creation_input_tokens'))
   @Field(() => TokenCountScalar)
   cache_creation_input_tokens: number;
 
+  @Sql(COUNT('cache_read_input_tokens'))
   @Field(() => TokenCountScalar)
   cache_read_input_tokens: number;
 
+  @Sql()
   @Field(() => Float, { nullable: true })
   cost_usd: number | null;
 }
 
 @ObjectType('TranscriptMessage', { description: 'One message of a session transcript.' })
 export class TranscriptMessage {
+  @Sql()
   @Field(() => String)
   id: string;
 
+  @Sql()
   @Field(() => Int, { description: 'Position in the transcript, from 1.' })
   seq: number;
 
+  @Sql()
   @Field(() => String)
   role: string;
 
+  @Sql()
   @Field(() => JSONScalar, { nullable: true })
   content: unknown;
 
+  @Sql(derived((row) => row.tool_calls ?? null))
   @Field(() => [TranscriptToolCall], { nullable: true })
   @MaxItems(NOMINAL_MAX_ITEMS)
   tool_calls: TranscriptToolCall[] | null;
 
+  @Sql()
   @Field(() => String, { nullable: true })
   tool_call_id: string | null;
 
+  @Sql()
   @Field(() => JSONObjectScalar, { nullable: true })
   metadata: Record<string, unknown> | null;
 
+  @Sql(derived((row) => (row.has_usage ? fromRow(TranscriptMessageUsage, row) : null)))
   @Field(() => TranscriptMessageUsage, { nullable: true })
   usage: TranscriptMessageUsage | null;
 
+  @Sql()
   @Field(() => Boolean, { description: 'True for a compaction summary.' })
   is_summary: boolean;
 
+  @Sql(derived((row) => row.compacted_at != null))
   @Field(() => Boolean)
   compacted: boolean;
 
+  @Sql(timestamp)
   @Field(() => Date)
   created_at: Date;
 }

@@ -1,7 +1,7 @@
 import { OrganizationModel } from '../../../models';
 import { config, overrideConfig } from '../../../src/config/config';
 import { onStatement } from '../../../src/db/database';
-import { effectiveSandboxCeiling } from '../../../src/modules/organizations/organizations.service';
+import { effectiveSandboxCeiling } from '../../../src/modules/organizations/organization-limits';
 import { addMember, createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { gql, rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';

@@ -4,6 +4,7 @@ import { appendMessages, createGroup, ESCAPED_GROUP, ESCAPED_SESSION, createProj
 import { config, overrideConfig } from '../../../src/config/config';
 import { database } from '../../../src/db/database';
 import { createApiKey } from '../../factories/api-keys';
+import { publishTask } from '../../factories/catalogs';
 import { gql, rest } from '../../helpers/http';
 import { countStatements } from '../../helpers/statements';
 import { useTestApp } from '../../helpers/test-app';
@@ -193,6 +194,23 @@ describe('GraphQL queries answered by one SQL statement', () => {
     const mixed = await bothWays(`query($org: String!) { me { id } workspace(org: $org, workspace: "default") { key } }`, { org: roles.orgKey });
     expect(mixed.usedSql).toBe(false);
     expect(mixed.compiled.text).toBe(mixed.executed.text);
+  });
+
+  it('compiles a field declared as a whole object’s JSON only when the whole type is selected', async () => {
+    await publishTask(api, boss, { name: 'whole-object', verification: { method: 'flag', hash: 'h', value: 'v', judge: { model: 'm' } } }, roles.orgKey);
+    const whole = 'verification { method hash path script value timeout where judge { kind max_steps model model_params rubric system_prompt task_context } }';
+    const query = (fields: string) => `query($org: String!) { tasks(org: $org, search: "whole-object") { total tasks { name ${fields} } } }`;
+    const all = await sameReply(query(whole), { org: roles.orgKey });
+    expect(all.tasks.tasks[0].verification).toMatchObject({ method: 'flag', value: 'v', judge: { model: 'm', kind: 'trajectory' } });
+    // Some of its fields: the resolvers answer, with exactly those fields.
+    for (const fields of ['verification { method }', 'verification { method judge { model } }', 'verification { hash method path script value timeout where judge { kind max_steps model model_params rubric system_prompt task_context } }']) {
+      const both = await bothWays(query(fields), { org: roles.orgKey });
+      expect([fields, both.usedSql, both.executed.body.errors]).toEqual([fields, false, undefined]);
+      expect(both.compiled.text).toBe(both.executed.text);
+    }
+    expect((await bothWays(query('verification { method }'), { org: roles.orgKey })).compiled.body.data).toEqual({
+      tasks: { total: 1, tasks: [{ name: 'whole-object', verification: { method: 'flag' } }] },
+    });
   });
 
   it('answers errors exactly as the resolvers do: another organization (404), an unknown workspace (404), no credential (401)', async () => {
