@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import http from 'node:http';
 import { QueryTypes } from 'sequelize';
 import { database } from '../src/db/database';
 import { signAccessToken } from '../src/modules/accounts/jwt';
@@ -92,6 +93,23 @@ async function fixture(): Promise<{ token: string; apiKey: string; base: string;
     stop: service.stop,
     path: `/api/v1/org/airt-${suffix}/ws/default/airt/assessments`,
   };
+}
+
+/** Sequential requests per coding for the compression table. */
+const COMPRESSION_RUNS = 20;
+
+/** One GET over node:http (no decompression): the bytes received and the time to the last one. */
+function timedGet(url: string, headers: Record<string, string>): Promise<{ bytes: number; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    http
+      .get(url, { headers }, (reply) => {
+        let bytes = 0;
+        reply.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        reply.on('end', () => (reply.statusCode === 200 ? resolve({ bytes, ms: performance.now() - started }) : reject(new Error(`HTTP ${reply.statusCode}`))));
+      })
+      .on('error', reject);
+  });
 }
 
 async function post(url: string, token: string, body: unknown): Promise<{ status: number; body: any }> {
@@ -189,6 +207,23 @@ export async function main(): Promise<void> {
             `${row.result.req_per_s.toFixed(1)} | ${ratio.toFixed(2)} | ${row.connections === 2 ? (ratio <= 1.5 ? 'met' : 'MISSED') : '–'} | ` +
             `${row.handP50 === null ? '–' : `${row.handP50.toFixed(2)} / ${(row.handP50 / row.sqlP50).toFixed(2)}`} |`,
         );
+      }
+      // 3. The attack list's bytes on the wire and time to its last byte, uncompressed and in each coding (sequential requests).
+      const attackUrl = `${base}${path}/${read.body.id}/traces/attacks`;
+      console.log(`\n| attack list (${READ_SPANS.toLocaleString('en-US')} spans), Accept-Encoding | bytes on the wire | share of identity | time to last byte p50 (ms) | p90 (ms) |`);
+      console.log('|---|---|---|---|---|');
+      let identityBytes = 0;
+      for (const coding of ['identity', 'gzip', 'br']) {
+        const times: number[] = [];
+        let bytes = 0;
+        for (let run = 0; run < COMPRESSION_RUNS; run += 1) {
+          const measured = await timedGet(attackUrl, { authorization: `Bearer ${token}`, 'accept-encoding': coding });
+          times.push(measured.ms);
+          bytes = measured.bytes;
+        }
+        if (coding === 'identity') identityBytes = bytes;
+        times.sort((a, b) => a - b);
+        console.log(`| ${coding} | ${bytes.toLocaleString('en-US')} | ${((bytes / identityBytes) * 100).toFixed(1)} % | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 90).toFixed(1)} |`);
       }
     } finally {
       handwritten.server.closeAllConnections();

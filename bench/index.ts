@@ -6,6 +6,7 @@
 // checks), with a throw-away JWT secret, unless set explicitly.
 // Quiet request logs and no rate limit, unless set explicitly (read once, at first use).
 process.env.NODE_ENV ??= 'production';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- before any import reads the environment
 process.env.JWT_SECRET ??= require('node:crypto').randomBytes(32).toString('hex');
 process.env.LOG_LEVEL ??= 'warn';
 process.env.RATE_LIMIT_PER_MINUTE ??= '0';

@@ -15,4 +15,5 @@ export const migrations: { name: string; up: Migration }[] = fs
   .map((file) => MIGRATION_FILE.exec(file))
   .filter((match): match is RegExpExecArray => match !== null)
   .sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a migration is found by its file name
   .map((match) => ({ name: match[1], up: (require(path.join(__dirname, match[0])) as { up: Migration }).up }));

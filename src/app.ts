@@ -3,14 +3,16 @@ import type { GraphQLSchema } from 'graphql';
 import semver from 'semver';
 import { config } from './config/config';
 import { newRequestId } from './core/context';
-import { NotFoundError, reportError, UpgradeRequiredError } from './core/errors';
+import { ForbiddenError, MethodNotAllowedError, NotFoundError, reportError, UpgradeRequiredError } from './core/errors';
 import { logger } from './core/logger';
 import { requestMetrics } from './core/metrics';
 import { createEngine } from './core/graphql-sql/engine';
 import { createGraphQLTransport } from './http/graphql-transport';
 import { opsRoutes } from './http/ops-routes';
 import { headerValue, observe, type RequestState } from './http/request';
-import { abortReply, attachReplyHooks, sendError } from './http/respond';
+import { abortReply, attachReplyHooks, endReply, sendError, writeHead } from './http/respond';
+import { applyCors } from './http/cors';
+import { allowedMethods } from './http/route-table';
 import { createRestTransport } from './http/rest-transport';
 import { REST_BASE } from './http/rest-routes';
 import { createSchema } from './schema';
@@ -30,13 +32,24 @@ export async function createApp(): Promise<App> {
   const engine = createEngine(schema);
   const graphql = await createGraphQLTransport(schema, engine);
   const rest = createRestTransport(schema, engine);
-  const ops = opsRoutes(rest.openApi);
+  const opsTable = opsRoutes(rest.openApi);
+
+  /** The methods a path has (Allow), none for a path nothing serves. */
+  function methodsOf(path: string): string[] {
+    if (path === '/graphql') return ['GET', 'HEAD', 'POST', 'OPTIONS'];
+    const ops = allowedMethods(opsTable, path);
+    return ops.length ? ops : path.startsWith(`${REST_BASE}/`) ? rest.methodsOf(path) : [];
+  }
 
   /** GraphQL (Apollo) or REST (Sofa): everything past the ops routes. */
   async function route(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (req.method === 'OPTIONS') return answerOptions(res, methodsOf(url.pathname));
     checkClientVersion(headerValue(req, 'x-client-version'));
     if (url.pathname === '/graphql') return graphql.handle(req, res, url, state);
+    // A path the ops routes serve, asked with another method.
+    const ops = allowedMethods(opsTable, url.pathname);
+    if (ops.length) throw new MethodNotAllowedError(ops);
     if (url.pathname.startsWith(`${REST_BASE}/`)) return rest.handle(req, res, url, state);
     throw new NotFoundError('Route');
   }
@@ -51,12 +64,19 @@ export async function createApp(): Promise<App> {
 
   const handler: Handler = (req, res) => {
     const requestId = newRequestId(headerValue(req, 'x-request-id'));
-    const state: RequestState = { requestId, started: process.hrtime.bigint(), route: 'unmatched', ctx: null, headers: { 'X-Request-Id': requestId } };
+    const headers: Record<string, string> = { 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff' };
+    const state: RequestState = { requestId, started: process.hrtime.bigint(), route: 'unmatched', ctx: null, headers };
     // Metrics and the log line once the reply is written (src/http/respond.ts writes every reply).
-    attachReplyHooks(res, { headers: state.headers, written: () => observe(req, res, state) });
+    attachReplyHooks(res, { headers, written: () => observe(req, res, state) });
+    if (req.headers.origin !== undefined) {
+      const cors = applyCors(req, headers);
+      if (cors === 'preflight') return answerPreflight(res);
+      if (cors === 'refused-preflight') return sendError(res, new ForbiddenError(`Origin ${req.headers.origin} may not call this API`));
+    }
     // Ops routes match the raw path (no query string, no URL object) and are
-    // called directly: no promise for the health route's synchronous reply.
-    const op = ops.match(req.method ?? 'GET', (req.url ?? '/').split('?', 1)[0]);
+    // called directly: no promise for the health route's synchronous reply. HEAD is GET without the body.
+    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+    const op = opsTable.match(method, (req.url ?? '/').split('?', 1)[0]);
     if (!op) return void route(req, res, state).catch((error: unknown) => fail(res, state, error));
     state.route = op.route.label;
     try {
@@ -68,6 +88,19 @@ export async function createApp(): Promise<App> {
   };
 
   return { handler, schema, openApi: rest.openApi, stop: () => graphql.stop() };
+}
+
+/** An allowed preflight: its CORS headers (already among the request's headers), no body. */
+function answerPreflight(res: ServerResponse): void {
+  writeHead(res, 204, {});
+  endReply(res);
+}
+
+/** OPTIONS without a preflight: the path's methods, or 404 for a path nothing serves. */
+function answerOptions(res: ServerResponse, methods: string[]): void {
+  if (!methods.length) throw new NotFoundError('Route');
+  writeHead(res, 204, { Allow: methods.join(', ') });
+  endReply(res);
 }
 
 /** 426 for clients older than MIN_CLIENT_VERSION (X-Client-Version). */

@@ -45,6 +45,7 @@ let cached: Promise<GraphQLSchema> | undefined;
 
 export function createSchema(): Promise<GraphQLSchema> {
   cached ??= buildSchema({
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- type-graphql's type for resolver classes
     resolvers: platform.resolvers as NonEmptyArray<Function>,
     validateFn: validateArgument,
     emitSchemaFile: false,

@@ -3,11 +3,12 @@ import cluster from 'node:cluster';
 import { config } from './config/config';
 import { drainBackground } from './core/background';
 import { logger } from './core/logger';
-import { bootDatabase } from './db/bootstrap';
+import { bootDatabase, displayUrl } from './db/bootstrap';
 import { closeDatabase, connectDatabase } from './db/database';
 import type { EmbeddedDatabase } from './db/embedded';
 import { platform } from './modules';
 import { createApp, createHttpServer } from './app';
+import { createMetricsServer } from './http/ops-routes';
 import { closeConnectionsAfterReplies } from './http/respond';
 import { jwtSecret } from './modules/accounts/jwt';
 import { seedDemo } from '../seeders/demo.seeder';
@@ -23,7 +24,7 @@ import { seedDemo } from '../seeders/demo.seeder';
  */
 type Demo = Awaited<ReturnType<typeof seedDemo>>;
 
-function banner(port: number, demo: Demo, workers: number): void {
+function banner(port: number, demo: Demo, workers: number, databaseUrl: string, embedded: boolean): void {
   const settings = config();
   logger.info({ port, host: settings.HOST, workers }, 'listening');
   if (settings.NODE_ENV === 'production') return;
@@ -35,6 +36,7 @@ function banner(port: number, demo: Demo, workers: number): void {
     `  REST docs           ${base}/api/docs`,
     `  OpenAPI document    ${base}/api/v1/openapi.json`,
     `  Metrics             ${base}/metrics`,
+    `  Database            ${displayUrl(databaseUrl)}${embedded ? ' (embedded: npm run db:migrate, db:seed and db:status use it while this runs)' : ''}`,
   ];
   if (demo) {
     lines.push('', `  Demo user ${demo.email} / ${demo.password}; try:`, `  curl -H 'Authorization: Bearer ${demo.token}' ${base}/api/v1/org/${demo.orgKey}/ws`);
@@ -49,6 +51,8 @@ async function serve(): Promise<{ port: number; close: () => Promise<void> }> {
   const server = createHttpServer(app);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
+  const metrics = settings.METRICS_PORT ? createMetricsServer() : null;
+  if (metrics) await new Promise<void>((resolve) => metrics.listen(settings.METRICS_PORT, settings.HOST, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : settings.PORT;
   const close = async () => {
@@ -65,6 +69,7 @@ async function serve(): Promise<{ port: number; close: () => Promise<void> }> {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     // A reply whose head went out before the signal still keeps its connection alive once it ends: close those as they go idle.
     const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    metrics?.close();
     // Resolves once the last connection has ended: the process exits as soon as the last request is answered.
     await closed;
     clearInterval(sweep);
@@ -95,10 +100,10 @@ function onSignals(stop: (signal: string) => Promise<void>): void {
 }
 
 async function single(): Promise<void> {
-  const { embedded } = await bootDatabase(platform.models);
+  const { url, embedded } = await bootDatabase(platform.models);
   const demo = config().seedDemo ? await seedDemo() : null;
   const { port, close } = await serve();
-  banner(port, demo, 1);
+  banner(port, demo, 1, url, embedded !== null);
   onSignals(async () => {
     await close();
     if (embedded) await embedded.stop().catch(() => undefined);
@@ -117,7 +122,7 @@ async function primary(workers: number): Promise<void> {
   const fork = () => {
     const worker = cluster.fork({ DATABASE_URL: url });
     worker.on('message', (message: { listening?: number }) => {
-      if (message.listening !== undefined && (ready += 1) === workers) banner(message.listening, demo, workers);
+      if (message.listening !== undefined && (ready += 1) === workers) banner(message.listening, demo, workers, url, embedded !== null);
     });
   };
   cluster.on('exit', (worker, code, signal) => {

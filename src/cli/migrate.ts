@@ -1,17 +1,15 @@
 import 'reflect-metadata';
-import { bootDatabase } from '../db/bootstrap';
-import { platform } from '../modules';
-import { closeDatabase } from '../db/database';
+import { databaseUrl, displayUrl } from '../db/bootstrap';
+import { migrate } from '../db/database';
+import { runCli } from './run-cli';
 
-/** `npm run db:migrate`: applies pending migrations (embedded PostgreSQL when DATABASE_URL is unset). */
-async function main(): Promise<void> {
-  const { embedded } = await bootDatabase(platform.models);
-  await closeDatabase();
-  await embedded?.stop();
-  process.stdout.write('migrations are up to date\n');
-}
-
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
+/** `npm run db:migrate`: applies pending migrations (the embedded PostgreSQL when DATABASE_URL is unset, the server's while it runs). */
+runCli(async () => {
+  const { url, embedded } = await databaseUrl();
+  try {
+    const ran = await migrate(url);
+    process.stdout.write(`${displayUrl(url)}\n${ran.length ? `applied: ${ran.join(', ')}` : 'migrations are up to date'}\n`);
+  } finally {
+    await embedded?.stop();
+  }
 });

@@ -3,6 +3,7 @@ import { bootDatabase } from '../db/bootstrap';
 import { platform } from '../modules';
 import { closeDatabase } from '../db/database';
 import { seedDemo } from '../../seeders/demo.seeder';
+import { runCli } from './run-cli';
 
 /** `npm run db:seed`: creates the demo organization, user and data if missing. */
 async function main(): Promise<void> {
@@ -13,7 +14,4 @@ async function main(): Promise<void> {
   await embedded?.stop();
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
-  process.exit(1);
-});
+runCli(main);

@@ -66,12 +66,35 @@ const schema = z.object({
   MAX_REPLY_BYTES: z.coerce.number().int().min(1024).default(32 * 1024 * 1024),
   /** Answer a query whose every field has a SQL description with one statement (core/graphql-sql). */
   GRAPHQL_SQL: bool.default('true'),
+  /** Origins whose pages may call the API (comma-separated, exact: `https://app.example.com`); unset: loopback origins outside production, none in production. */
+  CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((text) => (text ? text.split(',').map((origin) => origin.trim()).filter(Boolean) : undefined)),
+  /** Schema introspection on /graphql; default on outside production. */
+  GRAPHQL_INTROSPECTION: bool.optional(),
+  /** "Did you mean …?" suggestions in GraphQL validation errors; default on outside production. */
+  GRAPHQL_FIELD_SUGGESTIONS: bool.optional(),
+  /** The GraphiQL playground on GET /graphql; default on outside production. */
+  GRAPHQL_PLAYGROUND: bool.optional(),
+  /** The docs page (/api/docs); default on outside production. The OpenAPI document is always served. */
+  API_DOCS: bool.optional(),
+  /** Bearer token /metrics requires; unset in production: /metrics is only served on METRICS_PORT. */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  /** A second port serving only /metrics (on HOST), for a scraper on a private network. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** HTTP worker processes (node:cluster); 1 serves from the main process. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
 });
 
-export type Config = Omit<z.infer<typeof schema>, 'REQUIRE_EMAIL_VERIFICATION'> & { REQUIRE_EMAIL_VERIFICATION: boolean; seedDemo: boolean };
+/** Settings whose default depends on NODE_ENV (on outside production, off in it). */
+type ProductionDefaults = 'REQUIRE_EMAIL_VERIFICATION' | 'GRAPHQL_INTROSPECTION' | 'GRAPHQL_FIELD_SUGGESTIONS' | 'GRAPHQL_PLAYGROUND' | 'API_DOCS';
+
+export type Config = Omit<z.infer<typeof schema>, ProductionDefaults> & Record<ProductionDefaults, boolean> & { seedDemo: boolean };
+
+/** Every variable the service reads, in the schema's order (.env.example lists them all: a test compares). */
+export const CONFIG_VARIABLES = Object.keys(schema.shape);
 
 /** The weakest scrypt cost a deployment may run with (N = 2^17, OWASP). */
 const MIN_SCRYPT_LOG_N = 17;
@@ -89,9 +112,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (value.NODE_ENV !== 'test' && value.PASSWORD_SCRYPT_LOG_N < MIN_SCRYPT_LOG_N) {
     throw new Error(`Invalid configuration:\n  PASSWORD_SCRYPT_LOG_N: at least ${MIN_SCRYPT_LOG_N} (lower values are for the test suite only)`);
   }
+  const production = value.NODE_ENV === 'production';
   return {
     ...value,
-    REQUIRE_EMAIL_VERIFICATION: value.REQUIRE_EMAIL_VERIFICATION ?? value.NODE_ENV === 'production',
+    REQUIRE_EMAIL_VERIFICATION: value.REQUIRE_EMAIL_VERIFICATION ?? production,
+    GRAPHQL_INTROSPECTION: value.GRAPHQL_INTROSPECTION ?? !production,
+    GRAPHQL_FIELD_SUGGESTIONS: value.GRAPHQL_FIELD_SUGGESTIONS ?? !production,
+    GRAPHQL_PLAYGROUND: value.GRAPHQL_PLAYGROUND ?? !production,
+    API_DOCS: value.API_DOCS ?? !production,
     seedDemo: value.SEED_DEMO ?? value.NODE_ENV === 'development',
   };
 }

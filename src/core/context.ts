@@ -11,7 +11,6 @@ import type { Viewer } from './viewer';
  * `<domain>.loaders.ts`), and the context factory builds them from the
  * module registry, so core never names a module.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface Loaders {}
 
 /** What the REST layer knows about a request before its operation document is executed. */

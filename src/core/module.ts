@@ -45,6 +45,7 @@ export interface LoaderDeps {
  */
 export interface AppModule {
   name: string;
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- type-graphql's type for resolver classes
   resolvers?: readonly Function[];
   models?: readonly ModelCtor[];
   loaders?: (viewer: Viewer | null, deps: LoaderDeps) => Partial<Loaders>;
@@ -57,6 +58,7 @@ export interface AppModule {
 /** The registry, assembled. */
 export interface Platform {
   modules: readonly AppModule[];
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- type-graphql's type for resolver classes
   resolvers: Function[];
   models: ModelCtor[];
   policy: AccessPolicy;

@@ -52,13 +52,9 @@ export function onStatement(listener: (sql: string) => void): () => void {
   return () => statementListeners.delete(listener);
 }
 
-/**
- * Runs pending migrations on a dedicated single connection, so the advisory
- * lock that serialises concurrent starts is taken and released on one session.
- */
-export async function migrate(url: string): Promise<string[]> {
-  const sequelize = createSequelize(url, { poolMax: 1 });
-  const umzug = new Umzug({
+/** The migrations of this folder against `sequelize`, recorded in schema_migrations. */
+function migrator(sequelize: Sequelize) {
+  return new Umzug({
     migrations: migrations.map((migration) => ({ name: migration.name, up: migration.up })),
     context: sequelize,
     storage: {
@@ -78,6 +74,27 @@ export async function migrate(url: string): Promise<string[]> {
     },
     logger: undefined,
   });
+}
+
+/** The migrations applied to the database at `url`, and those still pending. */
+export async function migrationStatus(url: string): Promise<{ applied: string[]; pending: string[] }> {
+  const sequelize = createSequelize(url, { poolMax: 1 });
+  try {
+    const umzug = migrator(sequelize);
+    const [applied, pending] = [await umzug.executed(), await umzug.pending()];
+    return { applied: applied.map((item) => item.name), pending: pending.map((item) => item.name) };
+  } finally {
+    await sequelize.close();
+  }
+}
+
+/**
+ * Runs pending migrations on a dedicated single connection, so the advisory
+ * lock that serialises concurrent starts is taken and released on one session.
+ */
+export async function migrate(url: string): Promise<string[]> {
+  const sequelize = createSequelize(url, { poolMax: 1 });
+  const umzug = migrator(sequelize);
   try {
     await sequelize.query('SELECT pg_advisory_lock(727272)');
     const ran = await umzug.up();

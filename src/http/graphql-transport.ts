@@ -13,8 +13,8 @@ import { NO_STORE_HEADERS, selectsNoStoreField } from '../core/no-store';
 import { asRequestError, checkDocumentBeforeValidation, checkOperationAuthentication, checkOperationVariables } from '../core/graphql-request-checks';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
 import { contextFor, type RequestState } from './request';
-import { endReply, oversizedReply, sendHtml, sendText, writeHead } from './respond';
-import { graphiqlPage } from './static-assets';
+import { oversizedReply, sendBody, sendHtml, sendText } from './respond';
+import { GRAPHIQL_PAGE } from './static-assets';
 
 export interface GraphQLTransport {
   handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void>;
@@ -56,7 +56,9 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
     gateway,
     stringifyResult,
     csrfPrevention: true,
-    introspection: true,
+    introspection: config().GRAPHQL_INTROSPECTION,
+    // Off in production: a validation error then names no field or type the caller did not write ("Did you mean …?").
+    hideSchemaDetailsFromClientErrors: !config().GRAPHQL_FIELD_SUGGESTIONS,
     formatError: formatGraphQLError,
     includeStacktraceInErrorResponses: false,
     // A huge document stops parsing at this many tokens (400 → answered as 422 below).
@@ -111,7 +113,8 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void> {
     state.route = 'graphql';
-    if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html')) return sendHtml(res, graphiqlPage());
+    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+    if (method === 'GET' && (req.headers.accept ?? '').includes('text/html') && config().GRAPHQL_PLAYGROUND) return sendHtml(res, GRAPHIQL_PAGE);
     const body = await readJsonBody(req, DEFAULT_BODY_LIMIT);
     if (body.error) throw new ValidationError([body.error], 'Request body is not valid JSON');
     const headers = new HeaderMap();
@@ -122,7 +125,7 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
     // Credentials and the document's size before Apollo validates it (graphql-js validation is not linear).
     const settings = config();
     try {
-      const request = (req.method === 'GET' ? Object.fromEntries(url.searchParams) : body.value) as Record<string, unknown> | null;
+      const request = (method === 'GET' ? Object.fromEntries(url.searchParams) : body.value) as Record<string, unknown> | null;
       if (request && typeof request === 'object' && !Array.isArray(request)) {
         checkDocumentBeforeValidation(schema, { query: request.query, operationName: request.operationName }, ctx, {
           maxTokens: settings.GRAPHQL_MAX_TOKENS,
@@ -136,19 +139,18 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
       return sendGraphQLErrors(res, error);
     }
     const response = await apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: req.method ?? 'GET', headers, search: url.search, body: body.value },
+      httpGraphQLRequest: { method, headers, search: url.search, body: body.value },
       context: async () => ctx,
     });
-    const replyHeaders: Record<string, string | number> = {};
-    for (const [name, value] of response.headers) replyHeaders[name] = value;
+    const replyHeaders: Record<string, string> = {};
+    // Apollo's names are lower case; Cache-Control takes the request's own key, so a reply carries it once.
+    for (const [name, value] of response.headers) if (name !== 'content-type') replyHeaders[name === 'cache-control' ? 'Cache-Control' : name] = value;
     // The schema has no @defer or @stream: Apollo's reply is always complete.
     if (response.body.kind !== 'complete') throw new Error('GraphQL replied incrementally, which this server does not offer');
     const text = response.body.string;
     const tooLarge = oversizedReply(text, ['body', 'query']);
     if (tooLarge) return sendGraphQLErrors(res, tooLarge);
-    replyHeaders['Content-Length'] = Buffer.byteLength(text);
-    writeHead(res, response.status ?? 200, replyHeaders);
-    endReply(res, text);
+    sendBody(res, response.status ?? 200, text, response.headers.get('content-type') ?? 'application/json; charset=utf-8', replyHeaders);
   }
 
   return { handle, stop: () => apollo.stop() };

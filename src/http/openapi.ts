@@ -99,6 +99,16 @@ function componentFor(type: GraphQLObjectType | GraphQLInputObjectType): Json {
   };
 }
 
+const REQUEST_ID_HEADER = { description: "The request's id (the client's X-Request-Id when it sent a valid one)", schema: { type: 'string' } };
+const ETAG_HEADER = { description: 'Strong entity tag of the reply (send it back in If-None-Match)', schema: { type: 'string' } };
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'Runs the request once: a retry with the same key and request within 24 hours replays the first reply (Idempotent-Replayed: true).',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+
 const ERROR_STATUSES: Record<string, string> = {
   '400': 'Invalid request (also a body over the size limit or a malformed request head)',
   '401': 'Authentication failed',
@@ -194,13 +204,16 @@ export function buildOpenApiDocument(
         });
       }
     }
+    if (route.method === 'POST') parameters.push(IDEMPOTENCY_KEY_PARAMETER);
     const responses: Record<string, Json> = {};
     for (const status of [route.status ?? 200, ...(route.alsoReturns ?? [])]) {
       responses[String(status)] = {
         description: status === 201 ? 'Created' : 'Successful response',
+        headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...(route.method === 'GET' && status === 200 ? { ETag: ETAG_HEADER } : {}) },
         content: { 'application/json': { schema: wireSchema(field.type) } },
       };
     }
+    if (route.method === 'GET') responses['304'] = { description: 'Not modified: If-None-Match named the current ETag', headers: { ETag: ETAG_HEADER } };
     for (const [code, description] of Object.entries(ERROR_STATUSES)) {
       responses[code] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/APIErrorPayload' } } } };
     }

@@ -1,10 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import crypto from 'node:crypto';
+import { config } from '../config/config';
+import { AuthenticationError, NotFoundError, toAppError } from '../core/errors';
 import { registry } from '../core/metrics';
 import { database } from '../db/database';
 import { REST_BASE } from './rest-routes';
-import { endReply, sendAsset, sendHtml, sendJson, writeHead } from './respond';
+import { endReply, sendAsset, sendBody, sendError, sendHtml, sendJson, writeHead } from './respond';
 import { RouteTable } from './route-table';
-import { swaggerPage } from './static-assets';
+import { DOCS_PAGE } from './static-assets';
 
 /** An operational route: answered before authentication, quotas and the client-version check. */
 export interface OpsRoute {
@@ -13,9 +16,67 @@ export interface OpsRoute {
   handle(req: IncomingMessage, res: ServerResponse, params: Record<string, string>): void | Promise<void>;
 }
 
+/**
+ * Prometheus metrics. With METRICS_TOKEN, only for `Authorization: Bearer
+ * <token>`; without it, public outside production and not served on the
+ * main port in production (METRICS_PORT serves them on a port of their own).
+ */
+export const metricsRoute: OpsRoute = {
+  label: 'metrics',
+  async handle(req, res) {
+    const text = await registry.metrics();
+    sendBody(res, 200, text, registry.contentType, null);
+  },
+};
+
+function metricsAllowed(req: IncomingMessage, ownPort: boolean): void {
+  const { METRICS_TOKEN: token, NODE_ENV } = config();
+  if (token) {
+    const given = Buffer.from(req.headers.authorization ?? '');
+    const expected = Buffer.from(`Bearer ${token}`);
+    if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) throw new AuthenticationError('A valid metrics token is required');
+  } else if (NODE_ENV === 'production' && !ownPort) {
+    throw new NotFoundError('Route');
+  }
+}
+
+/** The metrics route as the main port serves it, or METRICS_PORT's (`ownPort`). */
+export function guardedMetrics(ownPort: boolean): OpsRoute {
+  return {
+    label: 'metrics',
+    handle(req, res, params) {
+      metricsAllowed(req, ownPort);
+      return metricsRoute.handle(req, res, params);
+    },
+  };
+}
+
+/** METRICS_PORT's server: GET /metrics (METRICS_TOKEN still applies when set), nothing else. */
+export function createMetricsServer(): http.Server {
+  const metrics = guardedMetrics(true);
+  return http.createServer((req, res) => {
+    const reply = async () => {
+      if ((req.url ?? '/').split('?', 1)[0] !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) throw new NotFoundError('Route');
+      await metrics.handle(req, res, {});
+    };
+    reply().catch((error: unknown) => sendError(res, toAppError(error).appError));
+  });
+}
+
+function noContent(res: ServerResponse): void {
+  writeHead(res, 204, { 'Cache-Control': 'public, max-age=86400' });
+  endReply(res);
+}
+
 /** Health, readiness, metrics, the OpenAPI document, the docs page and the browser assets. */
 export function opsRoutes(openApi: () => object): RouteTable<OpsRoute> {
-  const docs: OpsRoute = { label: 'docs', handle: (_req, res) => sendHtml(res, swaggerPage()) };
+  const docs: OpsRoute = {
+    label: 'docs',
+    handle(_req, res) {
+      if (!config().API_DOCS) throw new NotFoundError('Route');
+      sendHtml(res, DOCS_PAGE);
+    },
+  };
   return new RouteTable<OpsRoute>()
     .add('GET', `${REST_BASE}/health`, { label: 'health', handle: (_req, res) => sendJson(res, 200, { status: 'ok' }) })
     .add('GET', `${REST_BASE}/health/ready`, {
@@ -29,17 +90,12 @@ export function opsRoutes(openApi: () => object): RouteTable<OpsRoute> {
         }
       },
     })
-    .add('GET', '/metrics', {
-      label: 'metrics',
-      async handle(_req, res) {
-        const text = await registry.metrics();
-        writeHead(res, 200, { 'Content-Type': registry.contentType, 'Content-Length': Buffer.byteLength(text) });
-        endReply(res, text);
-      },
-    })
+    .add('GET', '/metrics', guardedMetrics(false))
     .add('GET', `${REST_BASE}/openapi.json`, { label: 'openapi', handle: (_req, res) => sendJson(res, 200, openApi()) })
     .add('GET', '/api/docs', docs)
     .add('GET', '/api/docs/', docs)
+    // Browsers ask every origin for an icon: none, rather than a 404 in the pages' consoles.
+    .add('GET', '/favicon.ico', { label: 'assets', handle: (_req, res) => noContent(res) })
     .add('GET', '/api/docs/assets/*', { label: 'assets', handle: (_req, res, params) => sendAsset(res, `swagger/${params['*']}`) })
     .add('GET', '/graphql/assets/*', { label: 'assets', handle: (_req, res, params) => sendAsset(res, `graphiql/${params['*']}`) });
 }

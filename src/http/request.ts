@@ -39,6 +39,8 @@ export async function contextFor(
 ): Promise<AppContext> {
   const headers = { get: (name: string) => headerValue(req, name) };
   state.ctx = await createContext({ headers, ip: clientIp(req), requestId: state.requestId, rest, scopeHint });
+  // A reply made for a credential is the caller's alone: no cache keeps it.
+  if (state.ctx.viewer) state.headers['Cache-Control'] = 'no-store';
   Object.assign(state.headers, await enforceRequestQuota(state.ctx));
   return state.ctx;
 }

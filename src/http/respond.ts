@@ -1,4 +1,7 @@
-import type { ServerResponse } from 'node:http';
+import crypto from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import zlib from 'node:zlib';
+import Negotiator from 'negotiator';
 import { config } from '../config/config';
 import { NotFoundError, toEnvelope, ValidationError, type AppError } from '../core/errors';
 import { logger } from '../core/logger';
@@ -90,8 +93,98 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 /** A JSON text already serialised (GraphQL and REST results). */
 export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string | string[]> | null = null): void {
-  writeReplyHead(res, status, headers, 'application/json; charset=utf-8', Buffer.byteLength(text));
-  endReply(res, text);
+  sendBody(res, status, text, 'application/json; charset=utf-8', headers);
+}
+
+/** Bodies from this size on are compressed when the client accepts it. */
+export const COMPRESS_MIN_BYTES = 1024;
+
+/** Content codings offered, preferred first when the client weighs them alike. */
+const CODINGS = ['br', 'gzip'] as const;
+type Coding = (typeof CODINGS)[number];
+
+/** Fast settings for replies made per request (brotli's default quality, 11, is for files compressed once). */
+const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+
+function codingFor(req: IncomingMessage | undefined): Coding | null {
+  if (!req?.headers['accept-encoding']) return null;
+  return (new Negotiator(req).encoding([...CODINGS]) as Coding | undefined) ?? null;
+}
+
+/** A body sent many times (a static asset, a page): its digest and compressed forms, made once. */
+export interface StaticBody {
+  body: Buffer | string;
+  digest?: string;
+  encoded: Map<Coding, Buffer>;
+}
+
+const digestOfBody = (body: string | Buffer) => crypto.createHash('sha1').update(body).digest('base64url');
+
+/** A strong entity tag: the body's SHA-1 (base64url), and `.coding` for a compressed representation. */
+function entityTag(digest: string, coding: Coding | null): string {
+  return `"${digest}${coding ? `.${coding}` : ''}"`;
+}
+
+/** The digest part of an entity tag (`"digest.coding"`, `W/"digest"`). */
+const digestOf = (tag: string) => tag.trim().replace(/^W\//, '').replace(/^"|"$/g, '').split('.')[0];
+
+/** Whether If-None-Match names this body, in any of its codings (or `*`). */
+function notModified(req: IncomingMessage | undefined, tag: string): boolean {
+  const header = req?.headers['if-none-match'];
+  if (!header) return false;
+  const digest = digestOf(tag);
+  return header.split(',').some((item) => item.trim() === '*' || digestOf(item) === digest);
+}
+
+/**
+ * A whole reply body. A GET's (or HEAD's) 200 carries a strong ETag, and a
+ * request whose If-None-Match names it is answered 304 without the body.
+ * From COMPRESS_MIN_BYTES on, the body goes out in the coding the client
+ * prefers among br and gzip (node:zlib, off the event loop), with Vary:
+ * Accept-Encoding. A HEAD request gets the same head (Node writes no body).
+ * `body` may be a StaticBody, whose digest and compressed forms are kept.
+ */
+export function sendBody(res: ServerResponse, status: number, content: string | Buffer | StaticBody, contentType: string, headers: HeaderValues | null): void {
+  const stable = typeof content === 'object' && !Buffer.isBuffer(content) ? content : null;
+  const body = stable ? stable.body : (content as string | Buffer);
+  const req = res.req as IncomingMessage | undefined;
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  const compressible = length >= COMPRESS_MIN_BYTES;
+  const coding = compressible ? codingFor(req) : null;
+  const all: HeaderValues = headers ? { ...headers } : {};
+  if (compressible) all.Vary = 'Accept-Encoding';
+  const cacheable = status === 200 && (req?.method === 'GET' || req?.method === 'HEAD');
+  if (cacheable) {
+    const digest = stable ? (stable.digest ??= digestOfBody(body)) : digestOfBody(body);
+    all.ETag = entityTag(digest, coding);
+    if (notModified(req, all.ETag)) {
+      writeReplyHead(res, 304, all, null, null);
+      return endReply(res);
+    }
+  }
+  if (!coding) {
+    writeReplyHead(res, status, all, contentType, length);
+    return endReply(res, body);
+  }
+  all['Content-Encoding'] = coding;
+  const ready = stable?.encoded.get(coding);
+  if (ready) return sendEncoded(res, status, all, contentType, ready);
+  const done = (error: Error | null, encoded: Buffer) => {
+    if (error) {
+      logger.error({ err: error }, 'compressing a reply failed');
+      return abortReply(res);
+    }
+    stable?.encoded.set(coding, encoded);
+    sendEncoded(res, status, all, contentType, encoded);
+  };
+  if (coding === 'br') zlib.brotliCompress(body, BROTLI_OPTIONS, done);
+  else zlib.gzip(body, done);
+}
+
+function sendEncoded(res: ServerResponse, status: number, headers: HeaderValues, contentType: string, encoded: Buffer): void {
+  if (res.destroyed) return abortReply(res);
+  writeReplyHead(res, status, headers, contentType, encoded.length);
+  endReply(res, encoded);
 }
 
 /**
@@ -144,6 +237,7 @@ export async function sendJsonArray(res: ServerResponse, status: number, reply: 
   let pending = '[';
   let empty = true;
   let sent = 0;
+  let sink = null as ChunkSink | null;
   try {
     await reply.each((json) => {
       if (res.destroyed) throw new ClientGone();
@@ -154,31 +248,67 @@ export async function sendJsonArray(res: ServerResponse, status: number, reply: 
       const chunk = Buffer.from(pending);
       sent += chunk.length;
       if (sent > max) throw new ReplyOverLimit();
-      if (!res.headersSent) writeReplyHead(res, status, headers, 'application/json; charset=utf-8', null);
-      res.write(chunk);
+      sink ??= openChunked(res, status, headers);
+      sink.write(chunk);
       pending = '';
     });
   } catch (error) {
-    if (error instanceof ClientGone) return abortReply(res);
-    if (error instanceof ReplyOverLimit) return cutOversized(res);
+    if (error instanceof ClientGone) return sink ? sink.abort() : abortReply(res);
+    if (error instanceof ReplyOverLimit) return cutOversized(res, sink);
+    if (sink) sink.abort();
     throw error;
   }
-  if (res.destroyed) return abortReply(res);
+  if (res.destroyed) return sink ? sink.abort() : abortReply(res);
   pending += ']';
-  if (!res.headersSent) {
+  if (!sink) {
     const tooLarge = oversizedReply(pending, ['query']);
     if (tooLarge) throw tooLarge;
     return sendText(res, status, pending, headers);
   }
-  if (sent + Buffer.byteLength(pending) > max) return cutOversized(res);
-  endReply(res, pending);
+  if (sent + Buffer.byteLength(pending) > max) return cutOversized(res, sink);
+  sink.end(pending);
+}
+
+/** Where a reply sent in chunks goes: the response, or a compressor writing into it. */
+interface ChunkSink {
+  write(chunk: Buffer): void;
+  end(last: string): void;
+  abort(): void;
+}
+
+/** Writes the head of a reply of unknown length (chunked transfer encoding), compressed when the client accepts it. */
+function openChunked(res: ServerResponse, status: number, headers: Record<string, string | string[]> | null): ChunkSink {
+  const coding = codingFor(res.req as IncomingMessage | undefined);
+  const all: HeaderValues = headers ? { ...headers } : {};
+  all.Vary = 'Accept-Encoding';
+  if (!coding) {
+    writeReplyHead(res, status, all, 'application/json; charset=utf-8', null);
+    return { write: (chunk) => void res.write(chunk), end: (last) => endReply(res, last), abort: () => abortReply(res) };
+  }
+  all['Content-Encoding'] = coding;
+  writeReplyHead(res, status, all, 'application/json; charset=utf-8', null);
+  const compressor = coding === 'br' ? zlib.createBrotliCompress(BROTLI_OPTIONS) : zlib.createGzip();
+  compressor.on('data', (chunk: Buffer) => res.write(chunk));
+  compressor.on('end', () => endReply(res));
+  compressor.on('error', (error) => {
+    logger.error({ err: error }, 'compressing a reply failed');
+    abortReply(res);
+  });
+  return {
+    write: (chunk) => void compressor.write(chunk),
+    end: (last) => compressor.end(last),
+    abort: () => {
+      compressor.destroy();
+      abortReply(res);
+    },
+  };
 }
 
 /** A streamed reply past MAX_REPLY_BYTES: the envelope while nothing was written, else the connection cut. */
-function cutOversized(res: ServerResponse): void {
-  if (!res.headersSent) throw replyTooLarge(['query'], null);
+function cutOversized(res: ServerResponse, sink: ChunkSink | null): void {
+  if (!sink) throw replyTooLarge(['query'], null);
   logger.warn({ limit: config().MAX_REPLY_BYTES }, 'streamed reply cut at MAX_REPLY_BYTES');
-  abortReply(res);
+  sink.abort();
 }
 
 /**
@@ -196,14 +326,29 @@ export function sendError(res: ServerResponse, error: AppError, extraHeaders: Re
   sendJson(res, error.status, toEnvelope(error), { ...error.headers, ...extraHeaders });
 }
 
-export function sendHtml(res: ServerResponse, html: string): void {
-  writeReplyHead(res, 200, null, 'text/html; charset=utf-8', Buffer.byteLength(html));
-  endReply(res, html);
+/**
+ * The policy of the two HTML pages (playground, docs): scripts, styles,
+ * fonts and requests from this origin only (the libraries set inline style
+ * attributes, and draw icons as data: images), never in a frame.
+ */
+export const PAGE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+export function sendHtml(res: ServerResponse, page: StaticBody): void {
+  sendBody(res, 200, page, 'text/html; charset=utf-8', { 'Content-Security-Policy': PAGE_CSP, 'Cache-Control': 'no-cache' });
 }
 
 export function sendAsset(res: ServerResponse, name: string): void {
   const asset = readAsset(name);
   if (!asset) throw new NotFoundError('Asset');
-  writeHead(res, 200, { 'Content-Type': asset.contentType, 'Content-Length': asset.body.length, 'Cache-Control': 'public, max-age=3600' });
-  endReply(res, asset.body);
+  sendBody(res, 200, asset.content, asset.contentType, { 'Cache-Control': 'public, max-age=3600' });
 }

@@ -2,17 +2,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { Engine } from '../core/graphql-sql/engine';
 import type { RestRequest } from '../core/context';
-import { NotFoundError, reportError } from '../core/errors';
+import { MethodNotAllowedError, NotFoundError, reportError, toEnvelope } from '../core/errors';
 import { buildOpenApiDocument } from './openapi';
 import { platform } from '../modules';
 import { createRestRouter, REST_BASE, restOperations, type RestOperation } from './rest-routes';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
-import { contextFor, type RequestState } from './request';
+import { claimKey, fingerprintOf, settleKey, type KeptReply } from './idempotency';
+import { contextFor, headerValue, type RequestState } from './request';
 import { oversizedReply, sendError, sendJsonArray, sendText } from './respond';
-import { RouteTable } from './route-table';
+import { allowedMethods, RouteTable } from './route-table';
 
 export interface RestTransport {
   handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void>;
+  /** The methods of a path under /api/v1 (Allow), none when no route has it. */
+  methodsOf(path: string): string[];
   /** The OpenAPI document, built once on first use. */
   openApi(): object;
 }
@@ -31,10 +34,14 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
   let document: object | undefined;
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void> {
-    const method = (req.method ?? 'GET').toUpperCase();
+    // HEAD is GET without the body (Node writes none).
+    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET').toUpperCase();
     const match = routes.match(method, url.pathname.slice(REST_BASE.length));
-    if (!match) throw new NotFoundError('Route');
-    const body = method === 'GET' || method === 'HEAD' ? { value: undefined, error: null } : await readJsonBody(req, match.route.route.bodyLimit ?? DEFAULT_BODY_LIMIT);
+    if (!match) {
+      const allowed = allowedMethods(routes, url.pathname.slice(REST_BASE.length));
+      throw allowed.length ? new MethodNotAllowedError(allowed) : new NotFoundError('Route');
+    }
+    const body = method === 'GET' ? { value: undefined, error: null } : await readJsonBody(req, match.route.route.bodyLimit ?? DEFAULT_BODY_LIMIT);
     const rest: RestRequest = { method, path: url.pathname, query: url.searchParams, body: body.value, bodyError: body.error };
     state.route = `${match.route.kind}.${match.route.field.name}`;
     // The route's keys go with the credential: one statement authenticates and resolves the tenant
@@ -43,25 +50,40 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
     const hinted = org && !org.includes('\0') && !workspace?.includes('\0');
     const ctx = await contextFor(req, state, rest, hinted ? { org, workspace: workspace ?? null } : null);
     const plan = router.plans.get(state.route)!;
-    const reply = await router.run(plan, ctx, match.params);
-    if ('error' in reply) return sendError(res, reply.error, ctx.response.headers);
-    if ('array' in reply) {
-      try {
-        return await sendJsonArray(res, ctx.response.status ?? reply.status, reply.array, ctx.response.headers);
-      } catch (error) {
-        // Past the head, only cutting the connection is left (the request handler does it).
-        if (res.headersSent) throw error;
-        // Before it, the statement's failure is reported as the route's own (a timeout is the 504 envelope).
-        return sendError(res, reportError(ctx.logger, error, { operation: ctx.operation }));
+    const key = method === 'POST' ? headerValue(req, 'idempotency-key') : null;
+    const claim = key === null ? null : await claimKey(ctx, key, fingerprintOf(method, url, body.value));
+    if (claim?.kind === 'refused') return sendError(res, claim.error);
+    if (claim?.kind === 'replay') return sendText(res, claim.reply.status, claim.reply.body, { ...claim.reply.headers, 'Idempotent-Replayed': 'true' });
+    let kept: KeptReply | null = null;
+    try {
+      const reply = await router.run(plan, ctx, match.params);
+      if ('array' in reply) {
+        try {
+          return await sendJsonArray(res, ctx.response.status ?? reply.status, reply.array, ctx.response.headers);
+        } catch (error) {
+          // Past the head, only cutting the connection is left (the request handler does it).
+          if (res.headersSent) throw error;
+          // Before it, the statement's failure is reported as the route's own (a timeout is the 504 envelope).
+          return sendError(res, reportError(ctx.logger, error, { operation: ctx.operation }));
+        }
       }
+      const failure = 'error' in reply ? reply.error : oversizedReply(reply.text, ['query']);
+      kept = failure
+        ? { status: failure.status, headers: { ...failure.headers, ...ctx.response.headers }, body: JSON.stringify(toEnvelope(failure)) }
+        : { status: ctx.response.status ?? (reply as { status: number }).status, headers: ctx.response.headers, body: (reply as { text: string }).text };
+      // The key is settled before the reply goes out: a retry after it replays it.
+      if (claim) await settleKey(claim, kept, plan.noStore);
+      sendText(res, kept.status, kept.body, kept.headers);
+    } catch (error) {
+      // Anything else failed: the key is given back, so the request can be retried with it.
+      if (claim && !kept) await settleKey(claim, null, false);
+      throw error;
     }
-    const tooLarge = oversizedReply(reply.text, ['query']);
-    if (tooLarge) return sendError(res, tooLarge, ctx.response.headers);
-    sendText(res, ctx.response.status ?? reply.status, reply.text, ctx.response.headers);
   }
 
   return {
     handle,
+    methodsOf: (path) => allowedMethods(routes, path.slice(REST_BASE.length)),
     openApi: () => (document ??= buildOpenApiDocument(schema, router.openAPIDocument as never, operations, [...platform.errorTypes.keys()])),
   };
 }

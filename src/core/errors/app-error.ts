@@ -14,6 +14,7 @@ export const CORE_ERROR_TYPES = [
   'forbidden_error',
   'gateway_timeout_error',
   'invalid_error',
+  'method_not_allowed_error',
   'not_found_error',
   'server_error',
   'token_error',
@@ -28,7 +29,6 @@ export const CORE_ERROR_TYPES = [
  * added to this interface beside it), so `ErrorType` stays one union without
  * core naming a module.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface ErrorTypeRegistry {}
 
 export type ErrorType = (typeof CORE_ERROR_TYPES)[number] | (keyof ErrorTypeRegistry & string);
@@ -88,6 +88,13 @@ export class ForbiddenError extends AppError {
 export class NotFoundError extends AppError {
   constructor(what = 'Resource', type: ErrorType = 'not_found_error') {
     super(404, type, `${what} not found`);
+  }
+}
+
+/** A known path asked with a method it does not have: 405 with the methods it has (Allow). */
+export class MethodNotAllowedError extends AppError {
+  constructor(allowed: string[]) {
+    super(405, 'method_not_allowed_error', `Method not allowed; this path accepts ${allowed.join(', ')}`, { headers: { Allow: allowed.join(', ') } });
   }
 }
 

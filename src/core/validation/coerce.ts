@@ -51,7 +51,7 @@ export function checkInput(type: GraphQLInputType, value: unknown, loc: (string 
     const fields = type.getFields();
     const strict = Boolean((type.extensions as { strict?: boolean }).strict);
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    for (const key of Object.keys(value as Record<string, unknown>)) {
       if (!fields[key]) {
         if (strict) errors.push({ loc: [...loc, key], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' });
         continue;

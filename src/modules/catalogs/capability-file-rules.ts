@@ -21,6 +21,7 @@ const ENCODED_STRUCTURE = /[./\\]/;
  * joiner and invisible operators; bidirectional isolates (U+2066–U+2069);
  * the byte order mark.
  */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const HAZARDOUS_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 const DRIVE_PREFIX = /^[A-Za-z]:/;
 /** Segments Windows treats as a device, whatever the extension. */

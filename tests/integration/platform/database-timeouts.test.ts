@@ -174,7 +174,7 @@ describe('a streamed reply cut short', () => {
     // PostgreSQL has sent the 999 spans before it (far more than one chunk) when statement_timeout cancels the statement.
     const path = await assessmentWithSlowSpan('cut short', 1000);
     const { result: outcome, lines } = await withLogs(async () => {
-      const res = await fetch(`${api.baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${owner.token}` } });
+      const res = await fetch(`${api.baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${owner.token}`, 'accept-encoding': 'identity' } });
       const reader = res.body!.getReader();
       let received = '';
       const decoder = new TextDecoder();

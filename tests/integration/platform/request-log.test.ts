@@ -73,17 +73,19 @@ describe('every reply (src/http/respond.ts writes them all)', () => {
   }
 
   it('carries X-Request-Id and Content-Length and is logged exactly once, whatever answered it', async () => {
-    const graphql = { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` } };
+    // Uncompressed (fetch asks for gzip by default), so Content-Length is the text's own length.
+    const identity = { 'accept-encoding': 'identity' };
+    const graphql = { method: 'POST', headers: { ...identity, 'content-type': 'application/json', authorization: `Bearer ${user.token}` } };
     const cases: [string, string, RequestInit, number][] = [
-      ['health', '/api/v1/health', {}, 200],
-      ['REST read', `/api/v1/org/${user.orgKey}/ws/default/projects`, { headers: { authorization: `Bearer ${user.token}` } }, 200],
-      ['REST 401', `/api/v1/org/${user.orgKey}/ws/default/projects`, {}, 401],
-      ['REST 404 route', '/api/v1/nope', {}, 404],
-      ['REST 422', `/api/v1/org/${user.orgKey}/ws/default/sessions?limit=0`, { headers: { authorization: `Bearer ${user.token}` } }, 422],
+      ['health', '/api/v1/health', { headers: identity }, 200],
+      ['REST read', `/api/v1/org/${user.orgKey}/ws/default/projects`, { headers: { ...identity, authorization: `Bearer ${user.token}` } }, 200],
+      ['REST 401', `/api/v1/org/${user.orgKey}/ws/default/projects`, { headers: identity }, 401],
+      ['REST 404 route', '/api/v1/nope', { headers: identity }, 404],
+      ['REST 422', `/api/v1/org/${user.orgKey}/ws/default/sessions?limit=0`, { headers: { ...identity, authorization: `Bearer ${user.token}` } }, 422],
       ['GraphQL', '/graphql', { ...graphql, body: JSON.stringify({ query: '{ user { id } }' }) }, 200],
       ['GraphQL refused', '/graphql', { ...graphql, body: JSON.stringify({ query: '{ nope }' }) }, 422],
-      ['metrics', '/metrics', {}, 200],
-      ['docs page', '/api/docs', {}, 200],
+      ['metrics', '/metrics', { headers: identity }, 200],
+      ['docs page', '/api/docs', { headers: identity }, 200],
     ];
     for (const [name, path, init, status] of cases) {
       const { res, text, lines } = await withLines(path, init);

@@ -7,7 +7,6 @@ import { database } from '../../../src/db/database';
 import { STREAM_CHUNK_CHARS } from '../../../src/http/respond';
 import { createEngine } from '../../../src/core/graphql-sql/engine';
 import { createRestRouter, type RestPlan } from '../../../src/http/rest-routes';
-import { platform } from '../../../src/modules';
 import { gql, rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
 import { countStatements } from '../../helpers/statements';
@@ -102,7 +101,7 @@ describe('Query.assessment_attacks (GET …/traces/attacks)', () => {
     const stored = await bothWays('Query.assessment_attacks', path, variables);
     expect(stored.rest).toHaveLength(3);
     // Under one chunk, the reply goes out whole with its length.
-    const small = await rest(api, 'GET', path, { token: owner.token });
+    const small = await rest(api, 'GET', path, { token: owner.token, headers: { 'accept-encoding': 'identity' } });
     expect([small.headers.get('content-length'), small.headers.get('transfer-encoding')]).toEqual([String(Buffer.byteLength(small.text)), null]);
     expect(stored.rest).toEqual(stored.graphql);
     expect(stored.rest[1].best_candidate_parts[2].source).toEqual({

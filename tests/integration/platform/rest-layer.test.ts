@@ -32,10 +32,9 @@ describe('REST layer', () => {
     expect(res.body).toEqual({ code: 404, detail: expect.any(String), errors: null, type: 'not_found_error' });
   });
 
-  it('answers an unknown method on a known path with 404', async () => {
-    const res = await rest(api, 'DELETE', `/org/${user.orgKey}/ws`, { token: user.token });
-    expect(res.status).toBe(404);
-    expect(res.body.type).toBe('not_found_error');
+  it('answers an unknown method on a known path with 405 and the methods it has', async () => {
+    const res = await fetch(`${api.baseUrl}/api/v1/org/${user.orgKey}/ws`, { method: 'DELETE', headers: { authorization: `Bearer ${user.token}` } });
+    expect([res.status, res.headers.get('allow'), ((await res.json()) as { type: string }).type]).toEqual([405, 'GET, HEAD, POST, OPTIONS', 'method_not_allowed_error']);
   });
 
   it('serves paths exactly, without trailing-slash redirects', async () => {

@@ -21,11 +21,13 @@ type ModulesModule = typeof import('../../../src/modules');
 function isolated(): { context: ContextModule; db: DatabaseModule; modules: ModulesModule } {
   let loaded: { context: ContextModule; db: DatabaseModule; modules: ModulesModule } | undefined;
   jest.isolateModules(() => {
+    /* eslint-disable @typescript-eslint/no-require-imports -- fresh copies of the modules, as a worker loads them */
     loaded = {
       context: require('../../../src/context/context'),
       db: require('../../../src/db/database'),
       modules: require('../../../src/modules'),
     };
+    /* eslint-enable @typescript-eslint/no-require-imports */
   });
   return loaded!;
 }

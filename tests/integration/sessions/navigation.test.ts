@@ -4,7 +4,6 @@ import { createUser, type TestUser } from '../../factories/accounts';
 import { inviteAndAccept } from '../../factories/invitations';
 import { appendMessages, createGroup, createProject, createWorkspace, defaultProject, saveSession } from '../../factories/sessions';
 import { database } from '../../../src/db/database';
-import { rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
 import { countStatements } from '../../helpers/statements';
 import { useTestApp } from '../../helpers/test-app';

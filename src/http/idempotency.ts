@@ -1,0 +1,110 @@
+import crypto from 'node:crypto';
+import type { AppContext } from '../core/context';
+import { runInBackground } from '../core/background';
+import { ConflictError, validationFailure, type AppError } from '../core/errors';
+import { plainQuery } from '../db/hot';
+
+/**
+ * `Idempotency-Key` on REST POSTs, as the best-known payment APIs define
+ * it: the first request with a key runs, and its reply is kept 24 hours;
+ * the same key from the same credential with the same request replays that
+ * reply (`Idempotent-Replayed: true`) without running it again; with another
+ * request it is 422; while the first still runs, 409. Replies that are
+ * worth retrying (5xx, 429) are not kept: the key can be used again. A reply
+ * that carries a secret shown once (a new API key, a token: @NoStore) is not
+ * stored either; a replay of it answers 409 saying so. Keys belong to a
+ * credential (the user, and the API key when one is used); requests without
+ * one (signup, login) ignore the header.
+ */
+export const IDEMPOTENCY_TTL_HOURS = 24;
+
+/** Printable ASCII, 1 to 255 characters (a UUID is the usual key). */
+const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+
+export interface KeptReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type Claim =
+  | { kind: 'claimed'; credential: string; key: string }
+  | { kind: 'replay'; reply: KeptReply }
+  | { kind: 'refused'; error: AppError };
+
+/** The credential a key belongs to: the API key used, else the user. */
+function credentialOf(ctx: AppContext): string | null {
+  const viewer = ctx.viewer;
+  if (!viewer) return null;
+  return viewer.apiKey ? `key:${viewer.apiKey.id}` : `user:${viewer.user.id}`;
+}
+
+/** What makes two requests "the same": method, path, query string and body. */
+export function fingerprintOf(method: string, url: URL, body: unknown): string {
+  return crypto.createHash('sha256').update(`${method} ${url.pathname}${url.search}\n${JSON.stringify(body ?? null)}`).digest('base64url');
+}
+
+/** Takes `key` for this request, or answers why not (replay, 422, 409); null when the header does not apply. */
+export async function claimKey(ctx: AppContext, key: string, fingerprint: string): Promise<Claim | null> {
+  const credential = credentialOf(ctx);
+  if (!credential) return null;
+  if (!KEY_FORMAT.test(key)) {
+    return { kind: 'refused', error: validationFailure(['header', 'Idempotency-Key'], 'Idempotency-Key must be 1 to 255 printable ASCII characters') };
+  }
+  // A key past its expiry is taken afresh.
+  const [claimed] = await plainQuery<{ claimed: boolean }>(
+    `INSERT INTO idempotency_keys (credential, key, fingerprint, expires_at)
+     VALUES ($credential, $key, $fingerprint, now() + make_interval(hours => $ttl))
+     ON CONFLICT (credential, key) DO UPDATE
+        SET fingerprint = EXCLUDED.fingerprint, status = NULL, reply_headers = NULL, reply_body = NULL, created_at = now(), expires_at = EXCLUDED.expires_at
+      WHERE idempotency_keys.expires_at < now()
+     RETURNING true AS claimed`,
+    { credential, key, fingerprint, ttl: IDEMPOTENCY_TTL_HOURS },
+    { prepare: 'idempotency-claim' },
+  );
+  if (claimed) {
+    sweepExpired();
+    return { kind: 'claimed', credential, key };
+  }
+  const [kept] = await plainQuery<{ fingerprint: string; status: number | null; reply_headers: Record<string, string> | null; reply_body: string | null }>(
+    'SELECT fingerprint, status, reply_headers, reply_body FROM idempotency_keys WHERE credential = $credential AND key = $key',
+    { credential, key },
+    { prepare: 'idempotency-read' },
+  );
+  if (kept && kept.fingerprint !== fingerprint) {
+    return { kind: 'refused', error: validationFailure(['header', 'Idempotency-Key'], 'This Idempotency-Key was used with a different request') };
+  }
+  if (!kept || kept.status === null) return { kind: 'refused', error: new ConflictError('A request with this Idempotency-Key is still in progress; retry later') };
+  if (kept.reply_body === null) {
+    return { kind: 'refused', error: new ConflictError('The request with this Idempotency-Key completed; its reply carried a secret, which is not kept') };
+  }
+  return { kind: 'replay', reply: { status: kept.status, headers: kept.reply_headers ?? {}, body: kept.reply_body } };
+}
+
+/**
+ * Records the reply of a claimed key: kept for replays, or, for a reply
+ * worth retrying (5xx, 429), the key given back. `secret`: the reply is not
+ * stored (only that it completed).
+ */
+export async function settleKey(claim: { credential: string; key: string }, reply: KeptReply | null, secret: boolean): Promise<void> {
+  if (!reply || reply.status >= 500 || reply.status === 429) {
+    await plainQuery('DELETE FROM idempotency_keys WHERE credential = $credential AND key = $key', claim, { prepare: 'idempotency-release' });
+    return;
+  }
+  await plainQuery(
+    `UPDATE idempotency_keys SET status = $status, reply_headers = $headers::jsonb, reply_body = $body WHERE credential = $credential AND key = $key`,
+    { ...claim, status: reply.status, headers: JSON.stringify(secret ? {} : reply.headers), body: secret ? null : reply.body },
+    { prepare: 'idempotency-settle' },
+  );
+}
+
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
+let lastSweep = 0;
+
+/** Deletes expired keys, at most once per SWEEP_EVERY_MS per process, after the reply. */
+function sweepExpired(): void {
+  const now = Date.now();
+  if (now - lastSweep < SWEEP_EVERY_MS) return;
+  lastSweep = now;
+  runInBackground('idempotency-sweep', () => plainQuery('DELETE FROM idempotency_keys WHERE expires_at < now()', {}));
+}
