@@ -79,6 +79,8 @@ const schema = z.object({
   GRAPHQL_PLAYGROUND: bool.optional(),
   /** The docs page (/api/docs); default on outside production. The OpenAPI document is always served. */
   API_DOCS: bool.optional(),
+  /** Only trusted GraphQL operations run: `examples` (graphql/operations) or a JSON file of operation hashes (core/trusted-documents.ts); unset: any. */
+  GRAPHQL_TRUSTED_DOCUMENTS: z.string().optional(),
   /** Bearer token /metrics requires; unset in production: /metrics is only served on METRICS_PORT. */
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   /** A second port serving only /metrics (on HOST), for a scraper on a private network. */

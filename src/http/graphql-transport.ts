@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap, type ApolloServerOptionsWithGateway, type BaseContext } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import type { ExecutionResult, GraphQLSchema } from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import type { AppContext } from '../core/context';
 import { stringifyResult, type Engine } from '../core/graphql-sql/engine';
 import type { ScopeHint } from '../core/tenancy/scope';
-import { AppError, reportError, ValidationError } from '../core/errors';
+import { AppError, ForbiddenError, reportError, ValidationError } from '../core/errors';
+import { operationHash, trustedHashes } from '../core/trusted-documents';
 import { formatGraphQLError } from '../core/errors/graphql-errors';
 import { config } from '../config/config';
 import { checkOperationLimits } from '../core/graphql-limits';
@@ -36,6 +37,14 @@ function scopeHintOf(body: unknown): ScopeHint | null {
   if (typeof org !== 'string' || org.includes('\0')) return null;
   if (workspace !== undefined && (typeof workspace !== 'string' || workspace.includes('\0'))) return null;
   return { org, workspace: workspace ?? null };
+}
+
+/** GRAPHQL_TRUSTED_DOCUMENTS: an operation off the allow-list is refused (403) before anything runs. */
+function checkTrustedDocument(document: DocumentNode, operationName: string | null | undefined): void {
+  const trusted = trustedHashes();
+  if (!trusted) return;
+  const hash = operationHash(document, operationName);
+  if (hash === null || !trusted.has(hash)) throw new ForbiddenError('Only trusted GraphQL documents run on this server; this operation is not one of them');
 }
 
 /**
@@ -83,6 +92,7 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
               // document's size were checked before validation in handle(); a persisted query's hash is checked here).
               const settings = config();
               try {
+                checkTrustedDocument(document, operationName);
                 checkOperationAuthentication(schema, operation, contextValue, document);
                 checkOperationVariables(schema, operation, request.variables);
                 checkOperationLimits(schema, document, operationName ?? undefined, request.variables, {

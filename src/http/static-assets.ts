@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { StaticBody } from './respond';
+import { OPERATIONS_DIR } from '../core/trusted-documents';
 
 /**
  * Browser assets served from npm packages, so the GraphQL playground and the
@@ -33,9 +34,8 @@ export function readAsset(name: string): { content: StaticBody; contentType: str
   return { content, contentType: TYPES[path.extname(own ? name : asset.file)] ?? 'application/octet-stream' };
 }
 
-/** The example operations (graphql/operations/*.graphql), one playground tab each. */
-const OPERATIONS_DIR = path.resolve(__dirname, '../../graphql/operations');
 
+/** The example operations (graphql/operations/*.graphql), one playground tab per file. */
 function exampleTabs(): { query: string }[] {
   if (!fs.existsSync(OPERATIONS_DIR)) return [];
   return fs
