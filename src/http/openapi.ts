@@ -7,6 +7,7 @@ import {
   isNonNullType,
   isObjectType,
   isScalarType,
+  type GraphQLField,
   type GraphQLInputField,
   type GraphQLInputObjectType,
   type GraphQLInputType,
@@ -58,15 +59,29 @@ function baseSchema(type: GraphQLType): Json {
 }
 
 /**
- * OpenAPI 3.0 null: `nullable: true` beside `type` (an `enum` lists null too,
- * since 3.0.3 keeps other constraints in force); a `$ref` cannot take
- * siblings, so it is wrapped in `allOf`. A schema without `type` (JSON scalar)
- * admits null already.
+ * OpenAPI 3.1 (JSON Schema 2020-12) null: `null` among the types (an `enum`
+ * lists null too), a reference as `anyOf` with `{type: 'null'}`. A schema
+ * without `type` (JSON scalar) admits null already.
  */
 function withNull(schema: Json): Json {
-  if (schema.$ref) return { allOf: [schema], nullable: true };
+  if (schema.$ref) return { anyOf: [schema, { type: 'null' }] };
   if (!schema.type) return schema;
-  return { ...schema, ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}), nullable: true };
+  return { ...schema, type: [schema.type, 'null'], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) };
+}
+
+/**
+ * The operation's name for generated clients: a verb and the field's name in
+ * camelCase. A query answering a list (an array or a page) is `list…`, any
+ * other query `get…`; a mutation is its own verb (`saveSession`).
+ */
+export function operationIdOf(kind: 'Query' | 'Mutation', field: GraphQLField<unknown, unknown>): string {
+  const camel = field.name.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+  if (kind === 'Mutation') return camel;
+  const pascal = camel[0].toUpperCase() + camel.slice(1);
+  const type = getNullableType(field.type);
+  const named = getNamedType(type);
+  const page = isObjectType(named) && Object.values(named.getFields()).some((item) => item.extensions?.maxItems === 'page');
+  return `${isListType(type) || page ? 'list' : 'get'}${pascal}`;
 }
 
 /**
@@ -124,7 +139,7 @@ const ERROR_STATUSES: Record<string, string> = {
 };
 
 /**
- * The OpenAPI 3.0 document. Sofa names the components; object and input
+ * The OpenAPI 3.1 document. Sofa names the components; object and input
  * components are rebuilt from their GraphQL types (nullability and presence,
  * see componentFor), and each operation is rebuilt from the schema and its
  * @Rest route, which fixes Sofa's known faults (body fields repeated as query
@@ -162,8 +177,7 @@ export function buildOpenApiDocument(
       // The error-type table of the module registry: core's types and each module's own.
       type: { type: 'string', enum: [...errorTypes].sort(), description: 'Stable machine-readable error type' },
       errors: {
-        type: 'array',
-        nullable: true,
+        type: ['array', 'null'],
         description: 'Validation items (422); null otherwise',
         items: {
           type: 'object',
@@ -179,7 +193,7 @@ export function buildOpenApiDocument(
   };
 
   const paths: Record<string, Record<string, Json>> = {};
-  for (const { field, route } of operations) {
+  for (const { kind, field, route } of operations) {
     const openPath = REST_BASE + route.path.replace(/:(\w+)/g, '{$1}');
     const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]);
     const parameters: Json[] = [];
@@ -214,12 +228,10 @@ export function buildOpenApiDocument(
       };
     }
     if (route.method === 'GET') responses['304'] = { description: 'Not modified: If-None-Match named the current ETag', headers: { ETag: ETAG_HEADER } };
-    for (const [code, description] of Object.entries(ERROR_STATUSES)) {
-      responses[code] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/APIErrorPayload' } } } };
-    }
+    for (const code of Object.keys(ERROR_STATUSES)) responses[code] = { $ref: `#/components/responses/Error${code}` };
     paths[openPath] ??= {};
     paths[openPath][route.method.toLowerCase()] = {
-      operationId: field.name,
+      operationId: operationIdOf(kind, field),
       summary: field.description ?? field.name,
       tags: route.tags ?? [],
       parameters,
@@ -233,7 +245,7 @@ export function buildOpenApiDocument(
   Object.assign(paths, HEALTH_PATHS);
 
   return {
-    openapi: '3.0.3',
+    openapi: '3.1.0',
     info: {
       title: 'Agent Platform API',
       version: '1.0.0',
@@ -245,6 +257,13 @@ export function buildOpenApiDocument(
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
       schemas,
+      // One error response per status, shared by every operation.
+      responses: Object.fromEntries(
+        Object.entries(ERROR_STATUSES).map(([code, description]) => [
+          `Error${code}`,
+          { description, headers: { 'X-Request-Id': REQUEST_ID_HEADER }, content: { 'application/json': { schema: { $ref: '#/components/schemas/APIErrorPayload' } } } },
+        ]),
+      ),
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'JWT access token or API key' },
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
@@ -283,7 +302,7 @@ const BAD_REQUEST_HEAD = { '400': jsonResponse('Malformed or oversized request h
 const HEALTH_PATHS: Record<string, Record<string, Json>> = {
   [`${REST_BASE}/health`]: {
     get: {
-      operationId: 'health',
+      operationId: 'getHealth',
       summary: 'Liveness: {"status": "ok"} without authentication or database.',
       tags: ['platform'],
       security: [],
@@ -293,7 +312,7 @@ const HEALTH_PATHS: Record<string, Record<string, Json>> = {
   },
   [`${REST_BASE}/health/ready`]: {
     get: {
-      operationId: 'health_ready',
+      operationId: 'getReadiness',
       summary: 'Readiness: checks the database; 503 while it does not answer.',
       tags: ['platform'],
       security: [],

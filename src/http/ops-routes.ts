@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { config } from '../config/config';
 import { AuthenticationError, NotFoundError, toAppError } from '../core/errors';
 import { registry } from '../core/metrics';
-import { database } from '../db/database';
+import { plainQuery } from '../db/hot';
 import { REST_BASE } from './rest-routes';
 import { endReply, sendAsset, sendBody, sendError, sendHtml, sendJson, writeHead } from './respond';
 import { RouteTable } from './route-table';
@@ -83,7 +83,7 @@ export function opsRoutes(openApi: () => object): RouteTable<OpsRoute> {
       label: 'health_ready',
       async handle(_req, res) {
         try {
-          await database().query('SELECT 1');
+          await plainQuery('SELECT 1', {});
           sendJson(res, 200, { status: 'ok', database: 'ok' });
         } catch {
           sendJson(res, 503, { status: 'unavailable', database: 'unreachable' });

@@ -1,15 +1,14 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
 /**
- * Checks HTTP replies against the served OpenAPI 3.0 document: the request
+ * Checks HTTP replies against the served OpenAPI 3.1 document: the request
  * (method and path under /api/v1) picks the operation, the status picks the
- * documented response, and Ajv validates the body against its schema.
+ * documented response (shared ones resolved from `components.responses`),
+ * and Ajv validates the body against its schema as JSON Schema 2020-12, in
+ * strict mode (an OpenAPI 3.0 keyword such as `nullable` is an error).
  *
- * OpenAPI 3.0 is not plain JSON Schema, so each schema is converted first:
- * - `nullable: true` beside `type` is left to Ajv (it knows the keyword);
- *   without `type` (`allOf: [{$ref}]` + `nullable`, the 3.0 way to make a
- *   reference nullable) it becomes `anyOf: [schema, {type: 'null'}]`;
+ * Each schema is adapted only where OpenAPI differs from plain JSON Schema:
  * - OpenAPI-only keywords (`example`, `discriminator`, `xml`, `externalDocs`)
  *   are dropped so Ajv can run in strict mode;
  * - refs to `#/components/schemas/X` point into one shared Ajv schema;
@@ -21,7 +20,7 @@ type Json = Record<string, any>;
 
 export interface OpenApiDocument {
   paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, Json> }>>;
-  components?: { schemas?: Record<string, Json> };
+  components?: { schemas?: Record<string, Json>; responses?: Record<string, Json> };
 }
 
 export const API_BASE = '/api/v1';
@@ -47,12 +46,12 @@ export interface ReplyCheck {
 }
 
 export class OpenApiValidator {
-  private readonly ajv: Ajv;
+  private readonly ajv: Ajv2020;
   private readonly routes: Route[];
   private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor(private readonly document: OpenApiDocument) {
-    this.ajv = new Ajv({ strict: true, allErrors: true });
+    this.ajv = new Ajv2020({ strict: true, allErrors: true });
     addFormats(this.ajv);
     this.ajv.addFormat('int32', { type: 'number', validate: (value: number) => Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31 });
     this.ajv.addFormat('int64', { type: 'number', validate: (value: number) => Number.isSafeInteger(value) });
@@ -61,7 +60,7 @@ export class OpenApiValidator {
     const definitions = Object.fromEntries(
       Object.entries(document.components?.schemas ?? {}).map(([name, schema]) => [name, toAjvSchema(schema)]),
     );
-    this.ajv.addSchema({ $id: COMPONENTS_ID, definitions });
+    this.ajv.addSchema({ $id: COMPONENTS_ID, $defs: definitions });
     this.routes = Object.entries(document.paths)
       .filter(([template]) => template.startsWith(`${API_BASE}/`))
       .map(([template, methods]) => ({ template, segments: template.split('/'), methods }))
@@ -101,10 +100,11 @@ export class OpenApiValidator {
       if (reply.status < 400) return { key, problem: `${reply.method.toUpperCase()} ${reply.path} matches no documented operation but answered ${reply.status}` };
       schema = { $ref: '#/components/schemas/APIErrorPayload' };
     } else {
-      const response = operation.responses[String(reply.status)] ?? operation.responses[`${String(reply.status)[0]}XX`] ?? operation.responses.default;
+      const documented = operation.responses[String(reply.status)] ?? operation.responses[`${String(reply.status)[0]}XX`] ?? operation.responses.default;
+      const response = typeof documented?.$ref === 'string' ? this.document.components?.responses?.[documented.$ref.replace('#/components/responses/', '')] : documented;
       if (!response) {
-        const documented = Object.keys(operation.responses).join(', ');
-        return { key, problem: `status ${reply.status} is not documented for ${operation.key} (documented: ${documented})` };
+        const statuses = Object.keys(operation.responses).join(', ');
+        return { key, problem: `status ${reply.status} is not documented for ${operation.key} (documented: ${statuses})` };
       }
       const media = response.content?.['application/json'];
       if (!media) {
@@ -129,15 +129,17 @@ export class OpenApiValidator {
   }
 }
 
-/** One OpenAPI 3.0 schema object as a JSON Schema that Ajv validates with 3.0 semantics. */
+/** One OpenAPI 3.1 schema object as the JSON Schema Ajv validates. */
 export function toAjvSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toAjvSchema);
   if (!schema || typeof schema !== 'object') return schema;
   const out: Json = {};
   for (const [key, value] of Object.entries(schema as Json)) {
     if (OPENAPI_ONLY.has(key)) continue;
+    // Ajv knows this OpenAPI 3.0 keyword; a 3.1 document must say null with JSON Schema's own types.
+    if (key === 'nullable') throw new Error('`nullable` is OpenAPI 3.0: a 3.1 document admits null with `type: [..., "null"]` or `anyOf`');
     if (key === '$ref' && typeof value === 'string') {
-      out.$ref = value.startsWith('#/components/schemas/') ? `${COMPONENTS_ID}#/definitions/${value.slice(21)}` : value;
+      out.$ref = value.startsWith('#/components/schemas/') ? `${COMPONENTS_ID}#/$defs/${value.slice(21)}` : value;
     } else if (key === 'properties' && value && typeof value === 'object') {
       // Property names are not schemas: convert each value, keep the names.
       out.properties = Object.fromEntries(Object.entries(value as Json).map(([name, item]) => [name, toAjvSchema(item)]));
@@ -145,12 +147,7 @@ export function toAjvSchema(schema: unknown): unknown {
       out[key] = toAjvSchema(value);
     }
   }
-  if (out.$ref) return { $ref: out.$ref }; // 3.0: siblings of $ref are ignored
   if (out.type === 'object' && out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
-  if (out.nullable === true && out.type === undefined) {
-    const { nullable: _nullable, description, ...rest } = out;
-    return { ...(description ? { description } : {}), anyOf: [rest, { type: 'null' }] };
-  }
   return out;
 }
 

@@ -108,8 +108,9 @@ describe('OpenAPI reply validator', () => {
   });
 
   it('matches literal segments before parameters', () => {
-    expect(validator.operationFor('GET', '/api/v1/org/acme/ws/main/sessions/facets?agent=a')?.operationId).toBe('session_facets');
-    expect(validator.operationFor('GET', '/api/v1/org/acme/ws/main/sessions/abcd')?.operationId).toBe('session');
+    expect(validator.operationFor('GET', '/api/v1/org/acme/ws/main/sessions/facets?agent=a')?.operationId).toBe('getSessionFacets');
+    expect(validator.operationFor('GET', '/api/v1/org/acme/ws/main/sessions/abcd')?.operationId).toBe('getSession');
+    expect(validator.operationFor('GET', '/api/v1/org/acme/ws/main/sessions')?.operationId).toBe('listSessions');
   });
 
   it('holds unknown routes to the 404 envelope', () => {
@@ -132,11 +133,15 @@ describe('wire schema of a GraphQL type', () => {
   const Thing = new GraphQLObjectType({ name: 'Thing', fields: { id: { type: GraphQLString } } });
   const Kind = new GraphQLEnumType({ name: 'Kind', values: { a: {}, b: {} } });
 
-  it('marks nullable types nullable, in the OpenAPI 3.0 dialect', () => {
-    expect(wireSchema(GraphQLString)).toEqual({ type: 'string', nullable: true });
+  it('admits null where the type is nullable, in the OpenAPI 3.1 (JSON Schema) dialect', () => {
+    expect(wireSchema(GraphQLString)).toEqual({ type: ['string', 'null'] });
     expect(wireSchema(new GraphQLNonNull(GraphQLString))).toEqual({ type: 'string' });
-    expect(wireSchema(Thing)).toEqual({ allOf: [{ $ref: '#/components/schemas/Thing' }], nullable: true });
-    expect(wireSchema(Kind)).toEqual({ type: 'string', enum: ['a', 'b', null], nullable: true });
-    expect(wireSchema(new GraphQLList(new GraphQLNonNull(GraphQLString)))).toEqual({ type: 'array', items: { type: 'string' }, nullable: true });
+    expect(wireSchema(Thing)).toEqual({ anyOf: [{ $ref: '#/components/schemas/Thing' }, { type: 'null' }] });
+    expect(wireSchema(Kind)).toEqual({ type: ['string', 'null'], enum: ['a', 'b', null] });
+    expect(wireSchema(new GraphQLList(new GraphQLNonNull(GraphQLString)))).toEqual({ type: ['array', 'null'], items: { type: 'string' } });
+  });
+
+  it('validates with no OpenAPI 3.0 keyword left: a strict validator refuses `nullable`', () => {
+    expect(() => new OpenApiValidator({ paths: {}, components: { schemas: { Old: { type: 'string', nullable: true } } } })).toThrow(/nullable/);
   });
 });

@@ -17,20 +17,26 @@ describe('contract files and docs', () => {
     expect(fs.readFileSync(OPENAPI_FILE, 'utf8')).toBe(printOpenApi(res.body));
   });
 
-  it('serves a valid OpenAPI 3 document', async () => {
+  it('serves a valid OpenAPI 3.1 document', async () => {
     const res = await rest(api, 'GET', '/openapi.json');
-    expect(res.body.openapi).toMatch(/^3\./);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(JSON.stringify(res.body)).not.toContain('"nullable"');
     await expect(SwaggerParser.validate(structuredClone(res.body))).resolves.toBeTruthy();
   });
 
   it('gives every operation an operationId and a summary, and keeps body fields and path params where they belong', async () => {
     const res = await rest(api, 'GET', '/openapi.json');
     const problems: string[] = [];
+    const ids = new Map<string, string>();
     for (const [path, methods] of Object.entries<Record<string, any>>(res.body.paths)) {
       const pathParams = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
       for (const [method, operation] of Object.entries<any>(methods)) {
         const where = `${method.toUpperCase()} ${path}`;
         if (!operation.operationId) problems.push(`${where}: no operationId`);
+        else if (!/^[a-z][A-Za-z0-9]*$/.test(operation.operationId)) problems.push(`${where}: operationId ${operation.operationId} is not camelCase`);
+        else if (method === 'get' && !/^(get|list)[A-Z]/.test(operation.operationId)) problems.push(`${where}: read ${operation.operationId} is not named get… or list…`);
+        if (ids.has(operation.operationId)) problems.push(`${where}: operationId ${operation.operationId} also names ${ids.get(operation.operationId)}`);
+        ids.set(operation.operationId, where);
         if (!operation.summary) problems.push(`${where}: no summary`);
         const params = operation.parameters ?? [];
         for (const name of pathParams) {
