@@ -1,6 +1,7 @@
 import {
   getNamedType,
   getNullableType,
+  GraphQLNonNull,
   isEnumType,
   isInputObjectType,
   isListType,
@@ -224,7 +225,8 @@ export function buildOpenApiDocument(
       responses[String(status)] = {
         description: status === 201 ? 'Created' : 'Successful response',
         headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...(route.method === 'GET' && status === 200 ? { ETag: ETAG_HEADER } : {}) },
-        content: { 'application/json': { schema: wireSchema(field.type) } },
+        // A REST route answers a lookup that found nothing with 404, never a null body.
+        content: { 'application/json': { schema: wireSchema(isNonNullType(field.type) ? field.type : new GraphQLNonNull(field.type)) } },
       };
     }
     if (route.method === 'GET') responses['304'] = { description: 'Not modified: If-None-Match named the current ETag', headers: { ETag: ETAG_HEADER } };

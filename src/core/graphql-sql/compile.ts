@@ -24,8 +24,8 @@ import { SqlParams, type SqlField, type SqlListRoot, type SqlRoot, type SqlStore
 export interface CompiledQuery {
   /** The reply's root keys, in reply order: the statement's one row has a column of JSON text for each. */
   keys: string[];
-  /** Each root field with its arguments, and whether GraphQL allows it to be null. */
-  roots: { key: string; field: string; args: Record<string, unknown>; nullable: boolean }[];
+  /** Each root field with its arguments. */
+  roots: { key: string; field: string; args: Record<string, unknown> }[];
   /** Runs the roots' checks and answers the statement text with its parameters. */
   statement(ctx: AppContext): Promise<{ text: string; params: Record<string, unknown> }>;
   /**
@@ -164,7 +164,7 @@ export function compileQuery(
     const elementText = single ? objectJson(single.type, single.as, single.nodes, true) : null;
     return {
       keys,
-      roots: roots.map(({ key, field, args }) => ({ key, field, args, nullable: !isNonNullType(queryType.getFields()[field].type) })),
+      roots: roots.map(({ key, field, args }) => ({ key, field, args })),
       async statement(context) {
         const columns = new Map<string, string>();
         for (const { key } of typenames) columns.set(key, `to_json('${queryType.name}'::text)`);

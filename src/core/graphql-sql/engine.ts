@@ -59,8 +59,8 @@ export function createEngine(schema: GraphQLSchema) {
       }
       const { text, params } = await query.statement(ctx);
       const [row] = await plainQuery<Record<string, string>>(text, params, { prepare: { quota: 'graphql' } });
-      // A root GraphQL does not allow to be null found no row: the resolvers report why (404).
-      if (query.roots.some(({ key, nullable }) => !nullable && row[key] === 'null')) return null;
+      // A root that found no row: the resolvers report why (a lookup's 404 beside the other roots' data).
+      if (query.roots.some(({ key }) => row[key] === 'null')) return null;
       return new SqlData(new Map(query.keys.map((key) => [key, row[key]])));
     } catch (error) {
       // The resolvers answer instead: an API error (not found, forbidden) exactly as they always report it,

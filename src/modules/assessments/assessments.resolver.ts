@@ -70,7 +70,7 @@ export class AssessmentResolver {
     return toAssessment(await createAssessment(ctx, org, workspace, projectId, input));
   }
 
-  @Query(() => AssessmentResponse, { description: 'Get one assessment with its analytics snapshot (spec 13).' })
+  @Query(() => AssessmentResponse, { nullable: true, description: 'Get one assessment with its analytics snapshot (spec 13).' })
   @Rest('GET', ONE, TAGS)
   async assessment(
     @Arg('org', () => String) org: string,

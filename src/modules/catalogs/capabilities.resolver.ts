@@ -36,7 +36,7 @@ export class CapabilityResolver {
     return capabilityFacets(ctx, org, args);
   }
 
-  @Query(() => CapabilityArtifactDetail, { description: 'The latest version of a capability (spec 17); `owner/name` (`owner%2Fname`) for a public one.' })
+  @Query(() => CapabilityArtifactDetail, { nullable: true, description: 'The latest version of a capability (spec 17); `owner/name` (`owner%2Fname`) for a public one.' })
   @Rest('GET', `${BASE}/:name`, TAGS)
   capability(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<CapabilityArtifactDetail> {
     return getCapability(ctx, org, name, null);
@@ -54,7 +54,7 @@ export class CapabilityResolver {
     return capabilityReadme(ctx, org, name, null);
   }
 
-  @Query(() => CapabilityArtifactDetail, { description: 'One version of a capability.' })
+  @Query(() => CapabilityArtifactDetail, { nullable: true, description: 'One version of a capability.' })
   @Rest('GET', `${BASE}/:name/:version`, TAGS)
   capability_version(
     @Arg('org', () => String) org: string,

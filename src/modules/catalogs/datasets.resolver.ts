@@ -26,7 +26,7 @@ export class DatasetResolver {
     return datasetFacets(ctx, org, args);
   }
 
-  @Query(() => DatasetArtifactSummary, { description: 'The latest version of a dataset (`name`, or `owner/name` for a public one).' })
+  @Query(() => DatasetArtifactSummary, { nullable: true, description: 'The latest version of a dataset (`name`, or `owner/name` for a public one).' })
   @Rest('GET', `${BASE}/:name`, TAGS)
   dataset(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<DatasetArtifactSummary> {
     return getDataset(ctx, org, name, null);
@@ -38,7 +38,7 @@ export class DatasetResolver {
     return datasetVersions(ctx, org, name);
   }
 
-  @Query(() => DatasetArtifactSummary, { description: 'One version of a dataset.' })
+  @Query(() => DatasetArtifactSummary, { nullable: true, description: 'One version of a dataset.' })
   @Rest('GET', `${BASE}/:name/:version`, TAGS)
   dataset_version(
     @Arg('org', () => String) org: string,

@@ -25,7 +25,7 @@ export class TaskSetResolver {
     return taskSetFacets(ctx, org, args);
   }
 
-  @Query(() => TaskSetResponse, { description: 'One task set: `name`, or `owner/name` for another organization\'s public set.' })
+  @Query(() => TaskSetResponse, { nullable: true, description: 'One task set: `name`, or `owner/name` for another organization\'s public set.' })
   @Rest('GET', `${BASE}/:name`, TAGS)
   task_set(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<TaskSetResponse> {
     return getTaskSet(ctx, org, name);

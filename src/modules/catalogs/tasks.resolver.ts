@@ -26,7 +26,7 @@ export class TaskResolver {
     return taskFacets(ctx, org, args);
   }
 
-  @Query(() => TaskSummary, { description: 'The latest version of a task (`name`, or `owner/name` for a public one).' })
+  @Query(() => TaskSummary, { nullable: true, description: 'The latest version of a task (`name`, or `owner/name` for a public one).' })
   @Rest('GET', `${BASE}/:name`, TAGS)
   task(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<TaskSummary> {
     return getTask(ctx, org, name, null);
@@ -44,7 +44,7 @@ export class TaskResolver {
     return taskReadme(ctx, org, name, null);
   }
 
-  @Query(() => TaskSummary, { description: 'One version of a task.' })
+  @Query(() => TaskSummary, { nullable: true, description: 'One version of a task.' })
   @Rest('GET', `${BASE}/:name/:version`, TAGS)
   task_version(
     @Arg('org', () => String) org: string,

@@ -60,7 +60,7 @@ export class EvaluationResolver {
     return toEvaluation(await createEvaluation(ctx, org, workspace, input));
   }
 
-  @Query(() => EvaluationJobResponse, { description: 'Get one evaluation with its live item counters.' })
+  @Query(() => EvaluationJobResponse, { nullable: true, description: 'Get one evaluation with its live item counters.' })
   @Rest('GET', ONE, TAGS)
   async evaluation(
     @Arg('org', () => String) org: string,
@@ -116,7 +116,7 @@ export class EvaluationResolver {
     return { items: (await listItems(ctx, org, workspace, id, args)).map(toEvaluationItem) };
   }
 
-  @Query(() => EvaluationItemResponse, { description: 'One item of an evaluation.' })
+  @Query(() => EvaluationItemResponse, { nullable: true, description: 'One item of an evaluation.' })
   @Rest('GET', `${ONE}/items/:item_id`, TAGS)
   async evaluation_item(
     @Arg('org', () => String) org: string,

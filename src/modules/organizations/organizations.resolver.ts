@@ -14,7 +14,7 @@ export class OrganizationResolver {
     return (await listViewerOrganizations(ctx, page)).map((item) => toOrganization(item.org, item.canManageMembers));
   }
 
-  @Query(() => OrganizationResponse, { description: 'Get one organization the caller belongs to.' })
+  @Query(() => OrganizationResponse, { nullable: true, description: 'Get one organization the caller belongs to.' })
   @Rest('GET', '/org/:org', { tags: ['organizations'] })
   async organization(@Arg('org', () => String) org: string, @Ctx() ctx: AppContext): Promise<OrganizationResponse> {
     const found = await getOrganization(ctx, org);

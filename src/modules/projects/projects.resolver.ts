@@ -22,7 +22,7 @@ export class ProjectResolver {
     return (await listProjects(ctx, org, workspace, page)).map(toProject);
   }
 
-  @Query(() => ProjectResponse, { description: 'Get one project by key.' })
+  @Query(() => ProjectResponse, { nullable: true, description: 'Get one project by key.' })
   @Rest('GET', '/org/:org/ws/:workspace/projects/:project_key', { tags: ['projects'] })
   async project(
     @Arg('org', () => String) org: string,

@@ -26,7 +26,7 @@ export class SessionGroupResolver {
     return { groups: result.groups.map(toSessionGroup), ...pageInfo(result.total, result.page, result.limit) };
   }
 
-  @Query(() => SessionGroupSummary, { description: 'Get one session group.' })
+  @Query(() => SessionGroupSummary, { nullable: true, description: 'Get one session group.' })
   @Rest('GET', `${GROUPS}/:group_id`, TAGS)
   async session_group(
     @Arg('org', () => String) org: string,

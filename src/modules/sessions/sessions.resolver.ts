@@ -89,7 +89,7 @@ export class SessionResolver {
     return sessionFacets(ctx, org, workspace, args);
   }
 
-  @Query(() => SessionResponse, { description: 'Get one session by id or unique id prefix (4+ characters).' })
+  @Query(() => SessionResponse, { nullable: true, description: 'Get one session by id or unique id prefix (4+ characters).' })
   @Rest('GET', `${WS}/:session_id`, TAGS)
   @SqlRootField(SESSION_ROOT)
   async session(

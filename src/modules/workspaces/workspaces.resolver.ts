@@ -20,7 +20,7 @@ export class WorkspaceResolver {
     return { workspaces: (await listWorkspaces(ctx, org, page)).map(toWorkspace) };
   }
 
-  @Query(() => WorkspaceResponse, { description: 'Get one workspace.' })
+  @Query(() => WorkspaceResponse, { nullable: true, description: 'Get one workspace.' })
   @Rest('GET', '/org/:org/ws/:workspace', { tags: ['workspaces'] })
   // The resolver's own check (membership, API key scope), then the row it found.
   @SqlRootField({

@@ -196,6 +196,26 @@ describe('GraphQL queries answered by one SQL statement', () => {
     expect(mixed.compiled.text).toBe(mixed.executed.text);
   });
 
+  it('answers a lookup that finds nothing with null and its 404 beside the other roots’ data, both ways', async () => {
+    const missing = '0b9f6a8e-2d7c-4f7e-9a41-5c3e2f1d0a9b';
+    const query = `query($org: String!, $id: String!) {
+      workspace(org: $org, workspace: "default") { key }
+      session(org: $org, workspace: "default", session_id: $id) { id }
+      task(org: $org, name: "no-such-task") { name }
+    }`;
+    const both = await bothWays(query, { org: roles.orgKey, id: missing });
+    for (const reply of [both.compiled, both.executed]) {
+      expect(reply.status).toBe(200);
+      expect(reply.body.data).toEqual({ workspace: { key: 'default' }, session: null, task: null });
+      expect(reply.body.errors.map((error: { path: string[]; extensions: { type: string } }) => [error.path[0], error.extensions.type]).sort()).toEqual([
+        ['session', 'not_found_error'],
+        ['task', 'not_found_error'],
+      ]);
+    }
+    // REST still answers the miss with 404.
+    expect((await rest(api, 'GET', `${sessionsPath(roles.orgKey)}/${missing}`, { token: boss.token })).status).toBe(404);
+  });
+
   it('compiles a field declared as a whole object’s JSON only when the whole type is selected', async () => {
     await publishTask(api, boss, { name: 'whole-object', verification: { method: 'flag', hash: 'h', value: 'v', judge: { model: 'm' } } }, roles.orgKey);
     const whole = 'verification { method hash path script value timeout where judge { kind max_steps model model_params rubric system_prompt task_context } }';
