@@ -17,6 +17,8 @@ import {
   type GraphQLSchema,
   type GraphQLType,
 } from 'graphql';
+import { argsClasses } from '../core/validation/arg-rules';
+import { inputClassOf, jsonSchemaRules } from '../core/validation/json-schema-rules';
 import { REST_BASE, type RestOperation } from './rest-routes';
 
 type Json = Record<string, unknown>;
@@ -71,6 +73,23 @@ function withNull(schema: Json): Json {
 }
 
 /**
+ * A request value's schema with the rules the server enforces on it (the
+ * class-validator decorators of its input or @Args class): lengths, ranges,
+ * list sizes, formats. A list's `each` rules go on its items.
+ */
+function withRules(schema: Json, classes: (new () => object)[], property: string): Json {
+  let out = schema;
+  for (const target of classes) {
+    const { own, items } = jsonSchemaRules(target, property);
+    if (!Object.keys(own).length && !Object.keys(items).length) continue;
+    const apply = (node: Json): Json => ({ ...node, ...own, ...(Object.keys(items).length && node.items ? { items: { ...(node.items as Json), ...items } } : {}) });
+    // A nullable reference (anyOf) carries no rules of its own: they belong to a value's type.
+    out = out.anyOf ? out : apply(out);
+  }
+  return out;
+}
+
+/**
  * The operation's name for generated clients: a verb and the field's name in
  * camelCase. A query answering a list (an array or a page) is `list…`, any
  * other query `get…`; a mutation is its own verb (`saveSession`).
@@ -95,6 +114,7 @@ export function operationIdOf(kind: 'Query' | 'Mutation', field: GraphQLField<un
  */
 function componentFor(type: GraphQLObjectType | GraphQLInputObjectType): Json {
   const input = isInputObjectType(type);
+  const inputClass = input ? inputClassOf(type.name) : null;
   const required: string[] = [];
   const properties: Record<string, Json> = {};
   for (const field of Object.values(type.getFields())) {
@@ -102,7 +122,7 @@ function componentFor(type: GraphQLObjectType | GraphQLInputObjectType): Json {
     const defaultValue = input ? (field as GraphQLInputField).defaultValue : undefined;
     if (!input || (isNonNullType(field.type) && defaultValue === undefined)) required.push(field.name);
     properties[field.name] = {
-      ...wireSchema(field.type),
+      ...withRules(wireSchema(field.type), inputClass ? [inputClass] : [], field.name),
       ...(defaultValue !== undefined ? { default: defaultValue } : {}),
       ...(field.description ? { description: field.description } : {}),
     };
@@ -199,9 +219,10 @@ export function buildOpenApiDocument(
     const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]);
     const parameters: Json[] = [];
     let requestBody: Json | undefined;
+    const rules = argsClasses(kind === 'Mutation' ? 'mutation' : 'query', field.name);
     for (const arg of field.args) {
       if (pathParams.includes(arg.name)) {
-        parameters.push({ name: arg.name, in: 'path', required: true, schema: schemaFor(arg.type), description: arg.description ?? undefined });
+        parameters.push({ name: arg.name, in: 'path', required: true, schema: withRules(schemaFor(arg.type), rules, arg.name), description: arg.description ?? undefined });
       } else if (arg.name === 'input' && route.method !== 'GET') {
         requestBody = {
           required: isNonNullType(arg.type),
@@ -213,7 +234,7 @@ export function buildOpenApiDocument(
           name: arg.name,
           in: 'query',
           required: isNonNullType(arg.type),
-          schema: queryParamSchema(arg.type as GraphQLInputType, arg.defaultValue),
+          schema: withRules(queryParamSchema(arg.type as GraphQLInputType, arg.defaultValue), rules, arg.name),
           ...(list ? { style: 'form', explode: true } : {}),
           description: arg.description ?? undefined,
         });

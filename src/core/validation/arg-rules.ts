@@ -17,9 +17,9 @@ export function argsRuleErrors(operation: 'query' | 'mutation', fieldName: strin
   return out;
 }
 
-/** A root field's `@Args()` classes, looked up once per field (the schema's metadata does not change after it is built). */
+/** A root field's `@Args()` classes (the REST parameters' rules in the OpenAPI document too), looked up once per field (the schema's metadata does not change after it is built). */
 const argsClassesOf = new Map<string, (new () => object)[]>();
-function argsClasses(operation: 'query' | 'mutation', fieldName: string): (new () => object)[] {
+export function argsClasses(operation: 'query' | 'mutation', fieldName: string): (new () => object)[] {
   const key = `${operation}.${fieldName}`;
   let classes = argsClassesOf.get(key);
   if (!classes) {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { createUser } from '../../factories/accounts';
 import { OPENAPI_FILE, printApiSchema, printOpenApi, SCHEMA_FILE } from '../../../src/core/schema-file';
 import { rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
@@ -52,6 +53,21 @@ describe('contract files and docs', () => {
     }
     expect(problems).toEqual([]);
     expect(JSON.stringify(res.body)).not.toMatch(/"\$ref":"#\/components\/schemas\/(UUID|JSONObject|JSON|DateTimeISO)"/);
+  });
+
+  it('documents the rules the server enforces on requests, from the same decorators that enforce them', async () => {
+    const document = (await rest(api, 'GET', '/openapi.json')).body;
+    const signup = document.components.schemas.SignupInput.properties;
+    expect([signup.email, signup.password]).toEqual([
+      expect.objectContaining({ maxLength: 320, format: 'email' }),
+      expect.objectContaining({ minLength: 8, maxLength: 1024 }),
+    ]);
+    const limit = document.paths['/api/v1/org/{org}/ws/{workspace}/sessions'].get.parameters.find((param: { name: string }) => param.name === 'limit');
+    expect(limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+    // Refused as the document says: one past the documented maximum is 422 at that parameter.
+    const owner = await createUser();
+    const over = await rest(api, 'GET', `/org/${owner.orgKey}/ws/default/sessions`, { token: owner.token, query: { limit: limit.schema.maximum + 1 } });
+    expect([over.status, over.body.errors.map((item: { loc: string[] }) => item.loc)]).toEqual([422, [['query', 'limit']]]);
   });
 
   it('serves the docs page with Swagger UI from local assets only', async () => {

@@ -207,7 +207,7 @@ describe('GraphQL queries answered by one SQL statement', () => {
     for (const reply of [both.compiled, both.executed]) {
       expect(reply.status).toBe(200);
       expect(reply.body.data).toEqual({ workspace: { key: 'default' }, session: null, task: null });
-      expect(reply.body.errors.map((error: { path: string[]; extensions: { type: string } }) => [error.path[0], error.extensions.type]).sort()).toEqual([
+      expect((reply.body.errors ?? []).map((error) => [error.path?.[0], error.extensions.type]).sort()).toEqual([
         ['session', 'not_found_error'],
         ['task', 'not_found_error'],
       ]);
