@@ -2,6 +2,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { config, overrideConfig } from '../../../src/config/config';
 import { STREAM_CHUNK_CHARS } from '../../../src/http/respond';
+import { createMetricsServer } from '../../../src/http/ops-routes';
 import { createUser, type TestUser } from '../../factories/accounts';
 import { gql, rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
@@ -235,5 +236,23 @@ describe('production switches', () => {
     expect([allowed.status, allowed.raw.toString()]).toEqual([200, expect.stringContaining('http_requests_total')]);
     overrideConfig({ METRICS_TOKEN: undefined, NODE_ENV: 'production' });
     expect((await raw('GET', '/metrics')).status).toBe(404);
+  });
+
+  it('serves /metrics alone on METRICS_PORT, in production too, the token still required when set', async () => {
+    overrideConfig({ METRICS_TOKEN: undefined, NODE_ENV: 'production' });
+    const server = createMetricsServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const metrics = await fetch(`${base}/metrics`);
+      expect([metrics.status, await metrics.text()]).toEqual([200, expect.stringContaining('http_requests_total')]);
+      expect((await fetch(`${base}/api/v1/health`)).status).toBe(404);
+      overrideConfig({ METRICS_TOKEN: 'a-metrics-token-of-some-length' });
+      expect((await fetch(`${base}/metrics`)).status).toBe(401);
+      expect((await fetch(`${base}/metrics`, { headers: { Authorization: 'Bearer a-metrics-token-of-some-length' } })).status).toBe(200);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
