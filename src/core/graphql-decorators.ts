@@ -13,6 +13,8 @@ export interface RestRoute {
   /** Larger body limit in bytes for this route (default 1 MiB). */
   bodyLimit?: number;
   tags?: string[];
+  /** Reply headers the operation sets (ctx.response.headers), by name with what they say, documented in OpenAPI. */
+  replyHeaders?: Record<string, string>;
 }
 
 /**

@@ -136,6 +136,11 @@ function componentFor(type: GraphQLObjectType | GraphQLInputObjectType): Json {
 }
 
 const REQUEST_ID_HEADER = { description: "The request's id (the client's X-Request-Id when it sent a valid one)", schema: { type: 'string' } };
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { description: "The caller's requests per minute", schema: { type: 'string' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current minute', schema: { type: 'string' } },
+};
+const RETRY_AFTER_HEADER = { description: 'Seconds to wait before retrying', schema: { type: 'string' } };
 const ETAG_HEADER = { description: 'Strong entity tag of the reply (send it back in If-None-Match)', schema: { type: 'string' } };
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key',
@@ -245,7 +250,12 @@ export function buildOpenApiDocument(
     for (const status of [route.status ?? 200, ...(route.alsoReturns ?? [])]) {
       responses[String(status)] = {
         description: status === 201 ? 'Created' : 'Successful response',
-        headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...(route.method === 'GET' && status === 200 ? { ETag: ETAG_HEADER } : {}) },
+        headers: {
+          'X-Request-Id': REQUEST_ID_HEADER,
+          ...(field.extensions?.public ? {} : RATE_LIMIT_HEADERS),
+          ...(route.method === 'GET' && status === 200 ? { ETag: ETAG_HEADER } : {}),
+          ...Object.fromEntries(Object.entries(route.replyHeaders ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }])),
+        },
         // A REST route answers a lookup that found nothing with 404, never a null body.
         content: { 'application/json': { schema: wireSchema(isNonNullType(field.type) ? field.type : new GraphQLNonNull(field.type)) } },
       };
@@ -284,7 +294,11 @@ export function buildOpenApiDocument(
       responses: Object.fromEntries(
         Object.entries(ERROR_STATUSES).map(([code, description]) => [
           `Error${code}`,
-          { description, headers: { 'X-Request-Id': REQUEST_ID_HEADER }, content: { 'application/json': { schema: { $ref: '#/components/schemas/APIErrorPayload' } } } },
+          {
+            description,
+            headers: { 'X-Request-Id': REQUEST_ID_HEADER, ...(code === '429' || code === '503' ? { 'Retry-After': RETRY_AFTER_HEADER } : {}) },
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/APIErrorPayload' } } },
+          },
         ]),
       ),
       securitySchemes: {

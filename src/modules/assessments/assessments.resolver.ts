@@ -105,7 +105,13 @@ export class AssessmentResolver {
   }
 
   @Query(() => [AttackSpanResponse], { description: 'Attack spans in ingest order, every default filled (spec 14).', complexity: attackListCost })
-  @Rest('GET', `${ONE}/traces/attacks`, TAGS)
+  @Rest('GET', `${ONE}/traces/attacks`, {
+    ...TAGS,
+    replyHeaders: {
+      'X-Total-Count': 'How many attack spans the assessment holds.',
+      Link: 'The next window (`rel="next"`), while `offset` can reach one.',
+    },
+  })
   @SqlRootField(ATTACK_LIST_ROOT)
   async assessment_attacks(
     @Arg('org', () => String) org: string,

@@ -70,6 +70,16 @@ describe('contract files and docs', () => {
     expect([over.status, over.body.errors.map((item: { loc: string[] }) => item.loc)]).toEqual([422, [['query', 'limit']]]);
   });
 
+  it('documents the reply headers clients read', async () => {
+    const document = (await rest(api, 'GET', '/openapi.json')).body;
+    const attacks = document.paths['/api/v1/org/{org}/ws/{workspace}/airt/assessments/{assessment_id}/traces/attacks'];
+    expect(Object.keys(attacks.get.responses['200'].headers)).toEqual(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'ETag', 'X-Total-Count', 'Link']);
+    expect(attacks.get.responses['304']).toBeDefined();
+    expect(attacks.post.parameters.map((param: { name: string; in: string }) => `${param.in} ${param.name}`)).toContain('header Idempotency-Key');
+    expect(Object.keys(document.components.responses.Error429.headers)).toEqual(['X-Request-Id', 'Retry-After']);
+    expect(attacks.get.responses['429']).toEqual({ $ref: '#/components/responses/Error429' });
+  });
+
   it('serves the docs page with Swagger UI from local assets only', async () => {
     const page = await rest(api, 'GET', '/api/docs');
     expect(page.status).toBe(200);
