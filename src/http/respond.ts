@@ -58,7 +58,8 @@ function writeReplyHead(res: ServerResponse, status: number, headers: HeaderValu
   const all: HeaderValues = {};
   const hooks = (res as HookedResponse)[HOOKS];
   if (hooks) for (const name in hooks.headers) all[name] = hooks.headers[name];
-  if (headers) for (const name in headers) all[name] = headers[name];
+  // Vary lists every header the reply depends on: CORS's Origin (the request's) and the reply's own Accept-Encoding.
+  if (headers) for (const name in headers) all[name] = name === 'Vary' && all.Vary ? `${all.Vary}, ${headers.Vary}` : headers[name];
   if (contentType !== null) {
     all['Content-Type'] = contentType;
     if (length !== null) all['Content-Length'] = length;

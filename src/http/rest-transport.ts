@@ -58,6 +58,8 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
     try {
       const reply = await router.run(plan, ctx, match.params);
       if ('array' in reply) {
+        // A streamed list is a read: a key sent with it is given back rather than kept.
+        if (claim) await settleKey(claim, null, false);
         try {
           return await sendJsonArray(res, ctx.response.status ?? reply.status, reply.array, ctx.response.headers);
         } catch (error) {

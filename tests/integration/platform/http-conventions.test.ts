@@ -168,6 +168,9 @@ describe('CORS', () => {
     expect(reply.headers['access-control-allow-origin']).toBe('https://dashboard.example');
     expect(reply.headers['access-control-expose-headers']).toContain('X-Request-Id');
     expect(reply.headers.vary).toContain('Origin');
+    // A compressible reply depends on both.
+    const document = await raw('GET', '/api/v1/openapi.json', { Origin: 'https://dashboard.example', 'Accept-Encoding': 'gzip' });
+    expect(document.headers.vary).toBe('Origin, Accept-Encoding');
   });
 
   it('refuses a preflight of an origin not listed, and gives its replies no permission', async () => {
