@@ -64,7 +64,8 @@ export async function createApp(): Promise<App> {
 
   const handler: Handler = (req, res) => {
     const requestId = newRequestId(headerValue(req, 'x-request-id'));
-    const headers: Record<string, string> = { 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff' };
+    // Vary: Origin on every reply, so a shared cache never serves one origin's CORS headers (or none) to another.
+    const headers: Record<string, string> = { 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff', Vary: 'Origin' };
     const state: RequestState = { requestId, started: process.hrtime.bigint(), route: 'unmatched', ctx: null, headers };
     // Metrics and the log line once the reply is written (src/http/respond.ts writes every reply).
     attachReplyHooks(res, { headers, written: () => observe(req, res, state) });

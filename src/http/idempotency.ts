@@ -9,14 +9,19 @@ import { plainQuery } from '../db/hot';
  * it: the first request with a key runs, and its reply is kept 24 hours;
  * the same key from the same credential with the same request replays that
  * reply (`Idempotent-Replayed: true`) without running it again; with another
- * request it is 422; while the first still runs, 409. Replies that are
- * worth retrying (5xx, 429) are not kept: the key can be used again. A reply
+ * request it is 422; while the first still runs, 409. Every reply is kept,
+ * 5xx included (the request may have written before it failed, so running
+ * it again is not safe), except 429, which refuses a request before it runs:
+ * the key can be used again then. A reply
  * that carries a secret shown once (a new API key, a token: @NoStore) is not
  * stored either; a replay of it answers 409 saying so. Keys belong to a
  * credential (the user, and the API key when one is used); requests without
  * one (signup, login) ignore the header.
  */
 export const IDEMPOTENCY_TTL_HOURS = 24;
+
+/** A key still in progress after this long belongs to a request whose process died: the next claim takes it over. */
+export const IN_PROGRESS_STALE_MINUTES = 5;
 
 /** Printable ASCII, 1 to 255 characters (a UUID is the usual key). */
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
@@ -51,15 +56,16 @@ export async function claimKey(ctx: AppContext, key: string, fingerprint: string
   if (!KEY_FORMAT.test(key)) {
     return { kind: 'refused', error: validationFailure(['header', 'Idempotency-Key'], 'Idempotency-Key must be 1 to 255 printable ASCII characters') };
   }
-  // A key past its expiry is taken afresh.
+  // A key past its expiry is taken afresh, and so is one left in progress longer than any request runs (its process died).
   const [claimed] = await plainQuery<{ claimed: boolean }>(
     `INSERT INTO idempotency_keys (credential, key, fingerprint, expires_at)
      VALUES ($credential, $key, $fingerprint, now() + make_interval(hours => $ttl))
      ON CONFLICT (credential, key) DO UPDATE
         SET fingerprint = EXCLUDED.fingerprint, status = NULL, reply_headers = NULL, reply_body = NULL, created_at = now(), expires_at = EXCLUDED.expires_at
       WHERE idempotency_keys.expires_at < now()
+         OR (idempotency_keys.status IS NULL AND idempotency_keys.created_at < now() - make_interval(mins => $stale_minutes))
      RETURNING true AS claimed`,
-    { credential, key, fingerprint, ttl: IDEMPOTENCY_TTL_HOURS },
+    { credential, key, fingerprint, ttl: IDEMPOTENCY_TTL_HOURS, stale_minutes: IN_PROGRESS_STALE_MINUTES },
     { prepare: 'idempotency-claim' },
   );
   if (claimed) {
@@ -82,12 +88,13 @@ export async function claimKey(ctx: AppContext, key: string, fingerprint: string
 }
 
 /**
- * Records the reply of a claimed key: kept for replays, or, for a reply
- * worth retrying (5xx, 429), the key given back. `secret`: the reply is not
- * stored (only that it completed).
+ * Records the reply of a claimed key: kept for replays, or, for a request
+ * that did not run (429, or none: a read streamed, a failure before any
+ * reply), the key given back. `secret`: the reply is not stored (only that
+ * it completed).
  */
 export async function settleKey(claim: { credential: string; key: string }, reply: KeptReply | null, secret: boolean): Promise<void> {
-  if (!reply || reply.status >= 500 || reply.status === 429) {
+  if (!reply || reply.status === 429) {
     await plainQuery('DELETE FROM idempotency_keys WHERE credential = $credential AND key = $key', claim, { prepare: 'idempotency-release' });
     return;
   }

@@ -73,8 +73,9 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
       kept = failure
         ? { status: failure.status, headers: { ...failure.headers, ...ctx.response.headers }, body: JSON.stringify(toEnvelope(failure)) }
         : { status: ctx.response.status ?? (reply as { status: number }).status, headers: ctx.response.headers, body: (reply as { text: string }).text };
-      // The key is settled before the reply goes out: a retry after it replays it.
-      if (claim) await settleKey(claim, kept, plan.noStore);
+      // The key is settled before the reply goes out: a retry after it replays it. The request ran either
+      // way: a failure to record it is logged (the key frees itself after IN_PROGRESS_STALE_MINUTES).
+      if (claim) await settleKey(claim, kept, plan.noStore).catch((error: unknown) => reportError(ctx.logger, error, { operation: ctx.operation }));
       sendText(res, kept.status, kept.body, kept.headers);
     } catch (error) {
       // Anything else failed: the key is given back, so the request can be retried with it.

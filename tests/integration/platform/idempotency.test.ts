@@ -113,12 +113,22 @@ it('refuses a malformed key, takes an expired key afresh, and ignores the header
   }
 });
 
-it('gives the key back when the request fails in a way worth retrying', async () => {
+it('keeps a server error (the request may have written), gives the key back after a 429, and takes over a key whose request died', async () => {
   const ctx = { viewer: { user: { id: owner.id }, apiKey: null } } as never;
-  const key = newKey();
-  const claim = await claimKey(ctx, key, 'fingerprint');
+  const failed = newKey();
+  const claim = await claimKey(ctx, failed, 'fingerprint');
   expect(claim?.kind).toBe('claimed');
-  expect((await claimKey(ctx, key, 'fingerprint'))?.kind).toBe('refused');
-  await settleKey(claim as { credential: string; key: string }, { status: 503, headers: {}, body: '{}' }, false);
-  expect((await claimKey(ctx, key, 'fingerprint'))?.kind).toBe('claimed');
+  expect((await claimKey(ctx, failed, 'fingerprint'))?.kind).toBe('refused');
+  await settleKey(claim as { credential: string; key: string }, { status: 500, headers: {}, body: '{"code":500}' }, false);
+  expect(await claimKey(ctx, failed, 'fingerprint')).toEqual({ kind: 'replay', reply: { status: 500, headers: {}, body: '{"code":500}' } });
+
+  const limited = newKey();
+  const first = await claimKey(ctx, limited, 'fingerprint');
+  await settleKey(first as { credential: string; key: string }, { status: 429, headers: {}, body: '{}' }, false);
+  expect((await claimKey(ctx, limited, 'fingerprint'))?.kind).toBe('claimed');
+
+  const orphan = newKey();
+  expect((await claimKey(ctx, orphan, 'fingerprint'))?.kind).toBe('claimed');
+  await database().query(`UPDATE idempotency_keys SET created_at = now() - interval '6 minutes' WHERE key = $key`, { bind: { key: orphan } });
+  expect((await claimKey(ctx, orphan, 'fingerprint'))?.kind).toBe('claimed');
 });

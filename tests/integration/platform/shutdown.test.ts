@@ -179,15 +179,25 @@ function listeners(port: number): string {
   return ss.error ? `(ss: ${ss.error.message})` : ss.stdout || '(nobody)';
 }
 
-function refused(port: number): Promise<string> {
+/**
+ * Whether a new connection to `port` is refused by the server `serverPid`.
+ * A probe that connects counts as accepted only when that server holds the
+ * accepted end or still listens on the port (`ss`): with nobody listening,
+ * Linux may connect the probe to itself (TCP simultaneous open, same local
+ * port), or hand it to a socket torn down at once (seen in full runs: the
+ * connect event with no local port left, no owner, nobody listening), and
+ * another test file's server may bind the port once ours released it.
+ */
+function refused(port: number, serverPid: number): Promise<string> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     socket.once('connect', () => {
-      // With nobody listening, Linux may connect the socket to itself when the ephemeral source port it picks
-      // is the probed port (TCP simultaneous open): `ss` then showed nobody on the port. That is a refusal too.
-      const self = socket.localPort === port;
+      const localPort = socket.localPort;
+      const owner = localPort ? spawnSync('ss', ['-tnpH', `sport = :${port} and dport = :${localPort}`], { encoding: 'utf8' }).stdout ?? '' : '';
+      const ours = `pid=${serverPid},`;
       socket.destroy();
-      resolve(self ? 'ECONNREFUSED' : 'accepted');
+      const accepted = localPort !== port && (owner.includes(ours) || listeners(port).includes(ours));
+      resolve(accepted ? `accepted (${owner.trim() || listeners(port)})` : 'ECONNREFUSED');
     });
     socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
   });
@@ -219,9 +229,9 @@ describe('server lifecycle', () => {
       server.child.kill('SIGTERM');
       await server.waitFor('the shutdown log line', (text) => text.includes('"msg":"shutting down"') || null);
       await within(idle.closed, STEP_MS, 'closing the idle keep-alive connection');
-      const refusal = await within(refused(port), STEP_MS, 'refusing a new connection');
+      const refusal = await within(refused(port, server.child.pid!), STEP_MS, 'refusing a new connection');
       // Should a connection be accepted after the shutdown began, say who listens on the port and what the server printed.
-      if (refusal !== 'ECONNREFUSED') console.error(`accepted after SIGTERM; listening on ${port}:\n${listeners(port)}\nserver output:\n${server.output()}`);
+      if (refusal !== 'ECONNREFUSED') console.error(`${refusal} after SIGTERM; listening on ${port}:\n${listeners(port)}\nserver output:\n${server.output()}`);
       expect(refusal).toBe('ECONNREFUSED');
       // The request in flight is still waiting for its body, and the server for it.
       expect(busy.isClosed()).toBe(false);
