@@ -16,19 +16,6 @@ export interface OpsRoute {
   handle(req: IncomingMessage, res: ServerResponse, params: Record<string, string>): void | Promise<void>;
 }
 
-/**
- * Prometheus metrics. With METRICS_TOKEN, only for `Authorization: Bearer
- * <token>`; without it, public outside production and not served on the
- * main port in production (METRICS_PORT serves them on a port of their own).
- */
-export const metricsRoute: OpsRoute = {
-  label: 'metrics',
-  async handle(req, res) {
-    const text = await registry.metrics();
-    sendBody(res, 200, text, registry.contentType, null);
-  },
-};
-
 function metricsAllowed(req: IncomingMessage, ownPort: boolean): void {
   const { METRICS_TOKEN: token, NODE_ENV } = config();
   if (token) {
@@ -40,13 +27,18 @@ function metricsAllowed(req: IncomingMessage, ownPort: boolean): void {
   }
 }
 
-/** The metrics route as the main port serves it, or METRICS_PORT's (`ownPort`). */
+/**
+ * Prometheus metrics, as the main port serves them or METRICS_PORT's
+ * (`ownPort`). With METRICS_TOKEN, only for `Authorization: Bearer <token>`;
+ * without it, public outside production and not served on the main port in
+ * production.
+ */
 export function guardedMetrics(ownPort: boolean): OpsRoute {
   return {
     label: 'metrics',
-    handle(req, res, params) {
+    async handle(req, res) {
       metricsAllowed(req, ownPort);
-      return metricsRoute.handle(req, res, params);
+      sendBody(res, 200, await registry.metrics(), registry.contentType, null);
     },
   };
 }

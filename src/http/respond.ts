@@ -6,7 +6,7 @@ import { config } from '../config/config';
 import { NotFoundError, toEnvelope, ValidationError, type AppError } from '../core/errors';
 import { logger } from '../core/logger';
 import type { JsonArrayReply } from '../core/json-array-reply';
-import { readAsset } from './static-assets';
+import { readAsset, type StaticBody } from './static-assets';
 
 /**
  * What the HTTP layer attaches to a response before its reply is written:
@@ -110,13 +110,6 @@ const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
 function codingFor(req: IncomingMessage | undefined): Coding | null {
   if (!req?.headers['accept-encoding']) return null;
   return (new Negotiator(req).encoding([...CODINGS]) as Coding | undefined) ?? null;
-}
-
-/** A body sent many times (a static asset, a page): its digest and compressed forms, made once. */
-export interface StaticBody {
-  body: Buffer | string;
-  digest?: string;
-  encoded: Map<Coding, Buffer>;
 }
 
 const digestOfBody = (body: string | Buffer) => crypto.createHash('sha1').update(body).digest('base64url');

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { Engine } from '../core/graphql-sql/engine';
 import type { RestRequest } from '../core/context';
-import { MethodNotAllowedError, NotFoundError, reportError, toEnvelope } from '../core/errors';
+import { MethodNotAllowedError, NotFoundError, reportError, toEnvelope, type AppError } from '../core/errors';
 import { buildOpenApiDocument } from './openapi';
 import { platform } from '../modules';
 import { createRestRouter, REST_BASE, restOperations, type RestOperation } from './rest-routes';
@@ -69,10 +69,10 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
           return sendError(res, reportError(ctx.logger, error, { operation: ctx.operation }));
         }
       }
-      const failure = 'error' in reply ? reply.error : oversizedReply(reply.text, ['query']);
-      kept = failure
-        ? { status: failure.status, headers: { ...failure.headers, ...ctx.response.headers }, body: JSON.stringify(toEnvelope(failure)) }
-        : { status: ctx.response.status ?? (reply as { status: number }).status, headers: ctx.response.headers, body: (reply as { text: string }).text };
+      const envelope = (error: AppError): KeptReply => ({ status: error.status, headers: { ...error.headers, ...ctx.response.headers }, body: JSON.stringify(toEnvelope(error)) });
+      const tooLarge = 'error' in reply ? null : oversizedReply(reply.text, ['query']);
+      if ('error' in reply) kept = envelope(reply.error);
+      else kept = tooLarge ? envelope(tooLarge) : { status: ctx.response.status ?? reply.status, headers: ctx.response.headers, body: reply.text };
       // The key is settled before the reply goes out: a retry after it replays it. The request ran either
       // way: a failure to record it is logged (the key frees itself after IN_PROGRESS_STALE_MINUTES).
       if (claim) await settleKey(claim, kept, plan.noStore).catch((error: unknown) => reportError(ctx.logger, error, { operation: ctx.operation }));

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { StaticBody } from './respond';
 import { OPERATIONS_DIR } from '../core/trusted-documents';
 
 /**
@@ -16,6 +15,13 @@ const ASSETS: Record<string, { pkg: string; file: string }> = {
   'swagger/swagger-ui-standalone-preset.js': { pkg: 'swagger-ui-dist', file: 'swagger-ui-standalone-preset.js' },
   'swagger/swagger-ui.css': { pkg: 'swagger-ui-dist', file: 'swagger-ui.css' },
 };
+
+/** A body sent many times (a static asset, a page): its digest and compressed forms (by content coding), made once by http/respond.ts. */
+export interface StaticBody {
+  body: Buffer | string;
+  digest?: string;
+  encoded: Map<string, Buffer>;
+}
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 const cache = new Map<string, StaticBody>();
