@@ -38,11 +38,10 @@ export class TaskSetResolver {
   }
 
   @Mutation(() => TaskSetResponse, { description: 'Replace a task set whole (a new name renames it).' })
-  @Rest('PUT', `${BASE}/:task_set`, TAGS)
+  @Rest('PUT', `${BASE}/:name`, TAGS)
   replace_task_set(
     @Arg('org', () => String) org: string,
-    // Not `name`: the body's `name` (which renames the set) would collide with the path parameter.
-    @Arg('task_set', () => String, { description: 'The current name.' }) name: string,
+    @Arg('name', () => String, { description: 'The current name (the body\'s `name` renames the set).' }) name: string,
     @Arg('input', () => TaskSetRequest) input: TaskSetRequest,
     @Ctx() ctx: AppContext,
   ): Promise<TaskSetResponse> {

@@ -89,7 +89,7 @@ describe('catalog writes with a workspace-limited API key', () => {
       ['mutation($org: String!, $name: String!) { delete_capability_version(org: $org, name: $name, version: "1.0.0") { deleted } }', { name: CAP }],
       ['mutation($org: String!, $name: String!) { delete_task_version(org: $org, name: $name, version: "1.0.0") { deleted } }', { name: TASK }],
       ['mutation($org: String!, $input: TaskSetRequest!) { create_task_set(org: $org, input: $input) { id } }', { input: { name: catalogName('set'), members: [TASK] } }],
-      ['mutation($org: String!, $name: String!, $input: TaskSetRequest!) { replace_task_set(org: $org, task_set: $name, input: $input) { id } }', { name: SET, input: { name: SET, members: [] } }],
+      ['mutation($org: String!, $name: String!, $input: TaskSetRequest!) { replace_task_set(org: $org, name: $name, input: $input) { id } }', { name: SET, input: { name: SET, members: [] } }],
       ['mutation($org: String!, $name: String!) { set_task_set_visibility(org: $org, name: $name, input: { is_public: true }) { id } }', { name: SET }],
       ['mutation($org: String!, $name: String!) { delete_task_set(org: $org, name: $name) { deleted } }', { name: SET }],
     ];
