@@ -9,13 +9,16 @@ import { requestMetrics } from './core/metrics';
 import { createEngine } from './core/graphql-sql/engine';
 import { createGraphQLTransport } from './http/graphql-transport';
 import { opsRoutes } from './http/ops-routes';
-import { headerValue, observe, type RequestState } from './http/request';
-import { abortReply, attachReplyHooks, endReply, sendError, writeHead } from './http/respond';
+import { contextFor, headerValue, observe, type RequestState } from './http/request';
+import { abortReply, attachReplyHooks, endReply, sendBody, sendError, writeHead } from './http/respond';
 import { applyCors } from './http/cors';
-import { allowedMethods } from './http/route-table';
+import { allowedMethods, RouteTable } from './http/route-table';
 import { createRestTransport } from './http/rest-transport';
 import { REST_BASE } from './http/rest-routes';
 import { createSchema } from './schema';
+import type { BodyRoute } from './core/module';
+import { platform } from './modules';
+import { readEncodedBody } from './http/body';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -33,12 +36,17 @@ export async function createApp(): Promise<App> {
   const graphql = await createGraphQLTransport(schema, engine);
   const rest = createRestTransport(schema, engine);
   const opsTable = opsRoutes(rest.openApi);
+  // Module routes that read their own bodies (an OTLP export), matched before the REST routes.
+  const bodyTable = platform.bodyRoutes.reduce((table, route) => table.add(route.method, `${REST_BASE}${route.path}`, route), new RouteTable<BodyRoute>());
 
   /** The methods a path has (Allow), none for a path nothing serves. */
   function methodsOf(path: string): string[] {
     if (path === '/graphql') return ['GET', 'HEAD', 'POST', 'OPTIONS'];
     const ops = allowedMethods(opsTable, path);
-    return ops.length ? ops : path.startsWith(`${REST_BASE}/`) ? rest.methodsOf(path) : [];
+    if (ops.length) return ops;
+    const own = bodyTable.methodsOf(path);
+    if (own.length) return [...own, 'OPTIONS'];
+    return path.startsWith(`${REST_BASE}/`) ? rest.methodsOf(path) : [];
   }
 
   /** GraphQL (Apollo) or REST (Sofa): everything past the ops routes. */
@@ -50,6 +58,18 @@ export async function createApp(): Promise<App> {
     // A path the ops routes serve, asked with another method.
     const ops = allowedMethods(opsTable, url.pathname);
     if (ops.length) throw new MethodNotAllowedError(ops);
+    const own = bodyTable.match(req.method ?? 'GET', url.pathname);
+    if (own) {
+      state.route = own.route.label;
+      return own.route.handle({
+        req,
+        params: Object.fromEntries(Object.entries(own.params).map(([key, value]) => [key, decodeURIComponent(value)])),
+        context: (hint) => contextFor(req, state, null, hint),
+        body: (limit, inflatedLimit) => readEncodedBody(req, limit, inflatedLimit),
+        reply: (status, body, contentType) => sendBody(res, status, body, contentType, null),
+      });
+    }
+    if (bodyTable.methodsOf(url.pathname).length) throw new MethodNotAllowedError([...bodyTable.methodsOf(url.pathname), 'OPTIONS']);
     if (url.pathname.startsWith(`${REST_BASE}/`)) return rest.handle(req, res, url, state);
     throw new NotFoundError('Route');
   }

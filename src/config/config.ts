@@ -85,6 +85,20 @@ const schema = z.object({
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   /** A second port serving only /metrics (on HOST), for a scraper on a private network. */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** Days of spans kept (POST …/otel/traces): older daily partitions are dropped whole, and older spans refused at ingest. */
+  TRACE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** An OTLP export's body as sent (compressed) and once inflated, in bytes; larger is 413 without inflating the rest. */
+  OTLP_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
+  OTLP_MAX_INFLATED_BYTES: z.coerce.number().int().min(1024).default(32 * 1024 * 1024),
+  /** Spans in one export (the SDK's batch is 512); more is 413. */
+  OTLP_MAX_SPANS: z.coerce.number().int().min(1).default(5000),
+  /** Attributes kept per span (the rest dropped and counted) and characters kept per attribute string (longer ones cut), as OpenTelemetry's span limits do. */
+  OTLP_MAX_ATTRIBUTES: z.coerce.number().int().min(1).default(256),
+  OTLP_MAX_ATTRIBUTE_LENGTH: z.coerce.number().int().min(16).default(65536),
+  /** Export the service's own spans (HTTP, GraphQL, SQL) to this OTLP/HTTP endpoint (`http://collector:4318`); unset: no tracing code is loaded. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  /** The service name on the service's own spans. */
+  OTEL_SERVICE_NAME: z.string().default('agent-platform-api'),
   /** HTTP worker processes (node:cluster); 1 serves from the main process. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),

@@ -1,6 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import type { ModelCtor } from 'sequelize-typescript';
 import { buildAccessPolicy, type AccessPolicy, type ScopeDefinitions } from './authz/scopes';
-import type { Loaders } from './context';
+import type { AppContext, Loaders } from './context';
 import { CORE_ERROR_TYPES, type ErrorType } from './errors';
 import type { PrefetchedScope, ScopeHint } from './tenancy/scope';
 import type { Viewer } from './viewer';
@@ -31,6 +32,33 @@ export interface ProjectCountSource {
   sql: string;
 }
 
+/**
+ * A route whose body is not JSON for a GraphQL operation (an OTLP export in
+ * protobuf): the module reads the request itself. The HTTP layer matches it
+ * under /api/v1 before the REST routes, makes its context (credential, quota)
+ * on request, writes its reply with the common headers, and lists it in the
+ * OpenAPI document with `openapi` as its operation.
+ */
+export interface BodyRoute {
+  method: 'POST' | 'PUT';
+  /** Under /api/v1, `:param` segments. */
+  path: string;
+  /** The bounded metrics and log label. */
+  label: string;
+  openapi: Record<string, unknown>;
+  handle(call: BodyRouteCall): Promise<void>;
+}
+
+export interface BodyRouteCall {
+  req: IncomingMessage;
+  params: Record<string, string>;
+  /** Authenticates the caller (401 when the credential is bad) and applies its quota (429). */
+  context(hint: ScopeHint | null): Promise<AppContext>;
+  /** The body, gzip or identity, within `limit` bytes as sent and `inflatedLimit` inflated (413 past either, 415 for another encoding). */
+  body(limit: number, inflatedLimit: number): Promise<Buffer>;
+  reply(status: number, body: Buffer | string, contentType: string): void;
+}
+
 /** What a module's loader factory may use besides the viewer. */
 export interface LoaderDeps {
   projectCounts: readonly ProjectCountSource[];
@@ -53,6 +81,7 @@ export interface AppModule {
   errorTypes?: readonly ErrorType[];
   projectCounts?: readonly ProjectCountSource[];
   authenticators?: readonly Authenticator[];
+  bodyRoutes?: readonly BodyRoute[];
 }
 
 /** The registry, assembled. */
@@ -66,6 +95,7 @@ export interface Platform {
   errorTypes: ReadonlyMap<ErrorType, string>;
   projectCounts: ProjectCountSource[];
   authenticators: Authenticator[];
+  bodyRoutes: BodyRoute[];
   createLoaders(viewer: Viewer | null): Loaders;
 }
 
@@ -90,6 +120,7 @@ export function buildPlatform(modules: readonly AppModule[]): Platform {
     errorTypes,
     projectCounts,
     authenticators: modules.flatMap((module) => module.authenticators ?? []),
+    bodyRoutes: modules.flatMap((module) => module.bodyRoutes ?? []),
     createLoaders: lazyLoaders(modules, deps),
   };
 }

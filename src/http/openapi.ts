@@ -19,6 +19,7 @@ import {
 } from 'graphql';
 import { argsClasses } from '../core/validation/arg-rules';
 import { inputClassOf, jsonSchemaRules } from '../core/validation/json-schema-rules';
+import type { BodyRoute } from '../core/module';
 import { REST_BASE, type RestOperation } from './rest-routes';
 
 type Json = Record<string, unknown>;
@@ -157,12 +158,17 @@ const ERROR_STATUSES: Record<string, string> = {
   '404': 'Not found',
   '409': 'Already exists or conflicts with the current state',
   '422': 'Validation error',
+  '413': 'Request body too large, as sent or once inflated (the connection closes)',
+  '415': 'Content-Type or Content-Encoding not accepted by this route',
   '426': 'Upgrade required (X-Client-Version below the minimum)',
   '429': 'Rate limited',
   '500': 'Internal server error',
   '503': 'The database is unavailable (database_error); Retry-After says when to try again',
   '504': 'A statement ran past the time limit of the service and was cancelled (gateway_timeout_error)',
 };
+
+/** Statuses only the module body routes answer (REST bodies over their limit are 400, as the spec says). */
+const BODY_ROUTE_ONLY = ['413', '415'];
 
 /** What a client sees for the common errors (the envelope every error shares). */
 const ERROR_EXAMPLES: Record<string, Json> = {
@@ -193,6 +199,7 @@ export function buildOpenApiDocument(
   sofaDocument: Json,
   operations: RestOperation[],
   errorTypes: readonly string[],
+  bodyRoutes: readonly BodyRoute[] = [],
 ): Json {
   const sofaComponents = ((sofaDocument.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
   const schemas: Record<string, Json> = {};
@@ -276,7 +283,7 @@ export function buildOpenApiDocument(
       };
     }
     if (route.method === 'GET') responses['304'] = { description: 'Not modified: If-None-Match named the current ETag', headers: { ETag: ETAG_HEADER } };
-    for (const code of Object.keys(ERROR_STATUSES)) responses[code] = { $ref: `#/components/responses/Error${code}` };
+    for (const code of Object.keys(ERROR_STATUSES)) if (!BODY_ROUTE_ONLY.includes(code)) responses[code] = { $ref: `#/components/responses/Error${code}` };
     paths[openPath] ??= {};
     paths[openPath][route.method.toLowerCase()] = {
       operationId: operationIdOf(kind, field),
@@ -287,6 +294,15 @@ export function buildOpenApiDocument(
       responses,
       ...(field.extensions?.public ? { security: [] } : {}),
     };
+  }
+
+  for (const route of bodyRoutes) {
+    const openPath = `${REST_BASE}${route.path.replace(/:(\w+)/g, '{$1}')}`;
+    const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const own = route.openapi.responses as Record<string, Json>;
+    const errors = Object.fromEntries(Object.keys(ERROR_STATUSES).filter((code) => !BODY_ROUTE_ONLY.includes(code) || code in own).map((code) => [code, { $ref: `#/components/responses/Error${code}` }]));
+    paths[openPath] ??= {};
+    paths[openPath][route.method.toLowerCase()] = { ...route.openapi, parameters: pathParams, responses: { ...errors, ...own } };
   }
 
   Object.assign(schemas, HEALTH_SCHEMAS);

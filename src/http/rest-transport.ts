@@ -87,6 +87,6 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
   return {
     handle,
     methodsOf: (path) => allowedMethods(routes, path.slice(REST_BASE.length)),
-    openApi: () => (document ??= buildOpenApiDocument(schema, router.openAPIDocument as never, operations, [...platform.errorTypes.keys()])),
+    openApi: () => (document ??= buildOpenApiDocument(schema, router.openAPIDocument as never, operations, [...platform.errorTypes.keys()], platform.bodyRoutes)),
   };
 }

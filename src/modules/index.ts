@@ -11,6 +11,7 @@ import { organizationsModule } from './organizations/organizations.module';
 import { projectsModule } from './projects/projects.module';
 import { sessionGroupsModule } from './session-groups/session-groups.module';
 import { sessionsModule } from './sessions/sessions.module';
+import { tracesModule } from './traces/traces.module';
 import { workflowRunsModule } from './workflow-runs/workflow-runs.module';
 import { workspacesModule } from './workspaces/workspaces.module';
 
@@ -35,6 +36,7 @@ export const MODULES: readonly AppModule[] = [
   assessmentsModule,
   workflowRunsModule,
   evaluationsModule,
+  tracesModule,
 ];
 
 export const platform = buildPlatform(MODULES);

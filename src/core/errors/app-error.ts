@@ -70,6 +70,20 @@ export class InvalidError extends AppError {
   }
 }
 
+/** A body over a route's limit, as sent or once inflated (413); the connection closes, the rest unread. */
+export class PayloadTooLargeError extends AppError {
+  constructor(detail: string) {
+    super(413, 'invalid_error', detail, { headers: { Connection: 'close' } });
+  }
+}
+
+/** A Content-Type or Content-Encoding the route does not read (415). */
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(detail: string) {
+    super(415, 'invalid_error', detail);
+  }
+}
+
 export class AuthenticationError extends AppError {
   constructor(
     detail = 'Authentication required',

@@ -3,6 +3,7 @@ import { defineScopes, WRITER_ROLES, type ScopeNames } from '../../core/authz/sc
 import type { AppModule } from '../../core/module';
 import { createAssessmentLoaders } from './assessments.loaders';
 import { AssessmentResolver, ProjectAssessmentsResolver } from './assessments.resolver';
+import { AssessmentTrialsResolver } from './trials';
 
 const SCOPES = defineScopes({
   // Create, update, delete assessments and ingest their attack spans.
@@ -12,7 +13,7 @@ const SCOPES = defineScopes({
 /** Red-team assessments (path segment `airt`) with attack-span ingest and risk analytics. */
 export const assessmentsModule: AppModule = {
   name: 'assessments',
-  resolvers: [AssessmentResolver, ProjectAssessmentsResolver],
+  resolvers: [AssessmentResolver, ProjectAssessmentsResolver, AssessmentTrialsResolver],
   models: [AssessmentModel, AttackSpanModel],
   loaders: createAssessmentLoaders,
   scopes: SCOPES,

@@ -50,6 +50,70 @@ export const insertSpansSql = () => `
     FROM jsonb_array_elements($attacks::jsonb) WITH ORDINALITY AS e(doc, ord)
     CROSS JOIN LATERAL jsonb_to_record(e.doc) AS r(${RECORD_COLUMNS})`;
 
+/** A JSON attribute value read as a number, a boolean or text, whichever way the SDK encoded it (decisions §15). */
+const num = (v: string) =>
+  `(CASE jsonb_typeof(${v}) WHEN 'number' THEN (${v})::float8 WHEN 'string' THEN CASE WHEN (${v} #>> '{}') ~ '^\\s*-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]{1,3})?\\s*$' THEN (${v} #>> '{}')::float8 END END)`;
+const bool = (v: string) =>
+  `(CASE jsonb_typeof(${v}) WHEN 'boolean' THEN (${v})::boolean WHEN 'number' THEN (${v})::float8 <> 0 WHEN 'string' THEN lower(${v} #>> '{}') IN ('1', 'true', 'yes') END)`;
+const txt = (v: string) => `(CASE jsonb_typeof(${v}) WHEN 'string' THEN ${v} #>> '{}' WHEN 'null' THEN NULL ELSE (${v})::text END)`;
+const airt = (name: string) => `st.attributes -> 'dreadnode.airt.${name}'`;
+
+/**
+ * A `study` span's attack record (decisions §15): the `dreadnode.airt.*`
+ * attributes in the columns of RECORD_COLUMNS, trials counted from its
+ * `trial` children (finished: a `trial_status` other than pending or running).
+ */
+const STUDY_RECORD = `
+  left(coalesce(nullif(${txt(airt('attack_name'))}, ''), st.name), 255) AS attack_name,
+  coalesce(${txt(airt('goal'))}, '') AS goal,
+  left(coalesce(${txt(airt('goal_category'))}, ''), 255) AS goal_category,
+  least(1, greatest(0, coalesce(${num(airt('asr'))}, 0))) AS asr,
+  coalesce(${txt(airt('attacker_model'))}, '') AS attacker_model,
+  coalesce(${txt(airt('target_model'))}, '') AS target_model,
+  coalesce(${txt(airt('evaluator_model'))}, '') AS evaluator_model,
+  coalesce(${txt(airt('best_candidate'))}, '') AS best_candidate, NULL::jsonb AS best_candidate_parts,
+  coalesce(${txt(airt('best_response'))}, '') AS best_response, NULL::jsonb AS best_response_parts,
+  NULL::jsonb AS best_modality_scores,
+  coalesce(${num(airt('best_score'))}, 0) AS best_score,
+  coalesce(${txt(airt('category'))}, '') AS category,
+  coalesce(${txt(airt('sub_category'))}, '') AS sub_category,
+  greatest(0, coalesce(${num(airt('execution_time_s'))}, st.duration_ms / 1000)) AS execution_time_s,
+  tr.finished AS finished_trials, tr.total AS total_trials,
+  coalesce(${bool(airt('is_jailbreak'))}, false) AS is_jailbreak,
+  st.span_id, st.trace_id,
+  CASE WHEN jsonb_typeof(${airt('transforms')}) = 'array'
+       THEN (SELECT coalesce(jsonb_agg(x #>> '{}'), '[]'::jsonb) FROM jsonb_array_elements(${airt('transforms')}) AS x) ELSE '[]'::jsonb END AS transforms`;
+
+/**
+ * The attacks of an assessment's `study` spans among ($trace_ids, $span_ids):
+ * each inserted once (ingest order after the assessment's last) or, when its
+ * span was seen before, rewritten with its trials counted anew.
+ */
+export const upsertStudyAttacksSql = () => `
+  INSERT INTO airt_attack_spans (assessment_id, seq, organization_id, workspace_id, from_trace, ${SPAN_COLUMNS}, reply_json, reply_version)
+  SELECT $assessment_id::uuid, $base_seq::int + (row_number() OVER (ORDER BY r.start_time, r.span_id))::int, $organization_id::uuid, $workspace_id::uuid, true,
+         ${SPAN_COLUMNS.split(',').map((column) => `r.${column.trim()}`).join(', ')}, ${spanReplyJson('r')}, ${spanReplyVersion()}
+    FROM (SELECT st.start_time, ${STUDY_RECORD}
+            FROM spans st
+           CROSS JOIN LATERAL (
+                 SELECT count(*)::int AS total,
+                        count(*) FILTER (WHERE coalesce(c.attributes ->> 'dreadnode.airt.trial_status', '') NOT IN ('pending', 'running'))::int AS finished
+                   FROM spans c
+                  WHERE c.organization_id = st.organization_id AND c.trace_id = st.trace_id AND c.parent_span_id = st.span_id AND c.span_type = 'trial') tr
+           WHERE st.organization_id = $organization_id AND st.workspace_id = $workspace_id AND st.assessment_id = $assessment_id AND st.span_type = 'study'
+             AND (st.trace_id, st.span_id) IN (SELECT k.t, k.s FROM unnest($trace_ids::text[], $span_ids::text[]) AS k(t, s))) r
+  ON CONFLICT (assessment_id, trace_id, span_id) WHERE from_trace DO UPDATE SET
+    ${SPAN_COLUMNS.split(',').map((column) => `${column.trim()} = EXCLUDED.${column.trim()}`).join(', ')},
+    reply_json = EXCLUDED.reply_json, reply_version = EXCLUDED.reply_version`;
+
+/** The assessments of the `study` spans among ($trace_ids, $span_ids) (stored ones, in the span's workspace). */
+export const STUDY_ASSESSMENTS_SQL = `
+  SELECT DISTINCT a.id, a.workspace_id
+    FROM spans st JOIN airt_assessments a ON a.id = st.assessment_id AND a.workspace_id = st.workspace_id
+   WHERE st.organization_id = $organization_id AND st.span_type = 'study' AND st.assessment_id IS NOT NULL
+     AND (st.trace_id, st.span_id) IN (SELECT k.t, k.s FROM unnest($trace_ids::text[], $span_ids::text[]) AS k(t, s))
+   ORDER BY a.id`;
+
 /** Per-dimension statistics of the assessment's spans as one jsonb object keyed by the dimension's value. */
 const dimension = (column: string) => `(
   SELECT coalesce(jsonb_object_agg(d.key, jsonb_build_object(

@@ -1,0 +1,121 @@
+import { Max, MaxLength, Min } from 'class-validator';
+import { Arg, Args, ArgsType, Ctx, Field, Float, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import type { AppContext } from '../../core/context';
+import { MaxItems, Rest } from '../../core/graphql-decorators';
+import { UUIDScalar } from '../../core/scalars';
+import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
+import { plainQuery } from '../../db/hot';
+import { getAssessment } from './assessments.service';
+
+@ObjectType('AttackTrialResponse', { description: "One trial of an attack: a `trial` span under the attack's `study` span (decisions §14, §15)." })
+export class AttackTrialResponse {
+  @Field(() => String, { description: "The trial's id: its `dreadnode.airt.trial_id` attribute, else its span id." })
+  trial_id: string;
+
+  @Field(() => String, { description: "The attack's name (its study span's `attack_name`)." })
+  attack_name: string;
+
+  @Field(() => String, { description: "The attack's goal." })
+  goal: string;
+
+  @Field(() => Float, { description: "The judge's score (`judge_score`, 0 when absent)." })
+  score: number;
+
+  @Field(() => Boolean, { description: 'Whether the trial broke the target (`is_jailbreak`: true, 1 or "1").' })
+  is_jailbreak: boolean;
+
+  @Field(() => String, { description: 'The candidate prompt the attacker sent.' })
+  candidate: string;
+
+  @Field(() => String, { description: "The target's response." })
+  response: string;
+
+  @Field(() => [String], { description: 'Transforms applied to the candidate.' })
+  @MaxItems(100)
+  transforms: string[];
+
+  @Field(() => Float, { description: '`execution_time_ms`, else the span duration in milliseconds.' })
+  execution_time_ms: number;
+
+  @Field(() => String, { description: "The trial's span id." })
+  span_id: string;
+
+  @Field(() => String, { description: "The trial's trace id." })
+  trace_id: string;
+
+  @Field(() => Date, { description: 'When the trial started.' })
+  created_at: Date;
+}
+
+@ArgsType()
+export class TrialListArgs {
+  @Field(() => String, { nullable: true, description: 'Only trials of this attack.' })
+  @MaxLength(255)
+  attack_name?: string | null;
+
+  @Field(() => Float, { nullable: true, description: 'Only trials scored at least this.' })
+  min_score?: number | null;
+
+  @Field(() => Boolean, { nullable: true, defaultValue: false, description: 'Only trials that broke the target.' })
+  jailbreaks_only?: boolean | null;
+
+  @Field(() => Int, { nullable: true, defaultValue: 100, description: 'Trials to return, 1 to 1000 (default 100).' })
+  @Min(1)
+  @Max(1000)
+  limit?: number | null;
+}
+
+const attr = (alias: string, name: string) => `${alias}.attributes -> 'dreadnode.airt.${name}'`;
+const text = (v: string) => `coalesce(CASE jsonb_typeof(${v}) WHEN 'string' THEN ${v} #>> '{}' WHEN 'null' THEN NULL ELSE (${v})::text END, '')`;
+const num = (v: string) =>
+  `(CASE jsonb_typeof(${v}) WHEN 'number' THEN (${v})::float8 WHEN 'string' THEN CASE WHEN (${v} #>> '{}') ~ '^\\s*-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]{1,3})?\\s*$' THEN (${v} #>> '{}')::float8 END END)`;
+const bool = (v: string) =>
+  `coalesce(CASE jsonb_typeof(${v}) WHEN 'boolean' THEN (${v})::boolean WHEN 'number' THEN (${v})::float8 <> 0 WHEN 'string' THEN lower(${v} #>> '{}') IN ('1', 'true', 'yes') END, false)`;
+
+/** The trials of an assessment's study spans, in start order, filtered in SQL. */
+const TRIALS_SQL = `
+  SELECT * FROM (
+    SELECT coalesce(nullif(${text(attr('c', 'trial_id'))}, ''), c.span_id) AS trial_id,
+           left(coalesce(nullif(${text(attr('st', 'attack_name'))}, ''), st.name), 255) AS attack_name,
+           ${text(attr('st', 'goal'))} AS goal,
+           coalesce(${num(attr('c', 'judge_score'))}, 0) AS score,
+           ${bool(attr('c', 'is_jailbreak'))} AS is_jailbreak,
+           ${text(attr('c', 'candidate'))} AS candidate,
+           ${text(attr('c', 'response'))} AS response,
+           CASE WHEN jsonb_typeof(${attr('c', 'transforms')}) = 'array'
+                THEN ARRAY(SELECT x #>> '{}' FROM jsonb_array_elements(${attr('c', 'transforms')}) AS x) ELSE '{}'::text[] END AS transforms,
+           greatest(0, coalesce(${num(attr('c', 'execution_time_ms'))}, c.duration_ms)) AS execution_time_ms,
+           c.span_id, c.trace_id, c.start_time AS created_at
+      FROM spans st
+      JOIN spans c ON c.organization_id = st.organization_id AND c.trace_id = st.trace_id AND c.parent_span_id = st.span_id AND c.span_type = 'trial'
+     WHERE st.assessment_id = $assessment_id AND st.workspace_id = $workspace_id AND st.span_type = 'study') t
+   WHERE ($attack_name::text IS NULL OR t.attack_name = $attack_name)
+     AND ($min_score::float8 IS NULL OR t.score >= $min_score)
+     AND (NOT $jailbreaks_only::boolean OR t.is_jailbreak)
+   ORDER BY t.created_at, t.span_id
+   LIMIT $limit`;
+
+@Resolver(() => AttackTrialResponse)
+export class AssessmentTrialsResolver {
+  @Query(() => [AttackTrialResponse], { description: "An assessment's trials (trial spans of its attacks), oldest first; a bare array on REST." })
+  @Rest('GET', '/org/:org/ws/:workspace/airt/assessments/:assessment_id/traces/trials', { tags: ['airt'] })
+  @MaxItems(1000)
+  async assessment_trials(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('assessment_id', () => UUIDScalar, { description: 'The assessment.' }) assessmentId: string,
+    @Args(() => TrialListArgs) args: TrialListArgs,
+    @Ctx() ctx: AppContext,
+  ): Promise<AttackTrialResponse[]> {
+    const scope = await resolveWorkspace(ctx, org, workspace);
+    const assessment = await getAssessment(ctx, org, workspace, assessmentId);
+    return plainQuery<AttackTrialResponse>(TRIALS_SQL, {
+      assessment_id: assessment.id,
+      workspace_id: scope.workspace.id,
+      attack_name: args.attack_name ?? null,
+      min_score: args.min_score ?? null,
+      jailbreaks_only: args.jailbreaks_only ?? false,
+      limit: args.limit ?? 100,
+    });
+  }
+}

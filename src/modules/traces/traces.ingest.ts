@@ -1,0 +1,178 @@
+import { config } from '../../config/config';
+import type { AppContext } from '../../core/context';
+import { InvalidError, PayloadTooLargeError } from '../../core/errors';
+import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
+import { database } from '../../db/database';
+import { plainQuery } from '../../db/hot';
+import { deriveAttacksFromSpans } from '../assessments/trace-attacks';
+import { readExport, type ExportRequest, type Rejection, type SpanRecord } from './otlp';
+import { acceptedWindow, ensureSpanPartitions } from './span-partitions';
+import { EXPORT_PROJECTS_SQL, INSERT_SPANS_SQL, REHOME_SQL, STORED_ROOTS_SQL } from './traces.sql';
+
+/**
+ * OTLP span ingest (decisions §15): an export's spans stored in one
+ * transaction (one multi-row INSERT), each placed in a project and its
+ * workspace, then the attacks of red-team assessments derived from the
+ * `study` and `trial` spans that arrived.
+ */
+export const TRACES_WRITE = 'traces:write' as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const uuidOr = (value: unknown): string | null => (typeof value === 'string' && UUID.test(value) ? value.toLowerCase() : null);
+const textOr = (value: unknown): string | null => (typeof value === 'string' && value ? value.slice(0, 255) : typeof value === 'number' ? String(value) : null);
+
+export interface IngestResult {
+  accepted: number;
+  rejected: number;
+  message: string;
+}
+
+interface ProjectRow {
+  id: string;
+  key: string;
+  workspace_id: string;
+  is_default: boolean;
+  workspace_is_default: boolean;
+}
+
+interface Placement {
+  project_id: string;
+  workspace_id: string;
+  project_inferred: boolean;
+}
+
+/** The caller may write spans to the organization (checked before the body is read). */
+export async function authorizeIngest(ctx: AppContext, orgKey: string): Promise<OrgScope> {
+  const scope = await resolveOrg(ctx, orgKey);
+  requireScope(scope, TRACES_WRITE);
+  return scope;
+}
+
+/** The project reference a span names: its own `dreadnode.project`, else its resource's. */
+function projectRef(span: SpanRecord): string | null {
+  return textOr(span.attributes['dreadnode.project']) ?? textOr(span.resource['dreadnode.project']);
+}
+
+export async function ingestExport(scope: OrgScope, request: ExportRequest): Promise<IngestResult> {
+  const settings = config();
+  const { spans: read, rejected, pendingCopies } = readExport(request, {
+    maxSpans: settings.OTLP_MAX_SPANS,
+    maxAttributes: settings.OTLP_MAX_ATTRIBUTES,
+    maxAttributeLength: settings.OTLP_MAX_ATTRIBUTE_LENGTH,
+  });
+  if (rejected.some((item) => item.reason === 'too many spans')) {
+    throw new PayloadTooLargeError(`An export holds at most ${settings.OTLP_MAX_SPANS} spans (OTLP_MAX_SPANS); send smaller batches`);
+  }
+  const { oldestUs, newestUs } = acceptedWindow();
+  const spans: SpanRecord[] = [];
+  for (const span of read) {
+    if (span.start_us < oldestUs || span.start_us >= newestUs) {
+      rejected.push({ span_id: span.span_id, reason: `start time outside the ${settings.TRACE_RETENTION_DAYS}-day retention window` });
+    } else {
+      spans.push(span);
+    }
+  }
+  const placements = await placeSpans(scope, spans, rejected);
+  const rows = spans.flatMap((span, index) => (placements[index] ? [rowOf(span, placements[index])] : []));
+  if (rows.length) {
+    await ensureSpanPartitions();
+    await database().transaction(async (transaction) => {
+      const stored = await plainQuery<{ trace_id: string; span_id: string; parent_span_id: string | null; span_type: string | null }>(
+        INSERT_SPANS_SQL,
+        { organization_id: scope.org.id, rows: JSON.stringify(rows) },
+        { transaction },
+      );
+      const roots = rows.filter((row) => row.parent_span_id === null && !row.project_inferred);
+      if (roots.length) {
+        const moved = roots.map((row) => ({ trace_id: row.trace_id, project_id: row.project_id, workspace_id: row.workspace_id }));
+        await plainQuery(REHOME_SQL, { organization_id: scope.org.id, roots: JSON.stringify(moved) }, { transaction });
+      }
+      await deriveAttacksFromSpans(scope.org.id, stored, transaction);
+    });
+  }
+  return { accepted: rows.length + pendingCopies, rejected: rejected.length, message: rejectionMessage(rejected) };
+}
+
+function rejectionMessage(rejected: Rejection[]): string {
+  if (!rejected.length) return '';
+  const reasons = [...new Set(rejected.map((item) => item.reason))];
+  return `${rejected.length} span(s) rejected: ${reasons.slice(0, 5).join('; ')}`;
+}
+
+/**
+ * Each span's project and workspace: its own `dreadnode.project`, else its
+ * root's (in this export, or stored before), else the default project (of
+ * the default workspace, or of an API key's own workspace). A span naming a
+ * project outside a workspace-limited key's workspace is rejected.
+ */
+async function placeSpans(scope: OrgScope, spans: SpanRecord[], rejected: Rejection[]): Promise<(Placement | null)[]> {
+  const keyWorkspace = scope.viewer.apiKey?.workspace_id ?? null;
+  const rootRefs = new Map<string, string | null>();
+  for (const span of spans) if (span.parent_span_id === null) rootRefs.set(span.trace_id, projectRef(span));
+  const refs = [...new Set(spans.map(projectRef).filter((ref): ref is string => ref !== null))];
+  const projects = await plainQuery<ProjectRow>(EXPORT_PROJECTS_SQL, { organization_id: scope.org.id, refs: [...refs, ...refs.map((ref) => ref.toLowerCase())], key_workspace_id: keyWorkspace });
+  const byRef = new Map<string, ProjectRow>();
+  for (const project of projects) {
+    // A key names a project in each workspace: the key's workspace first, then the default workspace, then the oldest.
+    const rank = (row: ProjectRow) => (row.workspace_id === keyWorkspace ? 0 : row.workspace_is_default ? 1 : 2);
+    for (const ref of [project.id, project.key]) {
+      const held = byRef.get(ref);
+      if (!held || rank(project) < rank(held)) byRef.set(ref, project);
+    }
+  }
+  const fallback = projects.find((row) => row.is_default && (keyWorkspace ? row.workspace_id === keyWorkspace : row.workspace_is_default));
+  if (!fallback) throw new InvalidError('The organization has no default project to receive spans');
+  const orphanTraces = [...new Set(spans.filter((span) => !projectRef(span) && !rootRefs.get(span.trace_id)).map((span) => span.trace_id))].filter(
+    (trace) => !rootRefs.has(trace),
+  );
+  const storedRoots = orphanTraces.length
+    ? new Map(
+        (await plainQuery<{ trace_id: string; project_id: string; workspace_id: string }>(STORED_ROOTS_SQL, { organization_id: scope.org.id, trace_ids: orphanTraces })).map(
+          (row) => [row.trace_id, row],
+        ),
+      )
+    : new Map<string, { project_id: string; workspace_id: string }>();
+
+  return spans.map((span) => {
+    const ref = projectRef(span) ?? rootRefs.get(span.trace_id) ?? null;
+    const named = ref ? (byRef.get(ref) ?? byRef.get(ref.toLowerCase())) : undefined;
+    if (named && keyWorkspace && named.workspace_id !== keyWorkspace) {
+      rejected.push({ span_id: span.span_id, reason: `project ${ref} is outside the API key's workspace` });
+      return null;
+    }
+    if (named) return { project_id: named.id, workspace_id: named.workspace_id, project_inferred: false };
+    const root = storedRoots.get(span.trace_id);
+    if (root && (!keyWorkspace || root.workspace_id === keyWorkspace)) return { project_id: root.project_id, workspace_id: root.workspace_id, project_inferred: false };
+    // Nothing names it yet: the default project, until its root arrives naming one (a workspace-limited key's spans stay in its workspace).
+    const waitsForRoot = span.parent_span_id !== null && !rootRefs.has(span.trace_id) && !keyWorkspace;
+    return { project_id: fallback.id, workspace_id: fallback.workspace_id, project_inferred: waitsForRoot };
+  });
+}
+
+/** A span as a row of the ingest statement (traces.sql.ts ROW_COLUMNS). */
+function rowOf(span: SpanRecord, placement: Placement) {
+  const attributes = span.attributes;
+  const spanType = textOr(attributes['dreadnode.type']);
+  return {
+    ...placement,
+    trace_id: span.trace_id,
+    span_id: span.span_id,
+    parent_span_id: span.parent_span_id,
+    name: span.name,
+    span_type: spanType,
+    kind: span.kind,
+    start_us: span.start_us,
+    end_us: span.end_us,
+    duration_ms: span.duration_ms,
+    status_code: span.status_code,
+    status_message: span.status_message,
+    attributes,
+    resource: span.resource,
+    events: span.events.map((event) => ({ name: event.name, timestamp: new Date(event.time_us / 1000).toISOString(), attributes: event.attributes })),
+    run_id: textOr(attributes['dreadnode.run.id']),
+    evaluation_id: uuidOr(attributes['dreadnode.evaluation.id']),
+    evaluation_item_id: uuidOr(attributes['dreadnode.evaluation.item_id']),
+    session_id: uuidOr(attributes['dreadnode.session.id']),
+    assessment_id: spanType === 'study' ? uuidOr(attributes['dreadnode.airt.assessment_id']) : null,
+  };
+}

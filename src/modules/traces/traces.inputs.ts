@@ -1,0 +1,43 @@
+import { Max, MaxLength, Min } from 'class-validator';
+import { ArgsType, Field, Int } from 'type-graphql';
+import { UUIDScalar } from '../../core/scalars';
+import { SpanOrderBy, SpanOrderDirection } from './traces.types';
+
+@ArgsType()
+export class TraceListArgs {
+  @Field(() => Int, { nullable: true, defaultValue: 1, description: 'Page number, from 1.' })
+  @Min(1)
+  @Max(10_000)
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, defaultValue: 20, description: 'Traces per page, 1 to 100 (default 20).' })
+  @Min(1)
+  @Max(100)
+  page_size?: number | null;
+
+  @Field(() => UUIDScalar, { nullable: true, description: 'Only traces of this project of the workspace (404 for another).' })
+  project_id?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Only traces whose root span has this `dreadnode.type` (task, evaluation, study, …)." })
+  @MaxLength(100)
+  span_type?: string | null;
+}
+
+@ArgsType()
+export class SpanListArgs {
+  @Field(() => Int, { nullable: true, defaultValue: 100, description: 'Spans to return, 1 to 1000 (default 100).' })
+  @Min(1)
+  @Max(1000)
+  limit?: number | null;
+
+  @Field(() => Int, { nullable: true, defaultValue: 0, description: 'Spans to skip, 0 to 1,000,000.' })
+  @Min(0)
+  @Max(1_000_000)
+  offset?: number | null;
+
+  @Field(() => SpanOrderBy, { nullable: true, defaultValue: SpanOrderBy.Timestamp, description: 'Order by start time, duration or name (default Timestamp).' })
+  order_by?: SpanOrderBy | null;
+
+  @Field(() => SpanOrderDirection, { nullable: true, defaultValue: SpanOrderDirection.ASC, description: 'ASC (default) or DESC.' })
+  order_dir?: SpanOrderDirection | null;
+}

@@ -1,0 +1,174 @@
+import type { AppContext } from '../../core/context';
+import { NotFoundError, validationFailure } from '../../core/errors';
+import { checkPageDepth, pageInfo } from '../../core/pagination';
+import { resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
+import { plainQuery } from '../../db/hot';
+import { resolveProject } from '../projects/projects.service';
+import type { SpanListArgs, TraceListArgs } from './traces.inputs';
+import { SPAN_COLUMNS, spanStatsSql, traceCountSql, traceSummariesSql } from './traces.sql';
+import { SpanOrderBy, SpanOrderDirection, type SpanResponse, type TraceDetail, type TraceListResponse, type TraceSpansResponse, type TraceStatsResponse, type TraceSummary } from './traces.types';
+
+/**
+ * Trace reads (decisions §15): a trace is its root span's summary; its
+ * spans are those of the route's workspace. Every read starts with the
+ * tenant (resolveWorkspace), and a trace with no root in the workspace is 404.
+ */
+
+const TRACE_ID = /^[0-9a-f]{32}$/;
+
+function checkTraceId(traceId: string): string {
+  const id = traceId.toLowerCase();
+  if (!TRACE_ID.test(id)) throw new NotFoundError('Trace');
+  return id;
+}
+
+export async function listTraces(ctx: AppContext, org: string, ws: string, args: TraceListArgs): Promise<TraceListResponse> {
+  const scope = await resolveWorkspace(ctx, org, ws);
+  const page = args.page ?? 1;
+  const limit = args.page_size ?? 20;
+  checkPageDepth(page, limit);
+  const bind: Record<string, unknown> = { workspace_id: scope.workspace.id, limit, offset: (page - 1) * limit };
+  const where = ['s.workspace_id = $workspace_id'];
+  if (args.project_id) {
+    bind.project_id = (await resolveProject(scope, args.project_id)).id;
+    where.push('s.project_id = $project_id');
+  }
+  if (args.span_type) {
+    bind.span_type = args.span_type;
+    where.push('s.span_type = $span_type');
+  }
+  const filter = where.join(' AND ');
+  const [traces, [count]] = await Promise.all([
+    plainQuery<TraceSummary>(traceSummariesSql(filter, 'ORDER BY s.start_time DESC, s.trace_id LIMIT $limit OFFSET $offset'), bind, { prepare: true }),
+    plainQuery<{ total: number }>(traceCountSql(filter), bind, { prepare: true }),
+  ]);
+  return { traces, ...pageInfo(count.total, page, limit) };
+}
+
+/** The root of a trace in the workspace, or 404. */
+export async function readTrace(scope: WorkspaceScope, traceId: string): Promise<TraceDetail> {
+  const [trace] = await plainQuery<TraceDetail>(
+    traceSummariesSql('s.organization_id = $organization_id AND s.trace_id = $trace_id AND s.workspace_id = $workspace_id', 'ORDER BY s.start_time LIMIT 1', ', s.attributes'),
+    { organization_id: scope.org.id, workspace_id: scope.workspace.id, trace_id: checkTraceId(traceId) },
+    { prepare: 'trace-by-id' },
+  );
+  if (!trace) throw new NotFoundError('Trace');
+  return trace;
+}
+
+export async function getTrace(ctx: AppContext, org: string, ws: string, traceId: string): Promise<TraceDetail> {
+  return readTrace(await resolveWorkspace(ctx, org, ws), traceId);
+}
+
+const ORDER_COLUMNS: Record<SpanOrderBy, string> = {
+  [SpanOrderBy.Timestamp]: 's.start_time',
+  [SpanOrderBy.Duration]: 's.duration_ms',
+  [SpanOrderBy.SpanName]: 's.name',
+};
+
+/** ClickHouse-style column types of a span, the `meta` of the spans reply. */
+const SPAN_META = [
+  ['trace_id', 'String'],
+  ['span_id', 'String'],
+  ['parent_span_id', 'Nullable(String)'],
+  ['name', 'String'],
+  ['span_type', 'Nullable(String)'],
+  ['kind', 'UInt8'],
+  ['start_time', 'DateTime64(6)'],
+  ['end_time', 'DateTime64(6)'],
+  ['duration_ms', 'Float64'],
+  ['status_code', 'UInt8'],
+  ['status_message', 'Nullable(String)'],
+  ['attributes', 'Map(String, String)'],
+  ['resource', 'Map(String, String)'],
+  ['events', 'Array(Tuple(String, DateTime64(6), Map(String, String)))'],
+].map(([name, type]) => ({ name, type }));
+
+/** A window of the spans of a trace of the workspace (404 when the workspace holds none of it). */
+export async function traceSpans(ctx: AppContext, org: string, ws: string, traceId: string, args: SpanListArgs): Promise<TraceSpansResponse> {
+  const scope = await resolveWorkspace(ctx, org, ws);
+  const id = checkTraceId(traceId);
+  const limit = args.limit ?? 100;
+  const offset = args.offset ?? 0;
+  if (offset > 1_000_000) throw validationFailure(['offset'], 'Input should be less than or equal to 1000000', 'less_than_equal');
+  const column = ORDER_COLUMNS[args.order_by ?? SpanOrderBy.Timestamp];
+  const direction = (args.order_dir ?? SpanOrderDirection.ASC) === SpanOrderDirection.DESC ? 'DESC' : 'ASC';
+  const data = await plainQuery<SpanResponse>(
+    `SELECT ${SPAN_COLUMNS} FROM spans s
+      WHERE s.organization_id = $organization_id AND s.trace_id = $trace_id AND s.workspace_id = $workspace_id
+      ORDER BY ${column} ${direction}, s.span_id ${direction} LIMIT $limit OFFSET $offset`,
+    { organization_id: scope.org.id, workspace_id: scope.workspace.id, trace_id: id, limit, offset },
+    { prepare: true },
+  );
+  if (!data.length && !(await traceExists(scope, id))) throw new NotFoundError('Trace');
+  return { data, rows: data.length, meta: SPAN_META };
+}
+
+async function traceExists(scope: WorkspaceScope, traceId: string): Promise<boolean> {
+  const rows = await plainQuery(
+    'SELECT 1 FROM spans s WHERE s.organization_id = $organization_id AND s.trace_id = $trace_id AND s.workspace_id = $workspace_id LIMIT 1',
+    { organization_id: scope.org.id, workspace_id: scope.workspace.id, trace_id: traceId },
+  );
+  return rows.length > 0;
+}
+
+interface StatsRow {
+  total_spans: number;
+  error_spans: number;
+  duration_ms: number;
+  span_types: Record<string, number>;
+  first_start: Date | null;
+  last_end: Date | null;
+}
+
+/** Statistics of one trace's spans in the workspace (404 when it holds none). */
+export async function traceStats(ctx: AppContext, org: string, ws: string, traceId: string): Promise<TraceStatsResponse> {
+  const scope = await resolveWorkspace(ctx, org, ws);
+  const [row] = await plainQuery<StatsRow>(
+    spanStatsSql('FROM spans s WHERE s.organization_id = $organization_id AND s.trace_id = $trace_id AND s.workspace_id = $workspace_id'),
+    { organization_id: scope.org.id, workspace_id: scope.workspace.id, trace_id: checkTraceId(traceId) },
+    { prepare: 'trace-stats' },
+  );
+  if (!row.total_spans) throw new NotFoundError('Trace');
+  return row;
+}
+
+/**
+ * The spans of an evaluation's traces: the traces whose root names the
+ * evaluation (`dreadnode.evaluation.id`) in the workspace, all their spans.
+ */
+export const evaluationSpansFrom = `
+  FROM spans root JOIN spans s ON s.organization_id = root.organization_id AND s.trace_id = root.trace_id AND s.workspace_id = root.workspace_id
+  WHERE root.workspace_id = $workspace_id AND root.parent_span_id IS NULL AND root.evaluation_id = $evaluation_id`;
+
+export async function evaluationTraceStats(scope: WorkspaceScope, evaluationId: string): Promise<TraceStatsResponse> {
+  const [row] = await plainQuery<StatsRow>(spanStatsSql(evaluationSpansFrom), { workspace_id: scope.workspace.id, evaluation_id: evaluationId }, { prepare: 'evaluation-trace-stats' });
+  return row;
+}
+
+/** Traces of an evaluation, by item (roots naming `dreadnode.evaluation.item_id`), items in creation order. */
+export async function evaluationTraceItems(scope: WorkspaceScope, evaluationId: string) {
+  return plainQuery<{ item_id: string; task_name: string | null; trace_ids: string[]; span_count: number; error_count: number; duration_ms: number }>(
+    `SELECT root.evaluation_item_id AS item_id, min(i.task_name) AS task_name,
+            array_agg(root.trace_id ORDER BY root.start_time) AS trace_ids,
+            sum(c.span_count)::int AS span_count, sum(c.error_count)::int AS error_count, sum(root.duration_ms)::float8 AS duration_ms
+       FROM spans root
+       LEFT JOIN evaluation_items i ON i.id = root.evaluation_item_id AND i.evaluation_id = root.evaluation_id
+      CROSS JOIN LATERAL (SELECT count(*)::int AS span_count, count(*) FILTER (WHERE x.status_code = 2)::int AS error_count
+                            FROM spans x WHERE x.organization_id = root.organization_id AND x.trace_id = root.trace_id AND x.workspace_id = root.workspace_id) c
+      WHERE root.workspace_id = $workspace_id AND root.parent_span_id IS NULL AND root.evaluation_id = $evaluation_id AND root.evaluation_item_id IS NOT NULL
+      GROUP BY root.evaluation_item_id
+      ORDER BY min(i.created_at) NULLS LAST, root.evaluation_item_id`,
+    { workspace_id: scope.workspace.id, evaluation_id: evaluationId },
+    { prepare: 'evaluation-trace-items' },
+  );
+}
+
+/** Traces whose root names the evaluation, newest first (GraphQL `EvaluationJobResponse.traces`). */
+export async function evaluationTraces(scope: WorkspaceScope, evaluationId: string, limit: number): Promise<TraceSummary[]> {
+  return plainQuery<TraceSummary>(
+    traceSummariesSql('s.workspace_id = $workspace_id AND s.evaluation_id = $evaluation_id', 'ORDER BY s.start_time DESC, s.trace_id LIMIT $limit'),
+    { workspace_id: scope.workspace.id, evaluation_id: evaluationId, limit },
+    { prepare: true },
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * The SQL of span ingest and trace reads (decisions §15). Counting, ordering
+ * and statistics are PostgreSQL's; spans of a trace are read through
+ * (organization_id, trace_id) and kept to the route's workspace.
+ */
+
+/** Microseconds since the epoch as a timestamptz. */
+const fromMicros = (expr: string) => `('epoch'::timestamptz + ${expr} * interval '1 microsecond')`;
+
+/** The stored columns of one span row sent as JSON (traces.ingest.ts builds them). */
+const ROW_COLUMNS = `workspace_id uuid, project_id uuid, project_inferred boolean, trace_id text, span_id text, parent_span_id text,
+  name text, span_type text, kind smallint, start_us bigint, end_us bigint, duration_ms double precision, status_code smallint,
+  status_message text, attributes jsonb, resource jsonb, events jsonb, run_id text, evaluation_id uuid, evaluation_item_id uuid,
+  session_id uuid, assessment_id uuid`;
+
+/**
+ * The batch in one INSERT … SELECT over one JSON array; a span already
+ * stored (an exporter's retry) is skipped by its key. Returns the spans
+ * stored now, which the red-team derivation reads.
+ */
+export const INSERT_SPANS_SQL = `
+  INSERT INTO spans (organization_id, workspace_id, project_id, project_inferred, trace_id, span_id, parent_span_id, name, span_type,
+                     kind, start_time, end_time, duration_ms, status_code, status_message, attributes, resource, events, run_id,
+                     evaluation_id, evaluation_item_id, session_id, assessment_id)
+  SELECT $organization_id::uuid, r.workspace_id, r.project_id, r.project_inferred, r.trace_id, r.span_id, r.parent_span_id, r.name, r.span_type,
+         r.kind, ${fromMicros('r.start_us')}, ${fromMicros('r.end_us')}, r.duration_ms, r.status_code, r.status_message,
+         r.attributes, r.resource, r.events, r.run_id, r.evaluation_id, r.evaluation_item_id, r.session_id, r.assessment_id
+    FROM jsonb_to_recordset($rows::jsonb) AS r(${ROW_COLUMNS})
+  ON CONFLICT DO NOTHING
+  RETURNING trace_id, span_id, parent_span_id, span_type`;
+
+/** The projects an export may name (by id or key), and the default projects, of the organization. */
+export const EXPORT_PROJECTS_SQL = `
+  SELECT p.id, p.key, p.workspace_id, p.is_default, w.is_default AS workspace_is_default
+    FROM projects p JOIN workspaces w ON w.id = p.workspace_id
+   WHERE p.organization_id = $organization_id
+     AND (p.id::text = ANY($refs::text[]) OR p.key::text = ANY($refs::text[]) OR (p.is_default AND (w.is_default OR w.id = $key_workspace_id::uuid)))
+   ORDER BY p.created_at, p.id`;
+
+/** Where the stored roots of some traces went (children sent without a project follow their root). */
+export const STORED_ROOTS_SQL = `
+  SELECT DISTINCT ON (s.trace_id) s.trace_id, s.project_id, s.workspace_id
+    FROM spans s
+   WHERE s.organization_id = $organization_id AND s.trace_id = ANY($trace_ids::text[]) AND s.parent_span_id IS NULL
+   ORDER BY s.trace_id, s.start_time`;
+
+/** Children stored before their root, placed by default, follow the root that has now arrived. */
+export const REHOME_SQL = `
+  UPDATE spans s SET project_id = r.project_id, workspace_id = r.workspace_id, project_inferred = false
+    FROM jsonb_to_recordset($roots::jsonb) AS r(trace_id text, project_id uuid, workspace_id uuid)
+   WHERE s.organization_id = $organization_id AND s.trace_id = r.trace_id AND s.project_inferred
+     AND (s.project_id, s.workspace_id) IS DISTINCT FROM (r.project_id, r.workspace_id)`;
+
+/**
+ * Root spans as trace summaries, with their trace's span and error counts
+ * (a lateral count per root: with ORDER BY … LIMIT it runs for the page's
+ * roots only). `where` filters the roots `s`; `extraColumns` adds columns.
+ */
+export function traceSummariesSql(where: string, tail: string, extraColumns = ''): string {
+  return `
+  SELECT s.trace_id, s.organization_id, s.workspace_id, s.name, s.span_type, s.project_id, s.start_time, s.end_time, s.duration_ms,
+         c.span_count, c.error_count, CASE WHEN s.status_code = 2 OR c.error_count > 0 THEN 'error' ELSE 'ok' END AS status${extraColumns}
+    FROM spans s
+   CROSS JOIN LATERAL (SELECT count(*)::int AS span_count, count(*) FILTER (WHERE x.status_code = 2)::int AS error_count
+                         FROM spans x
+                        WHERE x.organization_id = s.organization_id AND x.trace_id = s.trace_id AND x.workspace_id = s.workspace_id) c
+   WHERE s.parent_span_id IS NULL AND ${where}
+   ${tail}`;
+}
+
+export function traceCountSql(where: string): string {
+  return `SELECT count(*)::int AS total FROM spans s WHERE s.parent_span_id IS NULL AND ${where}`;
+}
+
+/** The spans of a trace in the workspace (the reply's columns, in SpanResponse's order). */
+export const SPAN_COLUMNS = `s.trace_id, s.span_id, s.parent_span_id, s.name, s.span_type, s.kind, s.start_time, s.end_time, s.duration_ms,
+  s.status_code, s.status_message, s.attributes, s.resource, s.events`;
+
+/** Statistics of the spans `s` chosen by `from` (a FROM … WHERE over spans s). */
+export function spanStatsSql(from: string): string {
+  return `
+  SELECT count(*)::int AS total_spans,
+         count(*) FILTER (WHERE s.status_code = 2)::int AS error_spans,
+         coalesce(extract(epoch FROM max(s.end_time) - min(s.start_time)) * 1000, 0)::float8 AS duration_ms,
+         coalesce((SELECT jsonb_object_agg(t.span_type, t.n) FROM (
+             SELECT coalesce(s.span_type, 'unknown') AS span_type, count(*) AS n ${from} GROUP BY 1) t), '{}'::jsonb) AS span_types,
+         min(s.start_time) AS first_start,
+         max(s.end_time) AS last_end
+    ${from}`;
+}
