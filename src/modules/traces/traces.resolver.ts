@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Query, Resolver, Root }
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { childLimit } from '../../core/loaders/children-loader';
+import { UUIDScalar } from '../../core/scalars';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { AssessmentResponse } from '../assessments/assessments.types';
 import { getEvaluation } from '../evaluations/evaluations.service';
@@ -76,7 +77,7 @@ export class TraceResolver {
   async evaluation_trace_stats(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => String, { description: 'The evaluation id.' }) id: string,
+    @Arg('id', () => UUIDScalar, { description: 'The evaluation id.' }) id: string,
     @Ctx() ctx: AppContext,
   ): Promise<TraceStatsResponse> {
     const scope = await resolveWorkspace(ctx, org, workspace);
@@ -89,7 +90,7 @@ export class TraceResolver {
   async evaluation_trace_items(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => String, { description: 'The evaluation id.' }) id: string,
+    @Arg('id', () => UUIDScalar, { description: 'The evaluation id.' }) id: string,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationTraceItemsResponse> {
     const scope = await resolveWorkspace(ctx, org, workspace);

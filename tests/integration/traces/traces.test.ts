@@ -1,0 +1,297 @@
+import crypto from 'node:crypto';
+import zlib from 'node:zlib';
+import protobuf from 'protobufjs';
+import path from 'node:path';
+import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
+import { createApiKey } from '../../factories/api-keys';
+import { createEvaluation, items, publishVerifiedTask } from '../../factories/evaluations';
+import { gql, rest } from '../../helpers/http';
+import { countStatements } from '../../helpers/statements';
+import { useTestApp } from '../../helpers/test-app';
+
+const api = useTestApp();
+let roles: Awaited<ReturnType<typeof createOrgWithRoles>>;
+let owner: TestUser;
+let outsider: TestUser;
+let key: string;
+let outsiderKey: string;
+let WS: string;
+
+const hex = (bytes: number) => crypto.randomBytes(bytes).toString('hex');
+const nowNs = () => BigInt(Date.now()) * 1_000_000n;
+
+interface SpanSpec {
+  traceId: string;
+  spanId?: string;
+  parentSpanId?: string;
+  name?: string;
+  attributes?: Record<string, string | number | boolean>;
+  startNs?: bigint;
+  durationMs?: number;
+  error?: boolean;
+}
+
+/** An OTLP/JSON span as an exporter writes it. */
+function span(spec: SpanSpec) {
+  const start = spec.startNs ?? nowNs();
+  return {
+    traceId: spec.traceId,
+    spanId: spec.spanId ?? hex(8),
+    ...(spec.parentSpanId ? { parentSpanId: spec.parentSpanId } : {}),
+    name: spec.name ?? 'span',
+    kind: 1,
+    startTimeUnixNano: String(start),
+    endTimeUnixNano: String(start + BigInt((spec.durationMs ?? 5) * 1_000_000)),
+    attributes: Object.entries(spec.attributes ?? {}).map(([k, v]) => ({
+      key: k,
+      value: typeof v === 'number' ? (Number.isInteger(v) ? { intValue: String(v) } : { doubleValue: v }) : typeof v === 'boolean' ? { boolValue: v } : { stringValue: v },
+    })),
+    status: spec.error ? { code: 2, message: 'failed' } : { code: 1 },
+  };
+}
+const exportOf = (spans: unknown[]) => ({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'test' } }] }, scopeSpans: [{ scope: { name: 't' }, spans }] }] });
+
+function send(body: unknown, options: { apiKey?: string; org?: string; headers?: Record<string, string>; raw?: string } = {}) {
+  return rest(api, 'POST', `/org/${options.org ?? owner.orgKey}/otel/traces`, {
+    headers: { 'x-api-key': options.apiKey ?? key, ...options.headers },
+    ...(options.raw !== undefined ? { rawBody: options.raw } : { body }),
+  });
+}
+
+async function sendRaw(body: Buffer, headers: Record<string, string>, apiKey = key) {
+  const response = await fetch(`${api.baseUrl}/api/v1/org/${owner.orgKey}/otel/traces`, { method: 'POST', headers: { 'x-api-key': apiKey, ...headers }, body });
+  return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+async function stats(traceId: string, token = owner.token) {
+  return rest(api, 'GET', `${WS}/traces/${traceId}/stats`, { token });
+}
+
+beforeAll(async () => {
+  roles = await createOrgWithRoles();
+  owner = roles.owner;
+  outsider = await createUser();
+  key = (await createApiKey(api, owner)).key;
+  outsiderKey = (await createApiKey(api, outsider)).key;
+  WS = `/org/${owner.orgKey}/ws/default`;
+});
+
+describe('POST /org/{org}/otel/traces', () => {
+  it('stores a retried export once, keyed by (trace_id, span_id)', async () => {
+    const traceId = hex(16);
+    const root = span({ traceId, name: 'root' });
+    const body = exportOf([root, span({ traceId, parentSpanId: root.spanId, name: 'child' })]);
+    expect((await send(body)).body).toEqual({ accepted: 2, rejected: 0 });
+    expect((await send(body)).body).toEqual({ accepted: 2, rejected: 0 });
+    expect((await stats(traceId)).body.total_spans).toBe(2);
+    const list = await rest(api, 'GET', `${WS}/traces`, { token: owner.token });
+    expect(list.body.traces.filter((item: { trace_id: string }) => item.trace_id === traceId)).toHaveLength(1);
+  });
+
+  it('drops logfire pending-span copies and never counts them', async () => {
+    const traceId = hex(16);
+    const root = span({ traceId, name: 'root' });
+    const pending = span({ traceId, parentSpanId: root.spanId, name: 'root', attributes: { 'logfire.span_type': 'pending_span' } });
+    expect((await send(exportOf([pending]))).status).toBe(200);
+    expect((await send(exportOf([root]))).status).toBe(200);
+    expect((await stats(traceId)).body).toMatchObject({ total_spans: 1 });
+  });
+
+  it('answers 401 without a key, 404 for another tenant\'s organization and 403 for a reader', async () => {
+    const body = exportOf([span({ traceId: hex(16) })]);
+    expect((await rest(api, 'POST', `/org/${owner.orgKey}/otel/traces`, { body })).status).toBe(401);
+    const foreign = await send(body, { apiKey: outsiderKey });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.type).toBe('not_found_error');
+    const readerKey = (await createApiKey(api, roles.reader)).key;
+    const reader = await send(body, { apiKey: readerKey });
+    expect(reader.status).toBe(403);
+  });
+
+  it('keeps a workspace-limited key to its workspace: spans naming another workspace\'s project are rejected (partial success)', async () => {
+    const created = await rest(api, 'POST', `/org/${owner.orgKey}/ws`, { token: owner.token, body: { key: `ws-${hex(3)}`, name: 'Second' } });
+    expect(created.status).toBe(201);
+    const second = created.body;
+    const limited = (await createApiKey(api, owner, { workspace_id: second.id })).key;
+    const inDefault = hex(16);
+    const inSecond = hex(16);
+    const defaultProject = (await rest(api, 'GET', `${WS}/projects/default`, { token: owner.token })).body;
+    // `default` names the key's own workspace's default project; the default workspace's one is named by its id.
+    const res = await send(exportOf([span({ traceId: inDefault, attributes: { 'dreadnode.project': defaultProject.id } }), span({ traceId: inSecond, attributes: { 'dreadnode.project': 'default' } })]), {
+      apiKey: limited,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ accepted: 1, rejected: 1, partialSuccess: { rejectedSpans: 1, errorMessage: expect.stringContaining("outside the API key's workspace") } });
+    // The unplaced span went to the key's workspace's default project.
+    expect((await rest(api, 'GET', `/org/${owner.orgKey}/ws/${second.key}/traces/${inSecond}`, { token: owner.token })).status).toBe(200);
+    expect((await rest(api, 'GET', `${WS}/traces/${inSecond}`, { token: owner.token })).status).toBe(404);
+    expect((await rest(api, 'GET', `${WS}/traces/${inDefault}`, { token: owner.token })).status).toBe(404);
+  });
+
+  it('places children sent before their root with the root once it arrives', async () => {
+    const created = await rest(api, 'POST', `${WS}/projects`, { token: owner.token, body: { key: `p-${hex(3)}`, name: 'Traced' } });
+    expect(created.status).toBe(201);
+    const traceId = hex(16);
+    const rootId = hex(8);
+    await send(exportOf([span({ traceId, parentSpanId: rootId, name: 'child' })]));
+    await send(exportOf([span({ traceId, spanId: rootId, name: 'root', attributes: { 'dreadnode.project': created.body.key } })]));
+    const list = await rest(api, 'GET', `${WS}/traces`, { token: owner.token, query: { project_id: created.body.id } });
+    expect(list.body.traces).toEqual([expect.objectContaining({ trace_id: traceId, span_count: 2, project_id: created.body.id })]);
+  });
+
+  it('rejects spans outside the retention window and malformed ids one by one', async () => {
+    const traceId = hex(16);
+    const old = span({ traceId, startNs: nowNs() - 400n * 86_400_000_000_000n });
+    const badId = { ...span({ traceId }), spanId: 'zz' };
+    const good = span({ traceId, name: 'kept' });
+    const res = await send(exportOf([old, badId, good]));
+    expect(res.body).toMatchObject({ accepted: 1, rejected: 2 });
+  });
+
+  it('answers the protobuf ExportTraceServiceResponse, with partial_success when spans were rejected', async () => {
+    const root = new protobuf.Root();
+    root.resolvePath = (_origin, target) => path.resolve(__dirname, '../../../src/modules/traces/proto', target);
+    root.loadSync('opentelemetry/proto/collector/trace/v1/trace_service.proto');
+    const Request = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
+    const Response = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse');
+    const start = nowNs();
+    const message = Request.fromObject({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                { traceId: crypto.randomBytes(16), spanId: crypto.randomBytes(8), name: 'ok', startTimeUnixNano: String(start), endTimeUnixNano: String(start + 1000n) },
+                { traceId: Buffer.alloc(16), spanId: crypto.randomBytes(8), name: 'zero trace id', startTimeUnixNano: String(start), endTimeUnixNano: String(start + 1000n) },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const res = await sendRaw(zlib.gzipSync(Buffer.from(Request.encode(message).finish())), { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/x-protobuf');
+    expect(Response.toObject(Response.decode(res.body), { longs: Number })).toMatchObject({ partialSuccess: { rejectedSpans: 1 } });
+  });
+
+  it('refuses a gzip bomb with 413 and the envelope without inflating it whole', async () => {
+    const bomb = zlib.gzipSync(Buffer.alloc(200 * 1024 * 1024, 0x20), { level: 9 });
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const res = await sendRaw(bomb, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body.toString())).toMatchObject({ code: 413, type: 'invalid_error', detail: expect.stringContaining('inflated') });
+  });
+
+  it('refuses a body over the limit as sent with 413, and says 415 for another encoding or type', async () => {
+    const big = Buffer.alloc(9 * 1024 * 1024, 0x20);
+    expect((await sendRaw(big, { 'content-type': 'application/json' })).status).toBe(413);
+    expect((await sendRaw(Buffer.from('{}'), { 'content-type': 'application/json', 'content-encoding': 'br' })).status).toBe(415);
+    expect((await sendRaw(Buffer.from('{}'), { 'content-type': 'text/plain' })).status).toBe(415);
+  });
+
+  it('answers 400 with the envelope for a malformed payload (not retried by exporters)', async () => {
+    const garbage = await sendRaw(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]), { 'content-type': 'application/x-protobuf' });
+    expect(garbage.status).toBe(400);
+    expect(JSON.parse(garbage.body.toString())).toMatchObject({ code: 400, type: 'invalid_error' });
+    expect((await send(undefined, { raw: '{"resourceSpans": 7}' })).status).toBe(400);
+    expect((await sendRaw(zlib.gzipSync(Buffer.from('{}')).subarray(0, 8), { 'content-type': 'application/json', 'content-encoding': 'gzip' })).status).toBe(400);
+    const notJson = await send(undefined, { raw: '{"resourceSpans": [' });
+    expect(notJson.status).toBe(422);
+    expect(notJson.body.errors[0]).toMatchObject({ loc: ['body'], type: 'json_invalid' });
+  });
+
+  it('refuses an export of more spans than OTLP_MAX_SPANS with 413', async () => {
+    const traceId = hex(16);
+    const spans = Array.from({ length: 5001 }, () => ({ traceId, spanId: hex(8), name: 's', startTimeUnixNano: '1', endTimeUnixNano: '2' }));
+    const res = await send(exportOf(spans));
+    expect(res.status).toBe(413);
+    expect(res.body.detail).toContain('OTLP_MAX_SPANS');
+  });
+
+  it("accepts the SDK client's {traces: [...]} form", async () => {
+    const traceId = hex(16);
+    const res = await send({ traces: [exportOf([span({ traceId })]), exportOf([span({ traceId })])] });
+    expect(res.body).toEqual({ accepted: 2, rejected: 0 });
+  });
+});
+
+describe('trace reads', () => {
+  let traceId: string;
+  beforeAll(async () => {
+    traceId = hex(16);
+    const root = span({ traceId, name: 'root', durationMs: 100, attributes: { 'dreadnode.type': 'task', 'dreadnode.airt.transforms': '["a","b"]' } });
+    const children = ['b-child', 'a-child', 'c-child'].map((name, index) => span({ traceId, parentSpanId: root.spanId, name, durationMs: 10 * (index + 1), error: name === 'c-child', attributes: { 'dreadnode.type': 'tool' } }));
+    await send(exportOf([root, ...children]));
+  });
+
+  it('summarises a trace by its root, with the root\'s attributes decoded', async () => {
+    const res = await rest(api, 'GET', `${WS}/traces/${traceId}`, { token: owner.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ trace_id: traceId, name: 'root', span_type: 'task', span_count: 4, error_count: 1, status: 'error', duration_ms: 100 });
+    expect(res.body.attributes['dreadnode.airt.transforms']).toEqual(['a', 'b']);
+  });
+
+  it('orders and windows spans, with the column meta', async () => {
+    const byDuration = await rest(api, 'GET', `${WS}/traces/${traceId}/spans`, { token: owner.token, query: { order_by: 'Duration', order_dir: 'DESC', limit: 2, offset: 1 } });
+    expect(byDuration.body.data.map((item: { name: string }) => item.name)).toEqual(['c-child', 'a-child']);
+    expect(byDuration.body.rows).toBe(2);
+    expect(byDuration.body.meta.map((column: { name: string }) => column.name)).toContain('attributes');
+  });
+
+  it('filters the list by root span type and checks bounds (422 with loc)', async () => {
+    const tasks = await rest(api, 'GET', `${WS}/traces`, { token: owner.token, query: { span_type: 'task', page_size: 100 } });
+    expect(tasks.body.traces.every((item: { span_type: string }) => item.span_type === 'task')).toBe(true);
+    const bad = await rest(api, 'GET', `${WS}/traces`, { token: owner.token, query: { page_size: 101 } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].loc).toEqual(['query', 'page_size']);
+    const spans = await rest(api, 'GET', `${WS}/traces/${traceId}/spans`, { token: owner.token, query: { limit: 1001 } });
+    expect(spans.status).toBe(422);
+    expect(spans.body.errors[0].loc).toEqual(['query', 'limit']);
+  });
+
+  it("answers 404 for another tenant and for a trace the workspace does not hold", async () => {
+    const other = await createOrgWithRoles();
+    for (const suffix of ['', '/spans', '/stats']) {
+      expect((await rest(api, 'GET', `/org/${other.orgKey}/ws/default/traces/${traceId}${suffix}`, { token: other.owner.token })).status).toBe(404);
+      expect((await rest(api, 'GET', `${WS}/traces/${traceId}${suffix}`, { token: outsider.token })).status).toBe(404);
+      expect((await rest(api, 'GET', `${WS}/traces/${hex(16)}${suffix}`, { token: owner.token })).status).toBe(404);
+    }
+    expect((await rest(api, 'GET', `/org/${other.orgKey}/ws/default/traces`, { token: other.owner.token })).body.total).toBe(0);
+  });
+
+  it('navigates workspace → traces → spans and stats in GraphQL in as many statements for 5 traces as for 1', async () => {
+    const query = `query($org: String!) { workspace(org: $org, workspace: "default") { traces(limit: LIMIT) { trace_id span_count stats { total_spans span_types } spans(limit: 10) { name span_type } } } }`;
+    const run = (limit: number) => countStatements(() => gql(api, query.replace('LIMIT', String(limit)), { org: owner.orgKey }, owner.token));
+    const one = await run(1);
+    const five = await run(5);
+    expect(one.result.body.errors).toBeUndefined();
+    expect(five.result.body.data.workspace.traces.length).toBe(5);
+    const found = five.result.body.data.workspace.traces.find((item: { trace_id: string }) => item.trace_id === traceId) ?? one.result.body.data.workspace.traces[0];
+    expect(found.spans.length).toBe(found.span_count > 10 ? 10 : found.span_count);
+    expect(five.statements.length).toBe(one.statements.length);
+  });
+});
+
+describe('evaluation traces', () => {
+  it('reads the traces of an evaluation by item from spans whose root names it', async () => {
+    await publishVerifiedTask(api, owner, { name: 'traced-task' });
+    const evaluation = await createEvaluation(api, owner, { task_names: ['traced-task'] });
+    const [item] = await items(api, owner, evaluation.id);
+    const traceId = hex(16);
+    const root = span({ traceId, name: 'eval', durationMs: 50, attributes: { 'dreadnode.type': 'evaluation', 'dreadnode.evaluation.id': evaluation.id, 'dreadnode.evaluation.item_id': item.id } });
+    await send(exportOf([root, span({ traceId, parentSpanId: root.spanId, error: true, attributes: { 'dreadnode.type': 'tool' } })]));
+
+    const statsRes = await rest(api, 'GET', `${WS}/evaluation/${evaluation.id}/traces`, { token: owner.token });
+    expect(statsRes.status).toBe(200);
+    expect(statsRes.body).toMatchObject({ total_spans: 2, error_spans: 1, span_types: { evaluation: 1, tool: 1 } });
+    const byItem = await rest(api, 'GET', `${WS}/evaluation/${evaluation.id}/traces/items`, { token: owner.token });
+    expect(byItem.body).toEqual({ items: [{ item_id: item.id, task_name: 'traced-task', trace_ids: [traceId], span_count: 2, error_count: 1, duration_ms: 50 }] });
+    const other = await createOrgWithRoles();
+    expect((await rest(api, 'GET', `/org/${other.orgKey}/ws/default/evaluation/${evaluation.id}/traces`, { token: other.owner.token })).status).toBe(404);
+
+    const graph = await gql(api, 'query($org: String!, $id: UUID!) { evaluation(org: $org, workspace: "default", id: $id) { traces(limit: 5) { trace_id span_count } } }', { org: owner.orgKey, id: evaluation.id }, owner.token);
+    expect(graph.body.errors).toBeUndefined();
+    expect(graph.body.data.evaluation.traces).toEqual([{ trace_id: traceId, span_count: 2 }]);
+  });
+});
