@@ -5,6 +5,7 @@ import { requireViewer, type AppContext } from './core/context';
 import { ValidationError } from './core/errors';
 import { isRegisteredInput } from './core/validation/api-input';
 import { validateInstance } from './core/validation/class-validation';
+import { fillMissingDescriptions } from './core/schema-descriptions';
 import { platform } from './modules';
 
 /**
@@ -51,6 +52,7 @@ export function createSchema(): Promise<GraphQLSchema> {
     emitSchemaFile: false,
   }).then((schema) => {
     if (!isObjectType(schema.getMutationType())) throw new Error('The schema has no mutations');
+    fillMissingDescriptions(schema);
     guardRootFields(schema);
     return schema;
   });

@@ -36,7 +36,7 @@ export function pageItems(table: string): SqlList {
 @ObjectType()
 export abstract class PageEnvelope {
   @Sql()
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Items matching the filters, over every page.' })
   total: number;
 
   @Sql()
@@ -44,19 +44,19 @@ export abstract class PageEnvelope {
   page: number;
 
   @Sql()
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Items per page.' })
   limit: number;
 
   @Sql()
-  @Field(() => Int)
+  @Field(() => Int, { description: 'ceil(total / limit); 0 when there are no items.' })
   total_pages: number;
 
   @Sql()
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether a page follows this one (page < total_pages).' })
   has_next: boolean;
 
   @Sql()
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether a page precedes this one (page > 1).' })
   has_previous: boolean;
 }
 

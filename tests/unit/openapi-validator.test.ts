@@ -137,7 +137,9 @@ describe('wire schema of a GraphQL type', () => {
     expect(wireSchema(GraphQLString)).toEqual({ type: ['string', 'null'] });
     expect(wireSchema(new GraphQLNonNull(GraphQLString))).toEqual({ type: 'string' });
     expect(wireSchema(Thing)).toEqual({ anyOf: [{ $ref: '#/components/schemas/Thing' }, { type: 'null' }] });
-    expect(wireSchema(Kind)).toEqual({ type: ['string', 'null'], enum: ['a', 'b', null] });
+    // An enum is its named component, so generated clients get one enum type.
+    expect(wireSchema(Kind)).toEqual({ anyOf: [{ $ref: '#/components/schemas/Kind' }, { type: 'null' }] });
+    expect(wireSchema(new GraphQLNonNull(Kind))).toEqual({ $ref: '#/components/schemas/Kind' });
     expect(wireSchema(new GraphQLList(new GraphQLNonNull(GraphQLString)))).toEqual({ type: ['array', 'null'], items: { type: 'string' } });
   });
 

@@ -3,9 +3,9 @@ import { Field } from 'type-graphql';
 import { ApiInput } from '../../core/validation/api-input';
 import { NewPassword } from './password-policy';
 
-@ApiInput('SignupInput')
+@ApiInput('SignupInput', { description: "The new account's details." })
 export class SignupInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'The e-mail address to sign up with; unique across accounts (409 when taken).' })
   @IsEmail({}, { message: 'value is not a valid email address' })
   @MaxLength(320)
   email: string;
@@ -14,21 +14,21 @@ export class SignupInput {
   @NewPassword()
   password: string;
 
-  @Field(() => Boolean, { nullable: true, defaultValue: true })
+  @Field(() => Boolean, { nullable: true, defaultValue: true, description: 'Must not be false (400 `invalid_error`); defaults to true.' })
   accept_terms?: boolean;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'Whether the user agrees to receive product e-mail; false when absent.' })
   email_opt_in?: boolean | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The user's full name, at most 255 characters; also names the personal organization." })
   @MaxLength(255)
   full_name?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Accepted for client compatibility and ignored.' })
   @MaxLength(255)
   group_code?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Accepted for client compatibility and ignored.' })
   @MaxLength(2048)
   next_url?: string | null;
 
@@ -49,22 +49,22 @@ export class LoginInput {
   @MaxLength(320)
   username?: string | null;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The account's password." })
   @MaxLength(1024)
   password: string;
 }
 
-@ApiInput('ForgotPasswordInput')
+@ApiInput('ForgotPasswordInput', { description: 'The address to mail a password reset link to.' })
 export class ForgotPasswordInput {
-  @Field(() => String)
+  @Field(() => String, { description: "The account's e-mail address." })
   @IsEmail({}, { message: 'value is not a valid email address' })
   @MaxLength(320)
   email: string;
 }
 
-@ApiInput('ResetPasswordInput')
+@ApiInput('ResetPasswordInput', { description: 'A reset token and the new password.' })
 export class ResetPasswordInput {
-  @Field(() => String)
+  @Field(() => String, { description: "The account's e-mail address." })
   @IsEmail({}, { message: 'value is not a valid email address' })
   @MaxLength(320)
   email: string;
@@ -78,16 +78,16 @@ export class ResetPasswordInput {
   token: string;
 }
 
-@ApiInput('VerifyEmailInput')
+@ApiInput('VerifyEmailInput', { description: 'A verification token mailed at signup.' })
 export class VerifyEmailInput {
   @Field(() => String, { description: 'The verification token from the e-mail.' })
   @MaxLength(512)
   token: string;
 }
 
-@ApiInput('ResendVerificationInput')
+@ApiInput('ResendVerificationInput', { description: 'The address to mail a new verification link to.' })
 export class ResendVerificationInput {
-  @Field(() => String)
+  @Field(() => String, { description: "The account's e-mail address." })
   @IsEmail({}, { message: 'value is not a valid email address' })
   @MaxLength(320)
   email: string;

@@ -25,7 +25,7 @@ export class AccountResolver {
   @Public()
   @UseMiddleware(AuthQuota)
   @Rest('POST', '/auth/signup', { status: 201, tags: ['accounts'] })
-  signup(@Arg('input', () => SignupInput) input: SignupInput, @Ctx() ctx: AppContext): Promise<SignupUserResponse> {
+  signup(@Arg('input', () => SignupInput, { description: "The new account's details." }) input: SignupInput, @Ctx() ctx: AppContext): Promise<SignupUserResponse> {
     return signup(input, ctx.headers.get('x-captcha-token'));
   }
 
@@ -33,7 +33,7 @@ export class AccountResolver {
   @Public()
   @UseMiddleware(AuthQuota)
   @Rest('POST', '/auth/login', { tags: ['accounts'] })
-  login(@Arg('input', () => LoginInput) input: LoginInput): Promise<AccessTokenResponse> {
+  login(@Arg('input', () => LoginInput, { description: 'The credentials.' }) input: LoginInput): Promise<AccessTokenResponse> {
     return login(input);
   }
 
@@ -43,7 +43,7 @@ export class AccountResolver {
   @Public()
   @UseMiddleware(AuthQuota)
   @Rest('POST', '/auth/forgot-password', { status: 202, tags: ['accounts'] })
-  forgot_password(@Arg('input', () => ForgotPasswordInput) input: ForgotPasswordInput): Promise<ForgotPasswordResponse> {
+  forgot_password(@Arg('input', () => ForgotPasswordInput, { description: "The account's e-mail address." }) input: ForgotPasswordInput): Promise<ForgotPasswordResponse> {
     return forgotPassword(input);
   }
 
@@ -53,7 +53,7 @@ export class AccountResolver {
   @Public()
   @UseMiddleware(AuthQuota)
   @Rest('POST', '/auth/reset-password', { tags: ['accounts'] })
-  reset_password(@Arg('input', () => ResetPasswordInput) input: ResetPasswordInput): Promise<AccessTokenResponse> {
+  reset_password(@Arg('input', () => ResetPasswordInput, { description: 'The reset token, the e-mail address and the new password.' }) input: ResetPasswordInput): Promise<AccessTokenResponse> {
     return resetPassword(input);
   }
 
@@ -63,7 +63,7 @@ export class AccountResolver {
   @Public()
   @UseMiddleware(AuthQuota)
   @Rest('POST', '/auth/verify-email', { tags: ['accounts'] })
-  verify_email(@Arg('input', () => VerifyEmailInput) input: VerifyEmailInput): Promise<VerifyEmailResponse> {
+  verify_email(@Arg('input', () => VerifyEmailInput, { description: 'The verification token.' }) input: VerifyEmailInput): Promise<VerifyEmailResponse> {
     return verifyEmail(input);
   }
 
@@ -73,7 +73,7 @@ export class AccountResolver {
   @Public()
   @UseMiddleware(AuthQuota)
   @Rest('POST', '/auth/resend-verification', { status: 202, tags: ['accounts'] })
-  resend_verification(@Arg('input', () => ResendVerificationInput) input: ResendVerificationInput): Promise<ResendVerificationResponse> {
+  resend_verification(@Arg('input', () => ResendVerificationInput, { description: "The account's e-mail address." }) input: ResendVerificationInput): Promise<ResendVerificationResponse> {
     return resendVerification(input);
   }
 

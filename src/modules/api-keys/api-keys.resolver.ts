@@ -12,7 +12,7 @@ import { ApiKeyResponse, CreatedApiKeyResponse, RevokedApiKeyResponse } from './
 export class ApiKeyResolver {
   @Mutation(() => CreatedApiKeyResponse, { description: 'Create an API key; the key is shown only in this reply.' })
   @Rest('POST', '/user/api-keys', { status: 201, tags: ['api-keys'] })
-  async create_api_key(@Arg('input', () => CreateApiKeyInput) input: CreateApiKeyInput, @Ctx() ctx: AppContext): Promise<CreatedApiKeyResponse> {
+  async create_api_key(@Arg('input', () => CreateApiKeyInput, { description: "The key's label and limits." }) input: CreateApiKeyInput, @Ctx() ctx: AppContext): Promise<CreatedApiKeyResponse> {
     const created = await createApiKey(ctx, input);
     return Object.assign(fromRow(CreatedApiKeyResponse, created.row), { key: created.key });
   }
@@ -37,7 +37,7 @@ export class ApiKeyResolver {
 
   @Mutation(() => RevokedApiKeyResponse, { description: 'Revoke one of your API keys.' })
   @Rest('DELETE', '/user/api-keys/:id', { tags: ['api-keys'] })
-  async revoke_api_key(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: AppContext): Promise<RevokedApiKeyResponse> {
+  async revoke_api_key(@Arg('id', () => UUIDScalar, { description: "The id of the key to revoke (one of the caller's)." }) id: string, @Ctx() ctx: AppContext): Promise<RevokedApiKeyResponse> {
     const row = await revokeApiKey(ctx, id);
     return { id: row.id, revoked: true };
   }

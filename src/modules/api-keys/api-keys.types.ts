@@ -11,7 +11,7 @@ const ACTIVE = derived((row) => row.revoked_at == null);
 @ObjectType('ApiKeyResponse', { description: 'An API key as listed: masked, the key itself is never shown again.' })
 export class ApiKeyResponse {
   @Sql()
-  @Field(() => UUIDScalar)
+  @Field(() => UUIDScalar, { description: "The key's id." })
   id: string;
 
   @Sql()
@@ -19,7 +19,7 @@ export class ApiKeyResponse {
   masked_key: string;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The key's label; null when none was given." })
   name: string | null;
 
   @Sql(ACTIVE)
@@ -36,14 +36,14 @@ export class ApiKeyResponse {
   created_at: Date;
 
   @Sql(timestamp)
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When the key last authenticated a request (updated at most once a minute); null if never used.' })
   last_used_at: Date | null;
 }
 
 @ObjectType('CreatedApiKeyResponse', { description: 'A new API key; `key` is shown only in this reply.' })
 export class CreatedApiKeyResponse {
   @Sql()
-  @Field(() => UUIDScalar)
+  @Field(() => UUIDScalar, { description: "The key's id." })
   id: string;
 
   @Field(() => String, { description: 'The secret key. Store it now: only its hash is kept.' })
@@ -51,19 +51,19 @@ export class CreatedApiKeyResponse {
   key: string;
 
   @Sql()
-  @Field(() => String)
+  @Field(() => String, { description: 'The key with its middle hidden, as lists show it.' })
   masked_key: string;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The key's label; null when none was given." })
   name: string | null;
 
   @Sql(ACTIVE)
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'True: a new key is active.' })
   active: boolean;
 
   @Sql()
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Scopes the key is limited to; null when not limited.' })
   @MaxItems(MAX_KEY_SCOPES)
   allowed_scopes: string[] | null;
 
@@ -72,15 +72,15 @@ export class CreatedApiKeyResponse {
   created_at: Date;
 
   @Sql(timestamp)
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'Null: the key has not been used yet.' })
   last_used_at: Date | null;
 }
 
-@ObjectType('RevokedApiKeyResponse')
+@ObjectType('RevokedApiKeyResponse', { description: 'The result of revoking an API key.' })
 export class RevokedApiKeyResponse {
-  @Field(() => UUIDScalar)
+  @Field(() => UUIDScalar, { description: "The revoked key's id." })
   id: string;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Always true; revoking an already revoked key keeps its first revocation time.' })
   revoked: boolean;
 }

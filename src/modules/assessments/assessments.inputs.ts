@@ -65,7 +65,7 @@ export class MediaSourceInput {
   @IsIn([...MEDIA_REFS], { message: "Input should be 'artifact', 'url' or 'file_id'" })
   ref?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Object id of the artifact holding the bytes (ref `artifact`), at most 255 characters.' })
   @MaxLength(MAX_NAME)
   artifact_oid?: string | null;
 
@@ -73,23 +73,23 @@ export class MediaSourceInput {
   @Min(0)
   byte_size?: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The detail level asked for the media, at most 255 characters.' })
   @MaxLength(MAX_NAME)
   detail?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the file holding the bytes (ref `file_id`), at most 255 characters.' })
   @MaxLength(MAX_NAME)
   file_id?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The media's file name, at most 255 characters." })
   @MaxLength(MAX_NAME)
   filename?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The media's MIME type, at most 255 characters." })
   @MaxLength(MAX_NAME)
   media_type?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Where the bytes are (ref `url`), at most 4096 characters; `data:` URLs are refused.' })
   @MaxLength(4096)
   @IsReferenceUrl()
   url?: string | null;
@@ -97,45 +97,45 @@ export class MediaSourceInput {
 
 @ApiInput('MessagePartInput', { strict: true, description: 'One ordered part of a multimodal message.' })
 export class MessagePartInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'What the part holds (its modality), 1 to 255 characters.' })
   @MinLength(1)
   @MaxLength(MAX_NAME)
   kind: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The part's text, at most 100,000 characters." })
   @MaxLength(MAX_TEXT)
   text?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "A caption of the part's media, at most 100,000 characters." })
   @MaxLength(MAX_TEXT)
   caption?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The transform that produced the part, at most 255 characters.' })
   @MaxLength(MAX_NAME)
   transform?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The part's variant, at most 255 characters." })
   @MaxLength(MAX_NAME)
   variant?: string | null;
 
-  @Field(() => MediaSourceInput, { nullable: true })
+  @Field(() => MediaSourceInput, { nullable: true, description: "Where the part's media bytes live." })
   @ValidateNested()
   source?: MediaSourceInput | null;
 }
 
 /** One attack record (AttackSpanResponse-shaped); absent fields take the spec defaults. */
-@ApiInput('AttackSpanInput')
+@ApiInput('AttackSpanInput', { description: 'One attack record; absent fields take their defaults (0, empty, false or null).' })
 export class AttackSpanInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the attack, 1 to 255 characters.' })
   @MinLength(1)
   @MaxLength(MAX_NAME)
   attack_name: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The goal the attack pursued, at most 100,000 characters.' })
   @MaxLength(MAX_TEXT)
   goal: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Category of the goal, at most 255 characters.' })
   @MaxLength(MAX_NAME)
   goal_category: string;
 
@@ -144,32 +144,32 @@ export class AttackSpanInput {
   @Max(1)
   asr?: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The model that generated the attack, at most 255 characters.' })
   @MaxLength(MAX_NAME)
   attacker_model?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The model under attack, at most 255 characters.' })
   @MaxLength(MAX_NAME)
   target_model?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The model that scored the responses, at most 255 characters.' })
   @MaxLength(MAX_NAME)
   evaluator_model?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The best-scoring attack prompt, at most 100,000 characters.' })
   @MaxLength(MAX_TEXT)
   best_candidate?: string | null;
 
-  @Field(() => [MessagePartInput], { nullable: true })
+  @Field(() => [MessagePartInput], { nullable: true, description: 'The best candidate as ordered multimodal parts (at most 100).' })
   @ArrayMaxSize(MAX_SPAN_LIST_ITEMS)
   @ValidateNested({ each: true })
   best_candidate_parts?: MessagePartInput[] | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The target's response to the best candidate, at most 100,000 characters." })
   @MaxLength(MAX_TEXT)
   best_response?: string | null;
 
-  @Field(() => [MessagePartInput], { nullable: true })
+  @Field(() => [MessagePartInput], { nullable: true, description: 'The best response as ordered multimodal parts (at most 100).' })
   @ArrayMaxSize(MAX_SPAN_LIST_ITEMS)
   @ValidateNested({ each: true })
   best_response_parts?: MessagePartInput[] | null;
@@ -184,11 +184,11 @@ export class AttackSpanInput {
   @Max(1e9)
   best_score?: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The attack's category, at most 255 characters." })
   @MaxLength(MAX_NAME)
   category?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The attack's sub-category, at most 255 characters." })
   @MaxLength(MAX_NAME)
   sub_category?: string | null;
 
@@ -197,34 +197,34 @@ export class AttackSpanInput {
   @Max(1e9)
   execution_time_s?: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Trials that finished, 0 to 1,000,000.' })
   @Min(0)
   @Max(MAX_TRIALS)
   finished_trials?: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Trials of the attack, 0 to 1,000,000.' })
   @Min(0)
   @Max(MAX_TRIALS)
   total_trials?: number | null;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'Whether the attack achieved a jailbreak (default false).' })
   is_jailbreak?: boolean | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Id of the attack's span, at most 255 characters." })
   @MaxLength(MAX_NAME)
   span_id?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Id of the attack's trace, at most 255 characters." })
   @MaxLength(MAX_NAME)
   trace_id?: string | null;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Names of the transforms the attack applied (at most 100, each at most 255 characters).' })
   @ArrayMaxSize(MAX_SPAN_LIST_ITEMS)
   @MaxLength(MAX_NAME, { each: true })
   transforms?: string[] | null;
 }
 
-@ApiInput('AttackSpanIngestRequest')
+@ApiInput('AttackSpanIngestRequest', { description: 'A batch of attack records to add to an assessment.' })
 export class AttackSpanIngestRequest {
   @Field(() => [AttackSpanInput], { description: `At most ${MAX_ATTACKS_PER_INGEST} records per request.` })
   @ArrayMinSize(1)
@@ -233,34 +233,34 @@ export class AttackSpanIngestRequest {
   attacks: AttackSpanInput[];
 }
 
-@ApiInput('SandboxSummaryInput')
+@ApiInput('SandboxSummaryInput', { description: 'The sandbox an assessment ran in.' })
 export class SandboxSummaryInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'The sandbox provider, at most 255 characters.' })
   @MaxLength(MAX_NAME)
   provider: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The sandbox's id at its provider, at most 255 characters." })
   @MaxLength(MAX_NAME)
   provider_sandbox_id: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The sandbox's state, at most 255 characters." })
   @MaxLength(MAX_NAME)
   state: string;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: 'How long the sandbox ran, in seconds (at least 0).' })
   @Min(0)
   total_runtime_seconds?: number | null;
 }
 
 /** Body of create assessment (spec 11); the project comes from the query string. */
-@ApiInput('AssessmentCreateRequest')
+@ApiInput('AssessmentCreateRequest', { description: 'A new assessment (created pending).' })
 export class AssessmentCreateRequest {
-  @Field(() => String)
+  @Field(() => String, { description: "The assessment's name, 1 to 255 characters." })
   @MinLength(1)
   @MaxLength(255)
   name: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Description, at most 10,000 characters.' })
   @MaxLength(10_000)
   description?: string | null;
 
@@ -268,45 +268,45 @@ export class AssessmentCreateRequest {
   @IsObjectOrObjectList()
   attack_manifest?: unknown;
 
-  @Field(() => JSONObjectScalar, { nullable: true })
+  @Field(() => JSONObjectScalar, { nullable: true, description: "The attacker's configuration, stored as given." })
   attacker_config?: Record<string, unknown> | null;
 
-  @Field(() => JSONObjectScalar, { nullable: true })
+  @Field(() => JSONObjectScalar, { nullable: true, description: "The target's configuration, stored as given." })
   target_config?: Record<string, unknown> | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The model that generates the attacks, at most 255 characters.' })
   @MaxLength(MAX_NAME)
   attacker_model?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The model that judges the responses, at most 255 characters.' })
   @MaxLength(MAX_NAME)
   judge_model?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The model under attack, at most 255 characters.' })
   @MaxLength(MAX_NAME)
   target_model?: string | null;
 
-  @Field(() => UUIDScalar, { nullable: true })
+  @Field(() => UUIDScalar, { nullable: true, description: 'Id of the runtime, stored as given.' })
   runtime_id?: string | null;
 
   @Field(() => UUIDScalar, { nullable: true, description: 'A session of the workspace visible to the caller.' })
   session_id?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the workflow run executing the assessment, at most 255 characters.' })
   @MaxLength(MAX_NAME)
   workflow_run_id?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The workflow script, at most 100,000 characters.' })
   @MaxLength(MAX_TEXT)
   workflow_script?: string | null;
 }
 
-@ApiInput('AssessmentUpdateRequest')
+@ApiInput('AssessmentUpdateRequest', { description: 'Changes to an assessment: an absent field stays as it is.' })
 export class AssessmentUpdateRequest {
   @Field(() => AssessmentStatusEnum, { nullable: true, description: 'completed/failed set completed_at; a finished assessment cannot move back (409).' })
   status?: AssessmentStatusEnum | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'New name, 1 to 255 characters; null leaves it unchanged.' })
   @MinLength(1)
   @MaxLength(255)
   name?: string | null;
@@ -322,7 +322,7 @@ export class AssessmentUpdateRequest {
 
 @ArgsType()
 export class AssessmentListArgs {
-  @Field(() => UUIDScalar, { nullable: true })
+  @Field(() => UUIDScalar, { nullable: true, description: 'Only assessments of this project (a project of another workspace is 404).' })
   project_id?: string | null;
 
   @Field(() => Int, { nullable: true, description: 'Default 1, min 1.' })

@@ -64,7 +64,7 @@ export class AssessmentResolver {
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
     @Arg('project_id', () => UUIDScalar, { nullable: true, description: "The workspace's default project when absent." }) projectId: string | null,
-    @Arg('input', () => AssessmentCreateRequest) input: AssessmentCreateRequest,
+    @Arg('input', () => AssessmentCreateRequest, { description: 'The new assessment.' }) input: AssessmentCreateRequest,
     @Ctx() ctx: AppContext,
   ): Promise<AssessmentResponse> {
     return toAssessment(await createAssessment(ctx, org, workspace, projectId, input));
@@ -75,7 +75,7 @@ export class AssessmentResolver {
   async assessment(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('assessment_id', () => UUIDScalar) assessmentId: string,
+    @Arg('assessment_id', () => UUIDScalar, { description: "The assessment's id." }) assessmentId: string,
     @Ctx() ctx: AppContext,
   ): Promise<AssessmentResponse> {
     return toAssessment(await getAssessment(ctx, org, workspace, assessmentId));
@@ -86,8 +86,8 @@ export class AssessmentResolver {
   async update_assessment(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('assessment_id', () => UUIDScalar) assessmentId: string,
-    @Arg('input', () => AssessmentUpdateRequest) input: AssessmentUpdateRequest,
+    @Arg('assessment_id', () => UUIDScalar, { description: "The assessment's id." }) assessmentId: string,
+    @Arg('input', () => AssessmentUpdateRequest, { description: 'The changes.' }) input: AssessmentUpdateRequest,
     @Ctx() ctx: AppContext,
   ): Promise<AssessmentResponse> {
     return toAssessment(await updateAssessment(ctx, org, workspace, assessmentId, input));
@@ -98,7 +98,7 @@ export class AssessmentResolver {
   delete_assessment(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('assessment_id', () => UUIDScalar) assessmentId: string,
+    @Arg('assessment_id', () => UUIDScalar, { description: "The assessment's id." }) assessmentId: string,
     @Ctx() ctx: AppContext,
   ): Promise<AssessmentDeletedResponse> {
     return deleteAssessment(ctx, org, workspace, assessmentId);
@@ -116,7 +116,7 @@ export class AssessmentResolver {
   async assessment_attacks(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('assessment_id', () => UUIDScalar) assessmentId: string,
+    @Arg('assessment_id', () => UUIDScalar, { description: "The assessment's id." }) assessmentId: string,
     @Args(() => AttackListArgs) args: AttackListArgs,
     @Ctx() ctx: AppContext,
   ): Promise<AttackSpanResponse[]> {
@@ -128,8 +128,8 @@ export class AssessmentResolver {
   async ingest_assessment_attacks(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('assessment_id', () => UUIDScalar) assessmentId: string,
-    @Arg('input', () => AttackSpanIngestRequest) input: AttackSpanIngestRequest,
+    @Arg('assessment_id', () => UUIDScalar, { description: "The assessment's id." }) assessmentId: string,
+    @Arg('input', () => AttackSpanIngestRequest, { description: 'The attack records.' }) input: AttackSpanIngestRequest,
     @Ctx() ctx: AppContext,
   ): Promise<AttackIngestResponse> {
     const result = await ingestAttacks(ctx, org, workspace, assessmentId, input);
@@ -142,7 +142,7 @@ export class AssessmentResolver {
   assessment_analytics(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('assessment_id', () => UUIDScalar) assessmentId: string,
+    @Arg('assessment_id', () => UUIDScalar, { description: "The assessment's id." }) assessmentId: string,
     @Ctx() ctx: AppContext,
   ): Promise<AssessmentAnalyticsResponse> {
     return assessmentAnalytics(ctx, org, workspace, assessmentId);
@@ -153,7 +153,7 @@ export class AssessmentResolver {
   assessment_trace_stats(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('assessment_id', () => UUIDScalar) assessmentId: string,
+    @Arg('assessment_id', () => UUIDScalar, { description: "The assessment's id." }) assessmentId: string,
     @Ctx() ctx: AppContext,
   ): Promise<AssessmentTraceStats> {
     return assessmentTraceStats(ctx, org, workspace, assessmentId);

@@ -38,19 +38,19 @@ export class CapabilityResolver {
 
   @Query(() => CapabilityArtifactDetail, { nullable: true, description: 'The latest version of a capability (spec 17); `owner/name` (`owner%2Fname`) for a public one.' })
   @Rest('GET', `${BASE}/:name`, TAGS)
-  capability(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<CapabilityArtifactDetail> {
+  capability(@Arg('org', () => String) org: string, @Arg('name', () => String, { description: "The capability's name, or `owner/name` for another organization's public one." }) name: string, @Ctx() ctx: AppContext): Promise<CapabilityArtifactDetail> {
     return getCapability(ctx, org, name, null);
   }
 
   @Query(() => CapabilityVersionList, { description: 'Versions of a capability, newest first, with the latest (spec 18).' })
   @Rest('GET', `${BASE}/:name/versions`, TAGS)
-  capability_versions(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<CapabilityVersionList> {
+  capability_versions(@Arg('org', () => String) org: string, @Arg('name', () => String, { description: "The capability's name, or `owner/name` for another organization's public one." }) name: string, @Ctx() ctx: AppContext): Promise<CapabilityVersionList> {
     return capabilityVersions(ctx, org, name);
   }
 
   @Query(() => ArtifactReadmeResponse, { description: "The latest version's README.md." })
   @Rest('GET', `${BASE}/:name/readme`, TAGS)
-  capability_readme(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<ArtifactReadmeResponse> {
+  capability_readme(@Arg('org', () => String) org: string, @Arg('name', () => String, { description: "The capability's name, or `owner/name` for another organization's public one." }) name: string, @Ctx() ctx: AppContext): Promise<ArtifactReadmeResponse> {
     return capabilityReadme(ctx, org, name, null);
   }
 
@@ -58,8 +58,8 @@ export class CapabilityResolver {
   @Rest('GET', `${BASE}/:name/:version`, TAGS)
   capability_version(
     @Arg('org', () => String) org: string,
-    @Arg('name', () => String) name: string,
-    @Arg('version', () => String) version: string,
+    @Arg('name', () => String, { description: "The capability's name, or `owner/name` for another organization's public one." }) name: string,
+    @Arg('version', () => String, { description: 'The version (semantic version).' }) version: string,
     @Ctx() ctx: AppContext,
   ): Promise<CapabilityArtifactDetail> {
     return getCapability(ctx, org, name, version);
@@ -69,8 +69,8 @@ export class CapabilityResolver {
   @Rest('GET', `${BASE}/:name/:version/readme`, TAGS)
   capability_version_readme(
     @Arg('org', () => String) org: string,
-    @Arg('name', () => String) name: string,
-    @Arg('version', () => String) version: string,
+    @Arg('name', () => String, { description: "The capability's name, or `owner/name` for another organization's public one." }) name: string,
+    @Arg('version', () => String, { description: 'The version (semantic version).' }) version: string,
     @Ctx() ctx: AppContext,
   ): Promise<ArtifactReadmeResponse> {
     return capabilityReadme(ctx, org, name, version);
@@ -80,7 +80,7 @@ export class CapabilityResolver {
   @Rest('POST', BASE, { status: 201, bodyLimit: CAPABILITY_BODY_LIMIT, ...TAGS })
   publish_capability(
     @Arg('org', () => String) org: string,
-    @Arg('input', () => PublishCapabilityRequest) input: PublishCapabilityRequest,
+    @Arg('input', () => PublishCapabilityRequest, { description: 'The capability version: manifest and files.' }) input: PublishCapabilityRequest,
     @Ctx() ctx: AppContext,
   ): Promise<CapabilityArtifactDetail> {
     return publishCapability(ctx, org, input);
@@ -90,8 +90,8 @@ export class CapabilityResolver {
   @Rest('PATCH', `${BASE}/:name/visibility`, TAGS)
   set_capability_visibility(
     @Arg('org', () => String) org: string,
-    @Arg('name', () => String) name: string,
-    @Arg('input', () => VisibilityRequest) input: VisibilityRequest,
+    @Arg('name', () => String, { description: "Name of one of the organization's capabilities." }) name: string,
+    @Arg('input', () => VisibilityRequest, { description: 'The visibility to set.' }) input: VisibilityRequest,
     @Ctx() ctx: AppContext,
   ): Promise<CapabilityArtifactSummary> {
     return setCapabilityVisibility(ctx, org, name, input.is_public);
@@ -101,8 +101,8 @@ export class CapabilityResolver {
   @Rest('DELETE', `${BASE}/:name/:version`, TAGS)
   delete_capability_version(
     @Arg('org', () => String) org: string,
-    @Arg('name', () => String) name: string,
-    @Arg('version', () => String) version: string,
+    @Arg('name', () => String, { description: "Name of one of the organization's capabilities." }) name: string,
+    @Arg('version', () => String, { description: 'The version to delete (semantic version).' }) version: string,
     @Ctx() ctx: AppContext,
   ): Promise<ArtifactDeleteResponse> {
     return deleteCapability(ctx, org, name, version);

@@ -72,7 +72,7 @@ function EachMaxLength(max: number, options?: ValidationOptions): PropertyDecora
 
 // ------------------------------------------------------------ publishing
 
-@ApiInput('PublishDatasetRequest')
+@ApiInput('PublishDatasetRequest', { description: 'A dataset version to publish (its metadata).' })
 export class PublishDatasetRequest {
   @Field(() => String, { description: 'Lower-case slug, 1 to 100 characters.' })
   @MinLength(1)
@@ -92,46 +92,46 @@ export class PublishDatasetRequest {
   @MaxLength(50)
   format?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'A display name, at most 255 characters.' })
   @MaxLength(255)
   pretty_name?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'A summary, at most 10,000 characters.' })
   @MaxLength(10_000)
   summary?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The license, at most 100 characters.' })
   @MaxLength(100)
   license?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'A size bucket, at most 100 characters.' })
   @MaxLength(100)
   size_category?: string | null;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Languages of the data (at most 100, each at most 100 characters).' })
   @ArrayMaxSize(MAX_TAGS)
   @EachMaxLength(100)
   language?: string[] | null;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Tags (at most 100, each at most 100 characters).' })
   @ArrayMaxSize(MAX_TAGS)
   @EachMaxLength(100)
   tags?: string[] | null;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Task categories the data serves (at most 100, each at most 100 characters).' })
   @ArrayMaxSize(MAX_TAGS)
   @EachMaxLength(100)
   task_categories?: string[] | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Number of columns (at least 0).' })
   @Min(0)
   column_count?: number | null;
 
-  @Field(() => TokenCountScalar, { nullable: true })
+  @Field(() => TokenCountScalar, { nullable: true, description: 'Number of rows (at least 0).' })
   @Min(0)
   row_count?: number | null;
 
-  @Field(() => TokenCountScalar, { nullable: true })
+  @Field(() => TokenCountScalar, { nullable: true, description: 'Size of the data in bytes (at least 0).' })
   @Min(0)
   file_size_bytes?: number | null;
 
@@ -139,7 +139,7 @@ export class PublishDatasetRequest {
   origin?: Record<string, unknown> | null;
 }
 
-@ApiInput('CapabilityFileInput')
+@ApiInput('CapabilityFileInput', { description: 'One file of a capability bundle.' })
 export class CapabilityFileInput {
   @Field(() => String, {
     description:
@@ -153,7 +153,7 @@ export class CapabilityFileInput {
   content_base64: string;
 }
 
-@ApiInput('PublishCapabilityRequest')
+@ApiInput('PublishCapabilityRequest', { description: 'A capability version to publish: its manifest and files.' })
 export class PublishCapabilityRequest {
   @Field(() => String, { description: 'Lower-case slug, 1 to 100 characters.' })
   @MinLength(1)
@@ -161,11 +161,11 @@ export class PublishCapabilityRequest {
   @Matches(CATALOG_NAME_PATTERN, { message: `name ${NAME_MESSAGE}` })
   name: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Semantic version, e.g. 1.2.3 or 1.2.3-rc.1.' })
   @IsSemver()
   version: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The capability's description, at most 10,000 characters." })
   @MaxLength(10_000)
   description?: string | null;
 
@@ -178,14 +178,14 @@ export class PublishCapabilityRequest {
   })
   manifest: Record<string, unknown>;
 
-  @Field(() => [CapabilityFileInput])
+  @Field(() => [CapabilityFileInput], { description: "The bundle's files (at most 2000, unique paths)." })
   @ArrayMaxSize(MAX_CAPABILITY_FILES)
   @UniquePaths()
   @ValidateNested({ each: true })
   files: CapabilityFileInput[];
 }
 
-@ApiInput('TrajectoryJudgeInput')
+@ApiInput('TrajectoryJudgeInput', { description: 'Inline configuration of an outcome judge of kind trajectory.' })
 export class TrajectoryJudgeInput {
   @Field(() => TrajectoryJudgeKind, { nullable: true, description: 'Default trajectory.' })
   kind?: TrajectoryJudgeKind | null;
@@ -195,33 +195,33 @@ export class TrajectoryJudgeInput {
   @Max(500)
   max_steps?: number | null;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The judge model, 1 to 255 characters.' })
   @MinLength(1)
   @MaxLength(255)
   model: string;
 
-  @Field(() => JSONObjectScalar, { nullable: true })
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Parameters for the judge model (free-form).' })
   model_params?: Record<string, unknown> | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The rubric the judge grades against, 1 to 20,000 characters.' })
   @MinLength(1)
   @MaxLength(20_000)
   rubric?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The judge's system prompt, at most 20,000 characters." })
   @MaxLength(20_000)
   system_prompt?: string | null;
 
-  @Field(() => JSONObjectScalar, { nullable: true })
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Extra task context for the judge (free-form).' })
   task_context?: Record<string, unknown> | null;
 }
 
-@ApiInput('VerificationInput')
+@ApiInput('VerificationInput', { description: "How a task's result is verified." })
 export class VerificationInput {
-  @Field(() => VerificationMethod, { nullable: true })
+  @Field(() => VerificationMethod, { nullable: true, description: 'The verification method.' })
   method?: VerificationMethod | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Hash of the expected flag, at most 1000 characters.' })
   @MaxLength(1000)
   hash?: string | null;
 
@@ -229,7 +229,7 @@ export class VerificationInput {
   @MaxLength(1000)
   flag_hash?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Where the agent's submission is read from, at most 1024 characters." })
   @MaxLength(1024)
   path?: string | null;
 
@@ -237,11 +237,11 @@ export class VerificationInput {
   @MaxLength(1024)
   submission_path?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The verification script, at most 100,000 characters; shown only to the task's own organization." })
   @MaxLength(100_000)
   script?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The flag in clear, at most 1000 characters; shown only to the task's own organization." })
   @MaxLength(1000)
   value?: string | null;
 
@@ -253,12 +253,12 @@ export class VerificationInput {
   @Field(() => VerificationWhere, { nullable: true, description: 'Default environment; applies to method script only.' })
   where?: VerificationWhere | null;
 
-  @Field(() => TrajectoryJudgeInput, { nullable: true })
+  @Field(() => TrajectoryJudgeInput, { nullable: true, description: "The outcome judge's configuration." })
   @ValidateNested()
   judge?: TrajectoryJudgeInput | null;
 }
 
-@ApiInput('PublishTaskRequest')
+@ApiInput('PublishTaskRequest', { description: 'A task version to publish (its metadata and verification).' })
 export class PublishTaskRequest {
   @Field(() => String, { description: 'Lower-case slug, 1 to 100 characters.' })
   @MinLength(1)
@@ -266,38 +266,38 @@ export class PublishTaskRequest {
   @Matches(CATALOG_NAME_PATTERN, { message: `name ${NAME_MESSAGE}` })
   name: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Semantic version, e.g. 1.2.3 or 1.2.3-rc.1.' })
   @IsSemver()
   version: string;
 
   @Field(() => Boolean, { nullable: true, description: 'Visibility of the name (every version); unchanged when absent.' })
   is_public?: boolean | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The task's description, at most 10,000 characters." })
   @MaxLength(10_000)
   description?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The task's author, at most 255 characters." })
   @MaxLength(255)
   author?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The task's difficulty, at most 100 characters." })
   @MaxLength(100)
   difficulty?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The task's license, at most 100 characters." })
   @MaxLength(100)
   license?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Digest of the task's OCI image, at most 255 characters." })
   @MaxLength(255)
   oci_digest?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Where the task comes from, at most 255 characters.' })
   @MaxLength(255)
   source?: string | null;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Tags (at most 100, each at most 100 characters).' })
   @ArrayMaxSize(MAX_TAGS)
   @EachMaxLength(100)
   tags?: string[] | null;
@@ -305,7 +305,7 @@ export class PublishTaskRequest {
   @Field(() => JSONObjectScalar, { nullable: true, description: 'Key → list of port numbers (1 to 65535).' })
   ports?: Record<string, unknown> | null;
 
-  @Field(() => VerificationInput, { nullable: true })
+  @Field(() => VerificationInput, { nullable: true, description: "How the task's result is verified; a task without one is skipped by evaluations." })
   @ValidateNested()
   verification?: VerificationInput | null;
 
@@ -325,9 +325,9 @@ export class PublishTaskRequest {
   readme?: string | null;
 }
 
-@ApiInput('VisibilityRequest')
+@ApiInput('VisibilityRequest', { description: 'The visibility to set for every version of a name.' })
 export class VisibilityRequest {
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'True to make it visible to every organization, false to keep it to its own.' })
   is_public: boolean;
 }
 
@@ -339,7 +339,7 @@ export class TaskSetRequest {
   @Matches(CATALOG_NAME_PATTERN, { message: `name ${NAME_MESSAGE}` })
   name: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The task set's description, at most 10,000 characters." })
   @MaxLength(10_000)
   description?: string | null;
 
@@ -351,11 +351,11 @@ export class TaskSetRequest {
   @Field(() => Boolean, { nullable: true, description: 'Default false.' })
   is_public?: boolean | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Where the task set comes from, at most 255 characters.' })
   @MaxLength(255)
   source?: string | null;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Tags (at most 100, each at most 100 characters).' })
   @ArrayMaxSize(MAX_TAGS)
   @EachMaxLength(100)
   tags?: string[] | null;

@@ -12,7 +12,14 @@ export enum CatalogSortDirection {
   asc = 'asc',
   desc = 'desc',
 }
-registerEnumType(CatalogSortDirection, { name: 'CatalogSortDirection' });
+registerEnumType(CatalogSortDirection, {
+  name: 'CatalogSortDirection',
+  description: 'Sort direction of a catalog list.',
+  valuesConfig: {
+    asc: { description: 'Ascending.' },
+    desc: { description: 'Descending (default).' },
+  },
+});
 
 export enum DatasetSortBy {
   name = 'name',
@@ -21,14 +28,32 @@ export enum DatasetSortBy {
   row_count = 'row_count',
   file_size_bytes = 'file_size_bytes',
 }
-registerEnumType(DatasetSortBy, { name: 'DatasetSortBy' });
+registerEnumType(DatasetSortBy, {
+  name: 'DatasetSortBy',
+  description: 'Order of a dataset list (nulls last, ties broken by id).',
+  valuesConfig: {
+    name: { description: 'By name.' },
+    created_at: { description: 'By publication time (default).' },
+    updated_at: { description: 'By last change.' },
+    row_count: { description: 'By number of rows.' },
+    file_size_bytes: { description: 'By file size.' },
+  },
+});
 
 export enum CapabilitySortBy {
   name = 'name',
   created_at = 'created_at',
   updated_at = 'updated_at',
 }
-registerEnumType(CapabilitySortBy, { name: 'CapabilitySortBy' });
+registerEnumType(CapabilitySortBy, {
+  name: 'CapabilitySortBy',
+  description: 'Order of a capability list (ties broken by id).',
+  valuesConfig: {
+    name: { description: 'By name.' },
+    created_at: { description: 'By publication time (default).' },
+    updated_at: { description: 'By last change.' },
+  },
+});
 
 export enum TaskSortBy {
   name = 'name',
@@ -38,14 +63,33 @@ export enum TaskSortBy {
   created_at = 'created_at',
   file_size = 'file_size',
 }
-registerEnumType(TaskSortBy, { name: 'TaskSortBy' });
+registerEnumType(TaskSortBy, {
+  name: 'TaskSortBy',
+  description: 'Order of a task list (nulls last, ties broken by id).',
+  valuesConfig: {
+    name: { description: 'By name.' },
+    difficulty: { description: 'By difficulty.' },
+    source: { description: 'By source.' },
+    author: { description: 'By author.' },
+    created_at: { description: 'By publication time (default).' },
+    file_size: { description: 'By archive size.' },
+  },
+});
 
 export enum TaskSetSortBy {
   name = 'name',
   created_at = 'created_at',
   updated_at = 'updated_at',
 }
-registerEnumType(TaskSetSortBy, { name: 'TaskSetSortBy' });
+registerEnumType(TaskSetSortBy, {
+  name: 'TaskSetSortBy',
+  description: 'Order of a task-set list (ties broken by id).',
+  valuesConfig: {
+    name: { description: 'By name.' },
+    created_at: { description: 'By creation time (default).' },
+    updated_at: { description: 'By last change.' },
+  },
+});
 
 export enum TaskTemplateStatus {
   pending = 'pending',
@@ -53,7 +97,16 @@ export enum TaskTemplateStatus {
   ready = 'ready',
   failed = 'failed',
 }
-registerEnumType(TaskTemplateStatus, { name: 'TaskTemplateStatus' });
+registerEnumType(TaskTemplateStatus, {
+  name: 'TaskTemplateStatus',
+  description: "Build status of a task's environment template.",
+  valuesConfig: {
+    pending: { description: 'Not built yet (default).' },
+    building: { description: 'Being built.' },
+    ready: { description: 'Built and usable.' },
+    failed: { description: 'The build failed.' },
+  },
+});
 
 export enum VerificationMethod {
   script = 'script',
@@ -62,18 +115,41 @@ export enum VerificationMethod {
   script_and_judge = 'script_and_judge',
   flag_and_judge = 'flag_and_judge',
 }
-registerEnumType(VerificationMethod, { name: 'VerificationMethod' });
+registerEnumType(VerificationMethod, {
+  name: 'VerificationMethod',
+  description: "How a task's result is verified.",
+  valuesConfig: {
+    script: { description: 'A verification script checks the result.' },
+    flag: { description: "The agent must submit the task's flag." },
+    outcome_judge: { description: 'A judge model assesses the outcome (see `judge`).' },
+    script_and_judge: { description: 'A verification script and a judge model.' },
+    flag_and_judge: { description: 'A flag and a judge model.' },
+  },
+});
 
 export enum VerificationWhere {
   agent = 'agent',
   environment = 'environment',
 }
-registerEnumType(VerificationWhere, { name: 'VerificationWhere' });
+registerEnumType(VerificationWhere, {
+  name: 'VerificationWhere',
+  description: 'Where a verification script runs (method `script` only).',
+  valuesConfig: {
+    agent: { description: "In the agent's environment." },
+    environment: { description: "In the task's environment (default)." },
+  },
+});
 
 export enum TrajectoryJudgeKind {
   trajectory = 'trajectory',
 }
-registerEnumType(TrajectoryJudgeKind, { name: 'TrajectoryJudgeKind' });
+registerEnumType(TrajectoryJudgeKind, {
+  name: 'TrajectoryJudgeKind',
+  description: 'Kind of an outcome judge.',
+  valuesConfig: {
+    trajectory: { description: "Judges the agent's trajectory (the only kind, and the default)." },
+  },
+});
 
 export enum ComponentType {
   agent = 'agent',
@@ -101,11 +177,11 @@ export class DatasetArtifactSummary {
   version: string;
 
   @Sql(timestamp)
-  @Field(() => Date)
+  @Field(() => Date, { description: 'When this version was published.' })
   created_at: Date;
 
   @Sql(timestamp)
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When this version was last changed (its publication, or a visibility change of the name).' })
   updated_at: Date | null;
 
   @Sql(expression((a) => `coalesce(${a}.format, 'parquet')`))
@@ -113,50 +189,50 @@ export class DatasetArtifactSummary {
   format: string;
 
   @Sql()
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether the dataset is visible to every organization (set for the name, so every version).' })
   is_public: boolean;
 
   @Sql(expression((a) => `coalesce(${a}.download_count, 0)`))
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Number of recorded downloads of this version (default 0).' })
   download_count: number;
 
   @Sql(expression((a) => jsonOr(`${a}.origin`, '{}')))
-  @Field(() => JSONObjectScalar)
+  @Field(() => JSONObjectScalar, { description: 'Where the data comes from (free-form, as published); empty when not given.' })
   origin: Record<string, unknown>;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'A display name; null when not given.' })
   pretty_name: string | null;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'A summary of the dataset; null when not given.' })
   summary: string | null;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The dataset's license; null when not given." })
   license: string | null;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'A size bucket, as published; null when not given.' })
   size_category: string | null;
 
   @Sql()
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Languages of the data; null when not given.' })
   @MaxItems(() => MAX_TAGS)
   language: string[] | null;
 
   @Sql()
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Tags; null when not given.' })
   @MaxItems(() => MAX_TAGS)
   tags: string[] | null;
 
   @Sql()
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Task categories the data serves; null when not given.' })
   @MaxItems(() => MAX_TAGS)
   task_categories: string[] | null;
 
   @Sql()
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Number of columns; null when not given.' })
   column_count: number | null;
 
   @Sql()
@@ -171,10 +247,10 @@ export class DatasetArtifactSummary {
   organization_id?: string;
 }
 
-@ObjectType('DatasetArtifactListResponse')
+@ObjectType('DatasetArtifactListResponse', { description: 'One page of datasets: the latest version of each name.' })
 export class DatasetArtifactListResponse extends PageEnvelope {
   @Sql(pageItems('datasets'))
-  @Field(() => [DatasetArtifactSummary])
+  @Field(() => [DatasetArtifactSummary], { description: 'The datasets of this page.' })
   @PageItems()
   datasets: DatasetArtifactSummary[];
 
@@ -182,55 +258,55 @@ export class DatasetArtifactListResponse extends PageEnvelope {
 
 @ObjectType('DatasetVersionList', { description: 'Versions of a dataset, newest first, and the latest one.' })
 export class DatasetVersionList {
-  @Field(() => String)
+  @Field(() => String, { description: "The dataset's name." })
   name: string;
 
-  @Field(() => [String])
+  @Field(() => [String], { description: "The dataset's versions, newest first." })
   @MaxItems(NOMINAL_MAX_ITEMS)
   versions: string[];
 
-  @Field(() => DatasetArtifactSummary, { nullable: true })
+  @Field(() => DatasetArtifactSummary, { nullable: true, description: 'The latest (highest) version; null when none is left.' })
   latest: DatasetArtifactSummary | null;
 }
 
 /** Values each facet list keeps (its most frequent; catalogs.sql). */
 export const FACET_MAX_VALUES = 100;
 
-@ObjectType('DatasetFacetsResponse')
+@ObjectType('DatasetFacetsResponse', { description: 'Dataset facet counts: each dimension with the other filters applied and its own excluded.' })
 export class DatasetFacetsResponse {
-  @Field(() => [LabelFacetEntry])
+  @Field(() => [LabelFacetEntry], { description: 'Tag values with dataset counts, by count descending then value.' })
   @MaxItems(FACET_MAX_VALUES)
   tags: LabelFacetEntry[];
 
-  @Field(() => [LabelFacetEntry])
+  @Field(() => [LabelFacetEntry], { description: 'License values with dataset counts, by count descending then value.' })
   @MaxItems(FACET_MAX_VALUES)
   licenses: LabelFacetEntry[];
 
-  @Field(() => [LabelFacetEntry])
+  @Field(() => [LabelFacetEntry], { description: 'Format values with dataset counts, by count descending then value.' })
   @MaxItems(FACET_MAX_VALUES)
   formats: LabelFacetEntry[];
 
-  @Field(() => [LabelFacetEntry])
+  @Field(() => [LabelFacetEntry], { description: 'Size categories with dataset counts, by count descending then value.' })
   @MaxItems(FACET_MAX_VALUES)
   size_categories: LabelFacetEntry[];
 
-  @Field(() => [LabelFacetEntry])
+  @Field(() => [LabelFacetEntry], { description: 'Task categories with dataset counts, by count descending then value.' })
   @MaxItems(FACET_MAX_VALUES)
   task_categories: LabelFacetEntry[];
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Datasets in scope (latest version per name), unfiltered.' })
   total: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Datasets matching every filter.' })
   filtered_total: number;
 }
 
 // ------------------------------------------------------------ capabilities
 
-@ObjectType('CapabilityComponentDetail')
+@ObjectType('CapabilityComponentDetail', { description: "A component a capability's manifest declares." })
 export class CapabilityComponentDetail {
   @Sql()
-  @Field(() => String)
+  @Field(() => String, { description: "The component's name." })
   name: string;
 
   @Sql()
@@ -242,15 +318,15 @@ export class CapabilityComponentDetail {
   type: string;
 
   @Sql(derived((c) => c.description ?? null))
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The component's description; null when not given." })
   description: string | null;
 
   @Sql(derived((c) => c.metadata ?? null))
-  @Field(() => JSONObjectScalar, { nullable: true })
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Free-form metadata of the component; null when not given.' })
   metadata: Record<string, unknown> | null;
 }
 
-@ObjectType('CapabilitySecretRequirement')
+@ObjectType('CapabilitySecretRequirement', { description: 'A secret a capability needs at run time.' })
 export class CapabilitySecretRequirement {
   @Sql()
   @Field(() => String, { description: 'Environment-variable name.' })
@@ -261,22 +337,22 @@ export class CapabilitySecretRequirement {
   required: boolean;
 }
 
-@ObjectType('CapabilityFileEntry')
+@ObjectType('CapabilityFileEntry', { description: 'A file of a published capability.' })
 export class CapabilityFileEntry {
-  @Field(() => String)
+  @Field(() => String, { description: "The file's relative path in the bundle." })
   path: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "SHA-256 of the file's content, hex." })
   sha256: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: "The file's size in bytes." })
   size_bytes: number;
 }
 
-@ObjectType('CapabilityArtifactSummary')
+@ObjectType('CapabilityArtifactSummary', { description: 'The latest (or a given) version of a capability.' })
 export class CapabilityArtifactSummary {
   @Sql()
-  @Field(() => String)
+  @Field(() => String, { description: "The version's artifact id (UUID)." })
   id: string;
 
   @Sql(derived((row) => (row.organization_id === row.viewer_org_id ? row.name : `${row.org_key}/${row.name}`)))
@@ -284,40 +360,40 @@ export class CapabilityArtifactSummary {
   name: string;
 
   @Sql()
-  @Field(() => String)
+  @Field(() => String, { description: 'Semantic version.' })
   version: string;
 
   @Sql(timestamp)
-  @Field(() => Date)
+  @Field(() => Date, { description: 'When this version was published.' })
   created_at: Date;
 
   @Sql(timestamp)
-  @Field(() => Date)
+  @Field(() => Date, { description: 'When this version was last changed (its publication, or a visibility change of the name).' })
   updated_at: Date;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The capability's description; null when not given." })
   description: string | null;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The author, from the manifest; null when not given.' })
   author_name: string | null;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The license, from the manifest; null when not given.' })
   license: string | null;
 
   @Sql()
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether the capability is visible to every organization (set for the name, so every version).' })
   is_public: boolean;
 
   @Sql(derived((row) => row.keywords ?? []))
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Keywords, from the manifest; empty when none.' })
   @MaxItems(() => MAX_TAGS)
   keywords: string[];
 
   @Sql(derived((row) => row.origin ?? {}))
-  @Field(() => JSONObjectScalar)
+  @Field(() => JSONObjectScalar, { description: 'Where the capability comes from (free-form, from the manifest); empty when not given.' })
   origin: Record<string, unknown>;
 
   @Sql(derived((row) => row.component_counts ?? {}))
@@ -325,17 +401,17 @@ export class CapabilityArtifactSummary {
   component_counts: Record<string, number>;
 
   @Sql(derived((row) => ((row.component_details ?? []) as object[]).map((c) => fromRow(CapabilityComponentDetail, c))))
-  @Field(() => [CapabilityComponentDetail])
+  @Field(() => [CapabilityComponentDetail], { description: 'The components the manifest declares.' })
   @MaxItems(NOMINAL_MAX_ITEMS)
   component_details: CapabilityComponentDetail[];
 
   @Sql(derived((row) => ((row.secrets ?? []) as object[]).map((s) => fromRow(CapabilitySecretRequirement, s))))
-  @Field(() => [CapabilitySecretRequirement])
+  @Field(() => [CapabilitySecretRequirement], { description: 'Secrets the capability needs, from the manifest.' })
   @MaxItems(NOMINAL_MAX_ITEMS)
   secrets: CapabilitySecretRequirement[];
 
   @Sql(derived((row) => Number(row.version_count ?? 1)))
-  @Field(() => Int)
+  @Field(() => Int, { description: 'How many versions the name has.' })
   version_count: number;
 
   @Sql(derived((row) => row.versions ?? [row.version]))
@@ -349,7 +425,7 @@ export class CapabilityArtifactSummary {
   local_name?: string;
 }
 
-@ObjectType('CapabilityArtifactDetail')
+@ObjectType('CapabilityArtifactDetail', { description: 'One version of a capability with its manifest and file list.' })
 export class CapabilityArtifactDetail extends CapabilityArtifactSummary {
   @Sql()
   @Field(() => String, { description: 'sha256 of the uploaded bundle (each path and content, in upload order).' })
@@ -360,54 +436,54 @@ export class CapabilityArtifactDetail extends CapabilityArtifactSummary {
   runtime_digest: string;
 
   @Sql(derived((row) => row.manifest ?? {}))
-  @Field(() => JSONObjectScalar)
+  @Field(() => JSONObjectScalar, { description: 'The parsed capability manifest.' })
   manifest: Record<string, unknown>;
 
   @Sql(derived((row) => row.file_manifest ?? []))
-  @Field(() => [CapabilityFileEntry])
+  @Field(() => [CapabilityFileEntry], { description: 'The published files with their hashes and sizes.' })
   @MaxItems(() => MAX_CAPABILITY_FILES)
   file_manifest: CapabilityFileEntry[];
 }
 
-@ObjectType('CapabilityVersionList')
+@ObjectType('CapabilityVersionList', { description: 'Versions of a capability, newest first, and the latest one.' })
 export class CapabilityVersionList {
-  @Field(() => String)
+  @Field(() => String, { description: "The capability's name." })
   name: string;
 
   @Field(() => [String], { description: 'Newest first.' })
   @MaxItems(NOMINAL_MAX_ITEMS)
   versions: string[];
 
-  @Field(() => CapabilityArtifactSummary, { nullable: true })
+  @Field(() => CapabilityArtifactSummary, { nullable: true, description: 'The latest (highest) version; null when none is left.' })
   latest: CapabilityArtifactSummary | null;
 }
 
-@ObjectType('CapabilityArtifactListResponse')
+@ObjectType('CapabilityArtifactListResponse', { description: 'One page of capabilities: the latest version of each name.' })
 export class CapabilityArtifactListResponse extends PageEnvelope {
-  @Field(() => [CapabilityArtifactSummary])
+  @Field(() => [CapabilityArtifactSummary], { description: 'The capabilities of this page.' })
   @PageItems()
   capabilities: CapabilityArtifactSummary[];
 
 }
 
-@ObjectType('CapabilityFacetsResponse')
+@ObjectType('CapabilityFacetsResponse', { description: 'Capability facet counts: each dimension with the other filters applied and its own excluded.' })
 export class CapabilityFacetsResponse {
-  @Field(() => [LabelFacetEntry])
+  @Field(() => [LabelFacetEntry], { description: 'Keyword values with capability counts, by count descending then value.' })
   @MaxItems(FACET_MAX_VALUES)
   keywords: LabelFacetEntry[];
 
-  @Field(() => [LabelFacetEntry])
+  @Field(() => [LabelFacetEntry], { description: 'Author names with capability counts, by count descending then value.' })
   @MaxItems(FACET_MAX_VALUES)
   authors: LabelFacetEntry[];
 
-  @Field(() => [LabelFacetEntry])
+  @Field(() => [LabelFacetEntry], { description: 'License values with capability counts, by count descending then value.' })
   @MaxItems(FACET_MAX_VALUES)
   licenses: LabelFacetEntry[];
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Capabilities in scope (latest version per name), unfiltered.' })
   total: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Capabilities matching every filter.' })
   filtered_total: number;
 }
 
@@ -415,37 +491,37 @@ export class CapabilityFacetsResponse {
 
 @ObjectType('TrajectoryJudgeConfig', { description: 'Inline configuration of an outcome judge of kind trajectory.' })
 export class TrajectoryJudgeConfig {
-  @Field(() => TrajectoryJudgeKind)
+  @Field(() => TrajectoryJudgeKind, { description: "The judge's kind (`trajectory`)." })
   kind: TrajectoryJudgeKind;
 
   @Field(() => Int, { description: '1 to 500, default 50.' })
   max_steps: number;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The judge model.' })
   model: string;
 
-  @Field(() => JSONObjectScalar)
+  @Field(() => JSONObjectScalar, { description: 'Parameters for the judge model (free-form); empty when none.' })
   model_params: Record<string, unknown>;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The rubric the judge grades against; null when none.' })
   rubric: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The judge's system prompt; null when none." })
   system_prompt: string | null;
 
-  @Field(() => JSONObjectScalar)
+  @Field(() => JSONObjectScalar, { description: 'Extra task context for the judge (free-form); empty when none.' })
   task_context: Record<string, unknown>;
 }
 
-@ObjectType('VerificationConfig')
+@ObjectType('VerificationConfig', { description: "How a task's result is verified; `script` and `value` are shown only to the task's own organization." })
 export class VerificationConfig {
-  @Field(() => VerificationMethod, { nullable: true })
+  @Field(() => VerificationMethod, { nullable: true, description: 'The verification method; null when not given.' })
   method: VerificationMethod | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Hash of the expected flag; null when not given.' })
   hash: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Where the agent's submission is read from; null when not given." })
   path: string | null;
 
   @Field(() => String, { nullable: true, description: "The verification script; null outside the task's own organization." })
@@ -460,22 +536,22 @@ export class VerificationConfig {
   @Field(() => VerificationWhere, { description: 'Default environment; applies to method script only.' })
   where: VerificationWhere;
 
-  @Field(() => TrajectoryJudgeConfig, { nullable: true })
+  @Field(() => TrajectoryJudgeConfig, { nullable: true, description: "The outcome judge's configuration; null when none." })
   judge: TrajectoryJudgeConfig | null;
 }
 
-@ObjectType('TaskSummary')
+@ObjectType('TaskSummary', { description: 'The latest (or a given) version of a task.' })
 export class TaskSummary {
   @Sql()
-  @Field(() => UUIDScalar)
+  @Field(() => UUIDScalar, { description: "The version's id." })
   id: string;
 
   @Sql()
-  @Field(() => String)
+  @Field(() => String, { description: "The task's name (local to its organization, see org_key)." })
   name: string;
 
   @Sql()
-  @Field(() => String)
+  @Field(() => String, { description: 'Semantic version.' })
   version: string;
 
   @Sql(expression((a) => `(SELECT tko.key FROM organizations tko WHERE tko.id = ${a}.organization_id)`))
@@ -483,11 +559,11 @@ export class TaskSummary {
   org_key: string;
 
   @Sql()
-  @Field(() => UUIDScalar)
+  @Field(() => UUIDScalar, { description: 'Id of the owning organization.' })
   organization_id: string;
 
   @Sql(timestamp)
-  @Field(() => Date)
+  @Field(() => Date, { description: 'When this version was published.' })
   created_at: Date;
 
   @Sql(expression((a) => `coalesce(${a}.file_size, 0)`))
@@ -495,11 +571,11 @@ export class TaskSummary {
   file_size: number;
 
   @Sql()
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether the task is visible to every organization (set for the name, so every version).' })
   is_public: boolean;
 
   @Sql()
-  @Field(() => TaskTemplateStatus)
+  @Field(() => TaskTemplateStatus, { description: "Build status of the task's environment template." })
   template_status: TaskTemplateStatus;
 
   @Sql()
@@ -507,31 +583,31 @@ export class TaskSummary {
   sandbox_provider: string;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The task's description; null when not given." })
   description: string | null;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The task's author; null when not given." })
   author: string | null;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The task's difficulty, as published; null when not given." })
   difficulty: string | null;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The task's license; null when not given." })
   license: string | null;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Digest of the task's OCI image; null when not given." })
   oci_digest: string | null;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Where the task comes from; null when not given.' })
   source: string | null;
 
   @Sql()
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Tags; null when not given.' })
   @MaxItems(() => MAX_TAGS)
   tags: string[] | null;
 
@@ -540,37 +616,37 @@ export class TaskSummary {
   ports: Record<string, number[]> | null;
 
   @Sql(expression(verificationSql))
-  @Field(() => VerificationConfig, { nullable: true })
+  @Field(() => VerificationConfig, { nullable: true, description: "How the task's result is verified; null when the task has none (it then cannot be evaluated)." })
   verification: VerificationConfig | null;
 
   @Sql(expression((a) => `(SELECT count(*)::int FROM tasks tv WHERE tv.organization_id = ${a}.organization_id AND tv.name = ${a}.name)`))
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'How many versions the name has.' })
   version_count: number | null;
 }
 
-@ObjectType('TaskListResponse')
+@ObjectType('TaskListResponse', { description: 'One page of tasks: the latest version of each name.' })
 export class TaskListResponse extends PageEnvelope {
   @Sql(pageItems(TASKS_READ_BY_ROUTE))
-  @Field(() => [TaskSummary])
+  @Field(() => [TaskSummary], { description: 'The tasks of this page.' })
   @PageItems()
   tasks: TaskSummary[];
 
 }
 
-@ObjectType('TaskVersionList')
+@ObjectType('TaskVersionList', { description: 'Versions of a task, newest first, and the latest one.' })
 export class TaskVersionList {
-  @Field(() => String)
+  @Field(() => String, { description: "The task's name." })
   name: string;
 
   @Field(() => [String], { description: 'Newest first.' })
   @MaxItems(NOMINAL_MAX_ITEMS)
   versions: string[];
 
-  @Field(() => TaskSummary, { nullable: true })
+  @Field(() => TaskSummary, { nullable: true, description: 'The latest (highest) version; null when none is left.' })
   latest: TaskSummary | null;
 }
 
-@ObjectType('TaskScopeCounts')
+@ObjectType('TaskScopeCounts', { description: 'Task counts by scope, whatever the filters.' })
 export class TaskScopeCounts {
   @Field(() => Int, { description: 'Task names (latest version) owned by the organization.' })
   org: number;
@@ -582,21 +658,21 @@ export class TaskScopeCounts {
   mine: number | null;
 }
 
-@ObjectType('TaskFacetsResponse')
+@ObjectType('TaskFacetsResponse', { description: 'Task facet values: each dimension with the other filters applied and its own excluded.' })
 export class TaskFacetsResponse {
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Distinct authors.' })
   @MaxItems(FACET_MAX_VALUES)
   authors: string[];
 
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Distinct difficulties.' })
   @MaxItems(FACET_MAX_VALUES)
   difficulties: string[];
 
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Distinct sources.' })
   @MaxItems(FACET_MAX_VALUES)
   sources: string[];
 
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Distinct tags.' })
   @MaxItems(FACET_MAX_VALUES)
   tags: string[];
 
@@ -606,20 +682,20 @@ export class TaskFacetsResponse {
   @Field(() => Int, { description: 'Tasks in scope, unfiltered.' })
   total: number;
 
-  @Field(() => TaskScopeCounts)
+  @Field(() => TaskScopeCounts, { description: 'Counts by scope.' })
   scope_counts: TaskScopeCounts;
 }
 
 // --------------------------------------------------------------- task sets
 
-@ObjectType('TaskSetResponse')
+@ObjectType('TaskSetResponse', { description: 'A named list of tasks to evaluate together.' })
 export class TaskSetResponse {
   @Sql()
-  @Field(() => UUIDScalar)
+  @Field(() => UUIDScalar, { description: "The task set's id." })
   id: string;
 
   @Sql()
-  @Field(() => String)
+  @Field(() => String, { description: "The task set's name." })
   name: string;
 
   @Sql()
@@ -627,7 +703,7 @@ export class TaskSetResponse {
   org_key: string;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The task set's description; null when not given." })
   description: string | null;
 
   @Sql(derived((row) => row.members ?? []))
@@ -638,19 +714,19 @@ export class TaskSetResponse {
   members: string[];
 
   @Sql(derived((row) => row.member_count ?? (row.members as unknown[] | null)?.length ?? 0))
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Number of members (all of them, even when `members` is cut).' })
   member_count: number;
 
   @Sql()
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether the task set is visible to every organization.' })
   is_public: boolean;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Where the task set comes from; null when not given.' })
   source: string | null;
 
   @Sql()
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Tags; null when not given.' })
   @MaxItems(() => MAX_TAGS)
   tags: string[] | null;
 
@@ -668,37 +744,37 @@ export class TaskSetResponse {
   reader_org_id?: string;
 }
 
-@ObjectType('TaskSetListResponse')
+@ObjectType('TaskSetListResponse', { description: 'One page of task sets.' })
 export class TaskSetListResponse extends PageEnvelope {
-  @Field(() => [TaskSetResponse])
+  @Field(() => [TaskSetResponse], { description: 'The task sets of this page.' })
   @PageItems()
   task_sets: TaskSetResponse[];
 
 }
 
-@ObjectType('TaskSetFacetsResponse')
+@ObjectType('TaskSetFacetsResponse', { description: 'Task-set facet counts: each dimension with the other filters applied and its own excluded.' })
 export class TaskSetFacetsResponse {
-  @Field(() => [LabelFacetEntry])
+  @Field(() => [LabelFacetEntry], { description: 'Source values with task-set counts, by count descending then value.' })
   @MaxItems(FACET_MAX_VALUES)
   sources: LabelFacetEntry[];
 
-  @Field(() => [LabelFacetEntry])
+  @Field(() => [LabelFacetEntry], { description: 'Tag values with task-set counts, by count descending then value.' })
   @MaxItems(FACET_MAX_VALUES)
   tags: LabelFacetEntry[];
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Task sets in scope, unfiltered.' })
   total: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Task sets matching every filter.' })
   filtered_total: number;
 }
 
-@ObjectType('TaskSetDeleteResponse')
+@ObjectType('TaskSetDeleteResponse', { description: 'The result of deleting a task set.' })
 export class TaskSetDeleteResponse {
-  @Field(() => String)
+  @Field(() => String, { description: "The deleted task set's name." })
   name: string;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Always true.' })
   deleted: boolean;
 }
 
@@ -706,22 +782,22 @@ export class TaskSetDeleteResponse {
 
 @ObjectType('ArtifactDeleteResponse', { description: 'Reply of a version deletion.' })
 export class ArtifactDeleteResponse {
-  @Field(() => String)
+  @Field(() => String, { description: "The artifact's name." })
   name: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The deleted version.' })
   version: string;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Always true.' })
   deleted: boolean;
 }
 
-@ObjectType('ArtifactReadmeResponse')
+@ObjectType('ArtifactReadmeResponse', { description: 'The readme of a capability or task version.' })
 export class ArtifactReadmeResponse {
-  @Field(() => String)
+  @Field(() => String, { description: "The artifact's name." })
   name: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The version the readme belongs to.' })
   version: string;
 
   @Field(() => String, { nullable: true, description: "A capability's published README.md, or a task's readme; null when none." })

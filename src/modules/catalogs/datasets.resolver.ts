@@ -28,13 +28,13 @@ export class DatasetResolver {
 
   @Query(() => DatasetArtifactSummary, { nullable: true, description: 'The latest version of a dataset (`name`, or `owner/name` for a public one).' })
   @Rest('GET', `${BASE}/:name`, TAGS)
-  dataset(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<DatasetArtifactSummary> {
+  dataset(@Arg('org', () => String) org: string, @Arg('name', () => String, { description: "The dataset's name, or `owner/name` for another organization's public one." }) name: string, @Ctx() ctx: AppContext): Promise<DatasetArtifactSummary> {
     return getDataset(ctx, org, name, null);
   }
 
   @Query(() => DatasetVersionList, { description: 'Versions of a dataset, newest first, with the latest.' })
   @Rest('GET', `${BASE}/:name/versions`, TAGS)
-  dataset_versions(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<DatasetVersionList> {
+  dataset_versions(@Arg('org', () => String) org: string, @Arg('name', () => String, { description: "The dataset's name, or `owner/name` for another organization's public one." }) name: string, @Ctx() ctx: AppContext): Promise<DatasetVersionList> {
     return datasetVersions(ctx, org, name);
   }
 
@@ -42,8 +42,8 @@ export class DatasetResolver {
   @Rest('GET', `${BASE}/:name/:version`, TAGS)
   dataset_version(
     @Arg('org', () => String) org: string,
-    @Arg('name', () => String) name: string,
-    @Arg('version', () => String) version: string,
+    @Arg('name', () => String, { description: "The dataset's name, or `owner/name` for another organization's public one." }) name: string,
+    @Arg('version', () => String, { description: 'The version (semantic version).' }) version: string,
     @Ctx() ctx: AppContext,
   ): Promise<DatasetArtifactSummary> {
     return getDataset(ctx, org, name, version);
@@ -51,7 +51,7 @@ export class DatasetResolver {
 
   @Mutation(() => DatasetArtifactSummary, { description: 'Publish a dataset version (writers).' })
   @Rest('POST', BASE, { status: 201, ...TAGS })
-  publish_dataset(@Arg('org', () => String) org: string, @Arg('input', () => PublishDatasetRequest) input: PublishDatasetRequest, @Ctx() ctx: AppContext): Promise<DatasetArtifactSummary> {
+  publish_dataset(@Arg('org', () => String) org: string, @Arg('input', () => PublishDatasetRequest, { description: "The dataset version's metadata." }) input: PublishDatasetRequest, @Ctx() ctx: AppContext): Promise<DatasetArtifactSummary> {
     return publishDataset(ctx, org, input);
   }
 
@@ -59,8 +59,8 @@ export class DatasetResolver {
   @Rest('PATCH', `${BASE}/:name/visibility`, TAGS)
   set_dataset_visibility(
     @Arg('org', () => String) org: string,
-    @Arg('name', () => String) name: string,
-    @Arg('input', () => VisibilityRequest) input: VisibilityRequest,
+    @Arg('name', () => String, { description: "Name of one of the organization's datasets." }) name: string,
+    @Arg('input', () => VisibilityRequest, { description: 'The visibility to set.' }) input: VisibilityRequest,
     @Ctx() ctx: AppContext,
   ): Promise<DatasetArtifactSummary> {
     return setDatasetVisibility(ctx, org, name, input.is_public);
@@ -70,8 +70,8 @@ export class DatasetResolver {
   @Rest('DELETE', `${BASE}/:name/:version`, TAGS)
   delete_dataset_version(
     @Arg('org', () => String) org: string,
-    @Arg('name', () => String) name: string,
-    @Arg('version', () => String) version: string,
+    @Arg('name', () => String, { description: "Name of one of the organization's datasets." }) name: string,
+    @Arg('version', () => String, { description: 'The version to delete (semantic version).' }) version: string,
     @Ctx() ctx: AppContext,
   ): Promise<ArtifactDeleteResponse> {
     return deleteDataset(ctx, org, name, version);

@@ -27,13 +27,13 @@ export class TaskSetResolver {
 
   @Query(() => TaskSetResponse, { nullable: true, description: 'One task set: `name`, or `owner/name` for another organization\'s public set.' })
   @Rest('GET', `${BASE}/:name`, TAGS)
-  task_set(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<TaskSetResponse> {
+  task_set(@Arg('org', () => String) org: string, @Arg('name', () => String, { description: "The task set's name, or `owner/name` for another organization's public one." }) name: string, @Ctx() ctx: AppContext): Promise<TaskSetResponse> {
     return getTaskSet(ctx, org, name);
   }
 
   @Mutation(() => TaskSetResponse, { description: 'Create a task set (writers).' })
   @Rest('POST', BASE, { status: 201, ...TAGS })
-  create_task_set(@Arg('org', () => String) org: string, @Arg('input', () => TaskSetRequest) input: TaskSetRequest, @Ctx() ctx: AppContext): Promise<TaskSetResponse> {
+  create_task_set(@Arg('org', () => String) org: string, @Arg('input', () => TaskSetRequest, { description: 'The new task set.' }) input: TaskSetRequest, @Ctx() ctx: AppContext): Promise<TaskSetResponse> {
     return createTaskSet(ctx, org, input);
   }
 
@@ -42,7 +42,7 @@ export class TaskSetResolver {
   replace_task_set(
     @Arg('org', () => String) org: string,
     @Arg('name', () => String, { description: 'The current name (the body\'s `name` renames the set).' }) name: string,
-    @Arg('input', () => TaskSetRequest) input: TaskSetRequest,
+    @Arg('input', () => TaskSetRequest, { description: 'The whole task set.' }) input: TaskSetRequest,
     @Ctx() ctx: AppContext,
   ): Promise<TaskSetResponse> {
     return replaceTaskSet(ctx, org, name, input);
@@ -52,8 +52,8 @@ export class TaskSetResolver {
   @Rest('PATCH', `${BASE}/:name/visibility`, TAGS)
   set_task_set_visibility(
     @Arg('org', () => String) org: string,
-    @Arg('name', () => String) name: string,
-    @Arg('input', () => VisibilityRequest) input: VisibilityRequest,
+    @Arg('name', () => String, { description: "Name of one of the organization's task sets." }) name: string,
+    @Arg('input', () => VisibilityRequest, { description: 'The visibility to set.' }) input: VisibilityRequest,
     @Ctx() ctx: AppContext,
   ): Promise<TaskSetResponse> {
     return setTaskSetVisibility(ctx, org, name, input.is_public);
@@ -61,7 +61,7 @@ export class TaskSetResolver {
 
   @Mutation(() => TaskSetDeleteResponse, { description: 'Delete a task set.' })
   @Rest('DELETE', `${BASE}/:name`, TAGS)
-  delete_task_set(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<TaskSetDeleteResponse> {
+  delete_task_set(@Arg('org', () => String) org: string, @Arg('name', () => String, { description: "Name of one of the organization's task sets." }) name: string, @Ctx() ctx: AppContext): Promise<TaskSetDeleteResponse> {
     return deleteTaskSet(ctx, org, name);
   }
 

@@ -28,19 +28,19 @@ export class TaskResolver {
 
   @Query(() => TaskSummary, { nullable: true, description: 'The latest version of a task (`name`, or `owner/name` for a public one).' })
   @Rest('GET', `${BASE}/:name`, TAGS)
-  task(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<TaskSummary> {
+  task(@Arg('org', () => String) org: string, @Arg('name', () => String, { description: "The task's name, or `owner/name` for another organization's public one." }) name: string, @Ctx() ctx: AppContext): Promise<TaskSummary> {
     return getTask(ctx, org, name, null);
   }
 
   @Query(() => TaskVersionList, { description: 'Versions of a task, newest first, with the latest.' })
   @Rest('GET', `${BASE}/:name/versions`, TAGS)
-  task_versions(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<TaskVersionList> {
+  task_versions(@Arg('org', () => String) org: string, @Arg('name', () => String, { description: "The task's name, or `owner/name` for another organization's public one." }) name: string, @Ctx() ctx: AppContext): Promise<TaskVersionList> {
     return taskVersions(ctx, org, name);
   }
 
   @Query(() => ArtifactReadmeResponse, { description: "The latest version's readme." })
   @Rest('GET', `${BASE}/:name/readme`, TAGS)
-  task_readme(@Arg('org', () => String) org: string, @Arg('name', () => String) name: string, @Ctx() ctx: AppContext): Promise<ArtifactReadmeResponse> {
+  task_readme(@Arg('org', () => String) org: string, @Arg('name', () => String, { description: "The task's name, or `owner/name` for another organization's public one." }) name: string, @Ctx() ctx: AppContext): Promise<ArtifactReadmeResponse> {
     return taskReadme(ctx, org, name, null);
   }
 
@@ -48,8 +48,8 @@ export class TaskResolver {
   @Rest('GET', `${BASE}/:name/:version`, TAGS)
   task_version(
     @Arg('org', () => String) org: string,
-    @Arg('name', () => String) name: string,
-    @Arg('version', () => String) version: string,
+    @Arg('name', () => String, { description: "The task's name, or `owner/name` for another organization's public one." }) name: string,
+    @Arg('version', () => String, { description: 'The version (semantic version).' }) version: string,
     @Ctx() ctx: AppContext,
   ): Promise<TaskSummary> {
     return getTask(ctx, org, name, version);
@@ -59,8 +59,8 @@ export class TaskResolver {
   @Rest('GET', `${BASE}/:name/:version/readme`, TAGS)
   task_version_readme(
     @Arg('org', () => String) org: string,
-    @Arg('name', () => String) name: string,
-    @Arg('version', () => String) version: string,
+    @Arg('name', () => String, { description: "The task's name, or `owner/name` for another organization's public one." }) name: string,
+    @Arg('version', () => String, { description: 'The version (semantic version).' }) version: string,
     @Ctx() ctx: AppContext,
   ): Promise<ArtifactReadmeResponse> {
     return taskReadme(ctx, org, name, version);
@@ -68,7 +68,7 @@ export class TaskResolver {
 
   @Mutation(() => TaskSummary, { description: 'Publish a task version: metadata and verification (writers).' })
   @Rest('POST', BASE, { status: 201, ...TAGS })
-  publish_task(@Arg('org', () => String) org: string, @Arg('input', () => PublishTaskRequest) input: PublishTaskRequest, @Ctx() ctx: AppContext): Promise<TaskSummary> {
+  publish_task(@Arg('org', () => String) org: string, @Arg('input', () => PublishTaskRequest, { description: "The task version's metadata and verification." }) input: PublishTaskRequest, @Ctx() ctx: AppContext): Promise<TaskSummary> {
     return publishTask(ctx, org, input);
   }
 
@@ -76,8 +76,8 @@ export class TaskResolver {
   @Rest('PATCH', `${BASE}/:name/visibility`, TAGS)
   set_task_visibility(
     @Arg('org', () => String) org: string,
-    @Arg('name', () => String) name: string,
-    @Arg('input', () => VisibilityRequest) input: VisibilityRequest,
+    @Arg('name', () => String, { description: "Name of one of the organization's tasks." }) name: string,
+    @Arg('input', () => VisibilityRequest, { description: 'The visibility to set.' }) input: VisibilityRequest,
     @Ctx() ctx: AppContext,
   ): Promise<TaskSummary> {
     return setTaskVisibility(ctx, org, name, input.is_public);
@@ -87,8 +87,8 @@ export class TaskResolver {
   @Rest('DELETE', `${BASE}/:name/:version`, TAGS)
   delete_task_version(
     @Arg('org', () => String) org: string,
-    @Arg('name', () => String) name: string,
-    @Arg('version', () => String) version: string,
+    @Arg('name', () => String, { description: "Name of one of the organization's tasks." }) name: string,
+    @Arg('version', () => String, { description: 'The version to delete (semantic version).' }) version: string,
     @Ctx() ctx: AppContext,
   ): Promise<ArtifactDeleteResponse> {
     return deleteTask(ctx, org, name, version);

@@ -14,7 +14,7 @@ const isStringMap = (value: unknown) =>
   value === null || value === undefined || (typeof value === 'object' && !Array.isArray(value) && Object.values(value as object).every((item) => typeof item === 'string'));
 
 /** Body of create evaluation (spec 5). */
-@ApiInput('CreateEvaluationRequest')
+@ApiInput('CreateEvaluationRequest', { description: 'A new evaluation: its tasks (task_names, task_set) and dataset rows become its items.' })
 export class CreateEvaluationRequest {
   /** Each malformed task name at its own index, reported with every other problem of the request. */
   static check(input: CreateEvaluationRequest): ValidationItem[] {
@@ -26,12 +26,12 @@ export class CreateEvaluationRequest {
     );
   }
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The model to evaluate, 1 to 255 characters.' })
   @MinLength(1)
   @MaxLength(255)
   model: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The evaluation's name, 1 to 255 characters." })
   @MinLength(1)
   @MaxLength(255)
   name: string;
@@ -47,23 +47,23 @@ export class CreateEvaluationRequest {
   @Max(100)
   concurrency?: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The agent type, at most 255 characters; recorded in config_json.' })
   @MaxLength(255)
   agent_type?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The capability, at most 255 characters; recorded in config_json.' })
   @MaxLength(255)
   capability?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The sandbox provider, at most 255 characters; recorded in config_json.' })
   @MaxLength(255)
   sandbox_provider?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The engine, at most 255 characters; recorded in config_json.' })
   @MaxLength(255)
   engine?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The judge model, at most 255 characters; recorded in config_json.' })
   @MaxLength(255)
   judge_model?: string | null;
 
@@ -78,14 +78,14 @@ export class CreateEvaluationRequest {
   @Field(() => UUIDScalar, { nullable: true, description: "A project of the workspace; default: the workspace's default project." })
   project_id?: string | null;
 
-  @Field(() => UUIDScalar, { nullable: true })
+  @Field(() => UUIDScalar, { nullable: true, description: 'Id of the runtime, stored as given.' })
   runtime_id?: string | null;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Ids of user secrets the run needs (at most 1000); the ids are recorded in config_json, never values.' })
   @ArrayMaxSize(1000)
   secret_ids?: string[] | null;
 
-  @Field(() => JSONObjectScalar, { nullable: true })
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Free-form task configuration, recorded in config_json.' })
   task_config?: Record<string, unknown> | null;
 
   @Field(() => [String], { nullable: true, description: `name or name@version, optionally owner/ in front; at most ${MAX_TASK_NAMES}.` })
@@ -101,9 +101,9 @@ export class CreateEvaluationRequest {
   task_timeout_sec?: number | null;
 }
 
-@ApiInput('EvaluationItemTransitionRequest')
+@ApiInput('EvaluationItemTransitionRequest', { description: 'A move of an evaluation item to another state.' })
 export class EvaluationItemTransitionRequest {
-  @Field(() => EvaluationItemStatus)
+  @Field(() => EvaluationItemStatus, { description: 'The state to move to: the next state of the pipeline, or errored, infra_error, timed_out or cancelled from any non-terminal state (409 otherwise).' })
   to: EvaluationItemStatus;
 
   @Field(() => String, { nullable: true, description: 'Why the item failed or errored (kept until a retry).' })
@@ -113,7 +113,7 @@ export class EvaluationItemTransitionRequest {
 
 @ArgsType()
 export class EvaluationListArgs {
-  @Field(() => Int, { nullable: true, defaultValue: 1 })
+  @Field(() => Int, { nullable: true, defaultValue: 1, description: 'Page number, from 1 (default 1).' })
   @Min(1)
   page?: number | null;
 
@@ -122,10 +122,10 @@ export class EvaluationListArgs {
   @Max(100)
   page_size?: number | null;
 
-  @Field(() => UUIDScalar, { nullable: true })
+  @Field(() => UUIDScalar, { nullable: true, description: 'Only evaluations of this project.' })
   project_id?: string | null;
 
-  @Field(() => EvaluationJobStatus, { nullable: true })
+  @Field(() => EvaluationJobStatus, { nullable: true, description: 'Only evaluations with this job status.' })
   status?: EvaluationJobStatus | null;
 }
 
@@ -142,6 +142,6 @@ export class EvaluationItemListArgs {
   @Max(MAX_ITEMS_PAGE)
   limit?: number | null;
 
-  @Field(() => EvaluationItemStatus, { nullable: true })
+  @Field(() => EvaluationItemStatus, { nullable: true, description: 'Only items in this state.' })
   status?: EvaluationItemStatus | null;
 }

@@ -54,7 +54,7 @@ export class EvaluationResolver {
   async create_evaluation(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('input', () => CreateEvaluationRequest) input: CreateEvaluationRequest,
+    @Arg('input', () => CreateEvaluationRequest, { description: 'The new evaluation.' }) input: CreateEvaluationRequest,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationJobResponse> {
     return toEvaluation(await createEvaluation(ctx, org, workspace, input));
@@ -65,7 +65,7 @@ export class EvaluationResolver {
   async evaluation(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => UUIDScalar) id: string,
+    @Arg('id', () => UUIDScalar, { description: "The evaluation's id." }) id: string,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationJobResponse> {
     return toEvaluation(await getEvaluation(ctx, org, workspace, id));
@@ -76,7 +76,7 @@ export class EvaluationResolver {
   async cancel_evaluation(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => UUIDScalar) id: string,
+    @Arg('id', () => UUIDScalar, { description: "The evaluation's id." }) id: string,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationJobResponse> {
     return toEvaluation(await cancelEvaluation(ctx, org, workspace, id));
@@ -87,7 +87,7 @@ export class EvaluationResolver {
   async retry_failed_evaluation_items(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => UUIDScalar) id: string,
+    @Arg('id', () => UUIDScalar, { description: "The evaluation's id." }) id: string,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationJobResponse> {
     return toEvaluation(await retryFailed(ctx, org, workspace, id));
@@ -98,7 +98,7 @@ export class EvaluationResolver {
   async evaluation_analytics(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => UUIDScalar) id: string,
+    @Arg('id', () => UUIDScalar, { description: "The evaluation's id." }) id: string,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationSummaryResponse> {
     return toAnalytics(await getAnalytics(ctx, org, workspace, id))!;
@@ -109,7 +109,7 @@ export class EvaluationResolver {
   async evaluation_items(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => UUIDScalar) id: string,
+    @Arg('id', () => UUIDScalar, { description: "The evaluation's id." }) id: string,
     @Args(() => EvaluationItemListArgs) args: EvaluationItemListArgs,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationItemListResponse> {
@@ -121,8 +121,8 @@ export class EvaluationResolver {
   async evaluation_item(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => UUIDScalar) id: string,
-    @Arg('item_id', () => UUIDScalar) itemId: string,
+    @Arg('id', () => UUIDScalar, { description: "The evaluation's id." }) id: string,
+    @Arg('item_id', () => UUIDScalar, { description: "The item's id." }) itemId: string,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationItemResponse> {
     return toEvaluationItem(await getItem(ctx, org, workspace, id, itemId));
@@ -133,9 +133,9 @@ export class EvaluationResolver {
   async transition_evaluation_item(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => UUIDScalar) id: string,
-    @Arg('item_id', () => UUIDScalar) itemId: string,
-    @Arg('input', () => EvaluationItemTransitionRequest) input: EvaluationItemTransitionRequest,
+    @Arg('id', () => UUIDScalar, { description: "The evaluation's id." }) id: string,
+    @Arg('item_id', () => UUIDScalar, { description: "The item's id." }) itemId: string,
+    @Arg('input', () => EvaluationItemTransitionRequest, { description: 'The state to move to, and an error message when it failed.' }) input: EvaluationItemTransitionRequest,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationItemResponse> {
     return toEvaluationItem((await transitionItem(ctx, org, workspace, id, itemId, input)).item);

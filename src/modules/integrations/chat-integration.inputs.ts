@@ -3,7 +3,7 @@ import { ApiInput } from '../../core/validation/api-input';
 import { ChatFollowUps, ChatSharedChannels, ChatThreadDetail } from './chat-integration.types';
 
 /** Any subset of the three settings; unknown keys are rejected (422 extra_forbidden). */
-@ApiInput('ChatSettingsUpdateInput', { strict: true })
+@ApiInput('ChatSettingsUpdateInput', { strict: true, description: 'Any subset of the chat settings; unknown keys are rejected (422 `extra_forbidden`). Applies to turns that start after the write.' })
 export class ChatSettingsUpdateInput {
   @Field(() => ChatFollowUps, { nullable: true, description: 'requester or any_linked; absent or null leaves it unchanged.' })
   follow_ups?: ChatFollowUps | null;

@@ -22,7 +22,7 @@ export class ChatIntegrationResolver {
   @Rest('PUT', '/org/:org/integrations/chat/settings', { tags: ['integrations'] })
   async update_chat_settings(
     @Arg('org', () => String) org: string,
-    @Arg('input', () => ChatSettingsUpdateInput) input: ChatSettingsUpdateInput,
+    @Arg('input', () => ChatSettingsUpdateInput, { description: 'The settings to change.' }) input: ChatSettingsUpdateInput,
     @Ctx() ctx: AppContext,
   ): Promise<ChatConnectionResponse> {
     return toChatConnection(await updateChatSettings(ctx, org, input));

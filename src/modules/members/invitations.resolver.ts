@@ -25,7 +25,7 @@ export class InvitationResolver {
   @Rest('POST', '/org/:org/members', { status: 202, tags: ['members'] })
   async invite_member(
     @Arg('org', () => String) org: string,
-    @Arg('input', () => InviteMemberInput) input: InviteMemberInput,
+    @Arg('input', () => InviteMemberInput, { description: 'The address to invite and its role.' }) input: InviteMemberInput,
     @Ctx() ctx: AppContext,
   ): Promise<InvitationSentResponse> {
     return fromRow(InvitationSentResponse, await inviteMember(ctx, org, input));
@@ -45,7 +45,7 @@ export class InvitationResolver {
   @Rest('DELETE', '/org/:org/invitations/:id', { tags: ['members'] })
   revoke_invitation(
     @Arg('org', () => String) org: string,
-    @Arg('id', () => UUIDScalar) id: string,
+    @Arg('id', () => UUIDScalar, { description: "The invitation's id." }) id: string,
     @Ctx() ctx: AppContext,
   ): Promise<InvitationStatusResponse> {
     return revokeInvitation(ctx, org, id);
@@ -59,13 +59,13 @@ export class InvitationResolver {
 
   @Mutation(() => MemberResponse, { description: 'Accept an invitation addressed to you: you become a member with its role.' })
   @Rest('POST', '/user/invitations/:id/accept', { status: 201, tags: ['members'] })
-  async accept_invitation(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: AppContext): Promise<MemberResponse> {
+  async accept_invitation(@Arg('id', () => UUIDScalar, { description: "The invitation's id." }) id: string, @Ctx() ctx: AppContext): Promise<MemberResponse> {
     return fromRow(MemberResponse, await acceptInvitation(ctx, id));
   }
 
   @Mutation(() => InvitationStatusResponse, { description: 'Decline an invitation addressed to you.' })
   @Rest('POST', '/user/invitations/:id/decline', { tags: ['members'] })
-  decline_invitation(@Arg('id', () => UUIDScalar) id: string, @Ctx() ctx: AppContext): Promise<InvitationStatusResponse> {
+  decline_invitation(@Arg('id', () => UUIDScalar, { description: "The invitation's id." }) id: string, @Ctx() ctx: AppContext): Promise<InvitationStatusResponse> {
     return declineInvitation(ctx, id);
   }
 }

@@ -19,7 +19,7 @@ export class InvitationSentResponse {
   email: string;
 
   @Sql()
-  @Field(() => MemberRole)
+  @Field(() => MemberRole, { description: 'The role the invitee gets on accepting.' })
   role: MemberRole;
 
   @Sql(timestamp)
@@ -29,14 +29,14 @@ export class InvitationSentResponse {
 
 @ObjectType('InvitationInviter', { description: 'Who sent an invitation.' })
 export class InvitationInviter {
-  @Field(() => String)
+  @Field(() => String, { description: "The inviter's username." })
   username: string;
 }
 
 @ObjectType('InvitationResponse', { description: "A pending invitation as the organization's owners see it." })
 export class InvitationResponse {
   @Sql()
-  @Field(() => UUIDScalar)
+  @Field(() => UUIDScalar, { description: "The invitation's id." })
   id: string;
 
   @Sql()
@@ -44,56 +44,56 @@ export class InvitationResponse {
   email: string;
 
   @Sql()
-  @Field(() => MemberRole)
+  @Field(() => MemberRole, { description: 'The role the invitee gets on accepting.' })
   role: MemberRole;
 
   @Sql(INVITER)
-  @Field(() => InvitationInviter)
+  @Field(() => InvitationInviter, { description: 'Who sent the invitation.' })
   invited_by: InvitationInviter;
 
   @Sql(timestamp)
-  @Field(() => Date)
+  @Field(() => Date, { description: 'When the invitation was sent.' })
   created_at: Date;
 
   @Sql(timestamp)
-  @Field(() => Date)
+  @Field(() => Date, { description: 'When the invitation expires: seven days after it was (last) sent.' })
   expires_at: Date;
 }
 
 @ObjectType('UserInvitationResponse', { description: 'A pending invitation addressed to the caller.' })
 export class UserInvitationResponse {
   @Sql()
-  @Field(() => UUIDScalar)
+  @Field(() => UUIDScalar, { description: "The invitation's id (to accept or decline it)." })
   id: string;
 
   @Sql()
-  @Field(() => String)
+  @Field(() => String, { description: 'Key of the inviting organization.' })
   org_key: string;
 
   @Sql()
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the inviting organization.' })
   org_name: string;
 
   @Sql()
-  @Field(() => MemberRole)
+  @Field(() => MemberRole, { description: 'The role you get on accepting.' })
   role: MemberRole;
 
   @Sql(INVITER)
-  @Field(() => InvitationInviter)
+  @Field(() => InvitationInviter, { description: 'Who sent the invitation.' })
   invited_by: InvitationInviter;
 
   @Sql(timestamp)
-  @Field(() => Date)
+  @Field(() => Date, { description: 'When the invitation was sent.' })
   created_at: Date;
 
   @Sql(timestamp)
-  @Field(() => Date)
+  @Field(() => Date, { description: 'When the invitation expires: seven days after it was (last) sent.' })
   expires_at: Date;
 }
 
 @ObjectType('InvitationStatusResponse', { description: 'Reply of a decline (`declined`) or a revocation (`revoked`).' })
 export class InvitationStatusResponse {
-  @Field(() => UUIDScalar)
+  @Field(() => UUIDScalar, { description: "The invitation's id." })
   id: string;
 
   @Field(() => String, { description: '`declined` or `revoked`.' })

@@ -7,17 +7,17 @@ import { MemberRole } from './members.types';
   description: 'Invites an e-mail address into the organization; the account with that address accepts or declines.',
 })
 export class InviteMemberInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'The address to invite; it need not have an account yet.' })
   @MaxLength(320)
   @IsEmail({}, { message: 'value is not a valid email address' })
   email: string;
 
-  @Field(() => MemberRole)
+  @Field(() => MemberRole, { description: 'The role the invitee gets on accepting.' })
   role: MemberRole;
 }
 
-@ApiInput('UpdateMemberInput')
+@ApiInput('UpdateMemberInput', { description: "A member's new role." })
 export class UpdateMemberInput {
-  @Field(() => MemberRole)
+  @Field(() => MemberRole, { description: 'The new role; the last owner cannot be demoted (409).' })
   role: MemberRole;
 }

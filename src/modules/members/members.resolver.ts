@@ -24,8 +24,8 @@ export class MemberResolver {
   @Rest('PATCH', '/org/:org/members/:user_id', { tags: ['members'] })
   async update_member(
     @Arg('org', () => String) org: string,
-    @Arg('user_id', () => UUIDScalar) userId: string,
-    @Arg('input', () => UpdateMemberInput) input: UpdateMemberInput,
+    @Arg('user_id', () => UUIDScalar, { description: "The member's user id." }) userId: string,
+    @Arg('input', () => UpdateMemberInput, { description: 'The new role.' }) input: UpdateMemberInput,
     @Ctx() ctx: AppContext,
   ): Promise<MemberResponse> {
     return fromRow(MemberResponse, await updateMember(ctx, org, userId, input));
@@ -35,7 +35,7 @@ export class MemberResolver {
   @Rest('DELETE', '/org/:org/members/:user_id', { tags: ['members'] })
   remove_member(
     @Arg('org', () => String) org: string,
-    @Arg('user_id', () => UUIDScalar) userId: string,
+    @Arg('user_id', () => UUIDScalar, { description: "The member's user id." }) userId: string,
     @Ctx() ctx: AppContext,
   ): Promise<MemberRemovedResponse> {
     return removeMember(ctx, org, userId);

@@ -12,28 +12,36 @@ export enum MemberRole {
   contributor = 'contributor',
   reader = 'reader',
 }
-registerEnumType(MemberRole, { name: 'MemberRole', description: 'Organization role: owner, contributor or reader.' });
+registerEnumType(MemberRole, {
+  name: 'MemberRole',
+  description: 'Organization role: owner, contributor or reader.',
+  valuesConfig: {
+    owner: { description: 'Full control: manages members, invitations and organization settings, and writes everything.' },
+    contributor: { description: 'Writes resources (sessions, evaluations, catalogs…) and creates workspaces; cannot manage members.' },
+    reader: { description: 'Reads every workspace of the organization and writes nothing.' },
+  },
+});
 
 @ObjectType('MemberResponse', { description: 'A member of an organization.' })
 export class MemberResponse {
   @Sql(ofUser('id'))
-  @Field(() => UUIDScalar)
+  @Field(() => UUIDScalar, { description: "The member's user id." })
   user_id: string;
 
   @Sql(ofUser('email'))
-  @Field(() => String)
+  @Field(() => String, { description: "The member's e-mail address." })
   email: string;
 
   @Sql(ofUser('username'))
-  @Field(() => String)
+  @Field(() => String, { description: "The member's username." })
   username: string;
 
   @Sql(ofUser('full_name'))
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The member's full name; null when not given." })
   full_name: string | null;
 
   @Sql(ofMembership('role'))
-  @Field(() => MemberRole)
+  @Field(() => MemberRole, { description: "The member's role in the organization." })
   role: MemberRole;
 
   @Sql(ofMembership('created_at'))
@@ -43,9 +51,9 @@ export class MemberResponse {
 
 @ObjectType('MemberRemovedResponse', { description: 'Reply of a member removal.' })
 export class MemberRemovedResponse {
-  @Field(() => UUIDScalar)
+  @Field(() => UUIDScalar, { description: "The removed member's user id." })
   user_id: string;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Always true.' })
   removed: boolean;
 }

@@ -21,7 +21,7 @@ export class OrganizationResolver {
     return toOrganization(found.org, found.canManageMembers);
   }
 
-  @FieldResolver(() => Int)
+  @FieldResolver(() => Int, { description: 'Number of members of the organization.' })
   member_count(@Root() organization: OrganizationResponse, @Ctx() ctx: AppContext): Promise<number> {
     return ctx.loaders.organizationMemberCount.load(organization.id);
   }

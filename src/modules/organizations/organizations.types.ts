@@ -7,7 +7,7 @@ import { effectiveSandboxCeiling, effectiveSandboxDefault, maxMembers } from './
 @ObjectType('OrganizationResponse', { description: 'An organization the caller belongs to, with its effective sandbox runtime limits.' })
 export class OrganizationResponse {
   @Sql()
-  @Field(() => UUIDScalar)
+  @Field(() => UUIDScalar, { description: "The organization's id." })
   id: string;
 
   @Sql()
@@ -15,15 +15,15 @@ export class OrganizationResponse {
   key: string;
 
   @Sql()
-  @Field(() => String)
+  @Field(() => String, { description: "The organization's display name." })
   name: string;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The organization's description; null when none." })
   description: string | null;
 
   @Sql()
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether the organization is marked active.' })
   is_active: boolean;
 
   /** Resolved through a DataLoader (one statement for every organization of a reply). */
@@ -37,7 +37,7 @@ export class OrganizationResponse {
   can_manage_members: boolean;
 
   @Sql()
-  @Field(() => String)
+  @Field(() => String, { description: "The organization's plan (`free` unless set otherwise)." })
   plan_type: string;
 
   @Sql(timestamp)
@@ -53,7 +53,7 @@ export class OrganizationResponse {
   max_sandbox_runtime_seconds: number | null;
 
   @Sql(derived((org) => effectiveSandboxCeiling(org as never)))
-  @Field(() => Int)
+  @Field(() => Int, { description: "The sandbox runtime ceiling in seconds that applies: the organization's own (never above the platform's), else the platform's." })
   effective_max_sandbox_runtime_seconds: number;
 
   @Sql(derived((org) => (org.max_sandbox_runtime_seconds != null ? 'organization' : 'platform')))
@@ -61,7 +61,7 @@ export class OrganizationResponse {
   max_sandbox_runtime_source_level: string;
 
   @Sql()
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'The organization-level default sandbox runtime in seconds; null when it uses the platform value.' })
   default_sandbox_runtime_seconds: number | null;
 
   @Sql(derived((org) => effectiveSandboxDefault(org as never)))
@@ -73,10 +73,10 @@ export class OrganizationResponse {
   default_sandbox_runtime_source_level: string;
 
   @Sql(derived(() => config().PLATFORM_MAX_SANDBOX_RUNTIME_SECONDS))
-  @Field(() => Int)
+  @Field(() => Int, { description: 'The platform-wide sandbox runtime ceiling in seconds (a server setting).' })
   platform_max_sandbox_runtime_seconds: number;
 
   @Sql(derived(() => config().PLATFORM_DEFAULT_SANDBOX_RUNTIME_SECONDS))
-  @Field(() => Int)
+  @Field(() => Int, { description: 'The platform-wide default sandbox runtime in seconds (a server setting).' })
   platform_default_sandbox_runtime_seconds: number;
 }

@@ -3,9 +3,9 @@ import { Field } from 'type-graphql';
 import { ApiInput } from '../../core/validation/api-input';
 import { SLUG_PATTERN } from '../workspaces/workspaces.inputs';
 
-@ApiInput('CreateProjectInput')
+@ApiInput('CreateProjectInput', { description: 'A new project.' })
 export class CreateProjectInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'Display name, 1 to 255 characters.' })
   @MinLength(1)
   @MaxLength(255)
   name: string;
@@ -16,7 +16,7 @@ export class CreateProjectInput {
   @Matches(SLUG_PATTERN, { message: 'must be a URL slug: lower-case letters, digits and single hyphens' })
   key: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Description, at most 1000 characters.' })
   @MaxLength(1000)
   description?: string | null;
 }

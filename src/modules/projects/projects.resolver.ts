@@ -27,7 +27,7 @@ export class ProjectResolver {
   async project(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('project_key', () => String) projectKey: string,
+    @Arg('project_key', () => String, { description: "The project's key." }) projectKey: string,
     @Ctx() ctx: AppContext,
   ): Promise<ProjectResponse> {
     return toProject(await getProject(ctx, org, workspace, projectKey));
@@ -38,7 +38,7 @@ export class ProjectResolver {
   async create_project(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('input', () => CreateProjectInput) input: CreateProjectInput,
+    @Arg('input', () => CreateProjectInput, { description: 'The new project.' }) input: CreateProjectInput,
     @Ctx() ctx: AppContext,
   ): Promise<ProjectResponse> {
     return toProject(await createProject(ctx, org, workspace, input));
@@ -49,7 +49,7 @@ export class ProjectResolver {
   delete_project(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('project_key', () => String) projectKey: string,
+    @Arg('project_key', () => String, { description: 'Key of the project to delete.' }) projectKey: string,
     @Ctx() ctx: AppContext,
   ): Promise<ProjectDeletedResponse> {
     return deleteProject(ctx, org, workspace, projectKey);

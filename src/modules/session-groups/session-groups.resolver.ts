@@ -31,7 +31,7 @@ export class SessionGroupResolver {
   async session_group(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('group_id', () => UUIDScalar) groupId: string,
+    @Arg('group_id', () => UUIDScalar, { description: "The session group's id." }) groupId: string,
     @Ctx() ctx: AppContext,
   ): Promise<SessionGroupSummary> {
     return toSessionGroup(await getSessionGroup(ctx, org, workspace, groupId));
@@ -42,7 +42,7 @@ export class SessionGroupResolver {
   async create_session_group(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('input', () => SessionGroupCreateRequest) input: SessionGroupCreateRequest,
+    @Arg('input', () => SessionGroupCreateRequest, { description: 'The new group.' }) input: SessionGroupCreateRequest,
     @Ctx() ctx: AppContext,
   ): Promise<SessionGroupSummary> {
     return toSessionGroup(await createSessionGroup(ctx, org, workspace, input));
@@ -53,8 +53,8 @@ export class SessionGroupResolver {
   async update_session_group(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('group_id', () => UUIDScalar) groupId: string,
-    @Arg('input', () => SessionGroupUpdateRequest) input: SessionGroupUpdateRequest,
+    @Arg('group_id', () => UUIDScalar, { description: "The session group's id." }) groupId: string,
+    @Arg('input', () => SessionGroupUpdateRequest, { description: 'The changes.' }) input: SessionGroupUpdateRequest,
     @Ctx() ctx: AppContext,
   ): Promise<SessionGroupSummary> {
     return toSessionGroup(await updateSessionGroup(ctx, org, workspace, groupId, input));

@@ -10,7 +10,16 @@ export enum SessionGroupKindEnum {
   workflow = 'workflow',
   workflow_run = 'workflow_run',
 }
-registerEnumType(SessionGroupKindEnum, { name: 'SessionGroupKind', description: 'What a session group stands for.' });
+registerEnumType(SessionGroupKindEnum, {
+  name: 'SessionGroupKind',
+  description: 'What a session group stands for.',
+  valuesConfig: {
+    worker_run: { description: 'One run of a worker.' },
+    evaluation_item: { description: 'One item of an evaluation.' },
+    workflow: { description: 'A workflow.' },
+    workflow_run: { description: 'One run of a workflow.' },
+  },
+});
 
 export enum SessionGroupStatusEnum {
   running = 'running',
@@ -18,54 +27,63 @@ export enum SessionGroupStatusEnum {
   failed = 'failed',
   cancelled = 'cancelled',
 }
-registerEnumType(SessionGroupStatusEnum, { name: 'SessionGroupStatus' });
+registerEnumType(SessionGroupStatusEnum, {
+  name: 'SessionGroupStatus',
+  description: 'Status of a session group.',
+  valuesConfig: {
+    running: { description: 'Running; setting it stamps `started_at` (once) and clears `completed_at`.' },
+    completed: { description: 'Finished successfully (terminal).' },
+    failed: { description: 'Finished with a failure (terminal).' },
+    cancelled: { description: 'Cancelled (terminal).' },
+  },
+});
 
 @ObjectType('SessionGroupSummary', {
   description: 'A group of sessions; counts and last activity are derived from its sessions.',
 })
 export class SessionGroupSummary {
   @Sql()
-  @Field(() => UUIDScalar)
+  @Field(() => UUIDScalar, { description: "The session group's id." })
   id: string;
 
   @Sql()
-  @Field(() => SessionGroupKindEnum)
+  @Field(() => SessionGroupKindEnum, { description: 'What the group stands for.' })
   kind: SessionGroupKindEnum;
 
   @Sql()
-  @Field(() => SessionGroupStatusEnum, { nullable: true })
+  @Field(() => SessionGroupStatusEnum, { nullable: true, description: "The group's status; null when none was ever set." })
   status: SessionGroupStatusEnum | null;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The group's title; null when none." })
   title: string | null;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the worker the group ran; null when none.' })
   worker: string | null;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name of the capability the group ran; null when none.' })
   capability: string | null;
 
   @Sql()
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Version of that capability; null when none.' })
   capability_version: string | null;
 
   @Sql()
-  @Field(() => UUIDScalar, { nullable: true })
+  @Field(() => UUIDScalar, { nullable: true, description: 'Id of the evaluation (of this workspace) the group belongs to; null when none.' })
   evaluation_id: string | null;
 
   @Sql()
-  @Field(() => UUIDScalar, { nullable: true })
+  @Field(() => UUIDScalar, { nullable: true, description: 'Id of the evaluation item the group belongs to; null when none.' })
   evaluation_item_id: string | null;
 
   @Sql()
-  @Field(() => UUIDScalar, { nullable: true })
+  @Field(() => UUIDScalar, { nullable: true, description: 'Id of the evaluation item attempt, as given at creation; null when none.' })
   evaluation_item_attempt_id: string | null;
 
   @Sql()
-  @Field(() => UUIDScalar, { nullable: true })
+  @Field(() => UUIDScalar, { nullable: true, description: 'Id of the runtime, as given at creation (not checked); null when none.' })
   runtime_id: string | null;
 
   @Sql()
@@ -73,7 +91,7 @@ export class SessionGroupSummary {
   active_session_count: number;
 
   @Sql()
-  @Field(() => Int)
+  @Field(() => Int, { description: "Sessions in the group, archived ones and other users' included." })
   session_count: number;
 
   @Sql()
@@ -93,11 +111,11 @@ export class SessionGroupSummary {
   updated_at: Date;
 
   @Sql(timestamp)
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When the group first entered `running`; null if it never did.' })
   started_at: Date | null;
 
   @Sql(timestamp)
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When the group entered a terminal status; null while not finished.' })
   completed_at: Date | null;
 
   @Sql(timestamp)
@@ -109,9 +127,9 @@ export class SessionGroupSummary {
   project_id: string;
 }
 
-@ObjectType('SessionGroupListResponse')
+@ObjectType('SessionGroupListResponse', { description: 'One page of session groups, newest first.' })
 export class SessionGroupListResponse extends PageEnvelope {
-  @Field(() => [SessionGroupSummary])
+  @Field(() => [SessionGroupSummary], { description: 'The session groups of this page.' })
   @PageItems()
   groups: SessionGroupSummary[];
 

@@ -95,7 +95,7 @@ export class SessionResolver {
   async session(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('session_id', () => String) sessionId: string,
+    @Arg('session_id', () => String, { description: "The session's id, or a unique prefix of at least 4 characters." }) sessionId: string,
     @Ctx() ctx: AppContext,
   ): Promise<SessionResponse> {
     return toSession(await getSession(ctx, org, workspace, sessionId));
@@ -106,7 +106,7 @@ export class SessionResolver {
   async save_session(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('input', () => SessionCreateRequest) input: SessionCreateRequest,
+    @Arg('input', () => SessionCreateRequest, { description: "The session's metadata." }) input: SessionCreateRequest,
     @Ctx() ctx: AppContext,
   ): Promise<SessionResponse> {
     const { session, created } = await saveSession(ctx, org, workspace, input);
@@ -119,8 +119,8 @@ export class SessionResolver {
   async update_session(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('session_id', () => String) sessionId: string,
-    @Arg('input', () => SessionUpdateRequest) input: SessionUpdateRequest,
+    @Arg('session_id', () => String, { description: "The session's id, or a unique prefix of at least 4 characters." }) sessionId: string,
+    @Arg('input', () => SessionUpdateRequest, { description: 'The changes.' }) input: SessionUpdateRequest,
     @Ctx() ctx: AppContext,
   ): Promise<SessionResponse> {
     return toSession(await updateSession(ctx, org, workspace, sessionId, input));
@@ -131,7 +131,7 @@ export class SessionResolver {
   async delete_session(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('session_id', () => String) sessionId: string,
+    @Arg('session_id', () => String, { description: "The session's id, or a unique prefix of at least 4 characters." }) sessionId: string,
     @Ctx() ctx: AppContext,
   ): Promise<SessionDeleteResponse> {
     return { id: await deleteSession(ctx, org, workspace, sessionId), deleted: true };
@@ -142,7 +142,7 @@ export class SessionResolver {
   async archive_session(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('session_id', () => String) sessionId: string,
+    @Arg('session_id', () => String, { description: "The session's id, or a unique prefix of at least 4 characters." }) sessionId: string,
     @Ctx() ctx: AppContext,
   ): Promise<SessionResponse> {
     return toSession(await setArchived(ctx, org, workspace, sessionId, true));
@@ -153,7 +153,7 @@ export class SessionResolver {
   async unarchive_session(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('session_id', () => String) sessionId: string,
+    @Arg('session_id', () => String, { description: "The session's id, or a unique prefix of at least 4 characters." }) sessionId: string,
     @Ctx() ctx: AppContext,
   ): Promise<SessionResponse> {
     return toSession(await setArchived(ctx, org, workspace, sessionId, false));
@@ -164,7 +164,7 @@ export class SessionResolver {
   async freeze_session(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('session_id', () => String) sessionId: string,
+    @Arg('session_id', () => String, { description: "The session's id, or a unique prefix of at least 4 characters." }) sessionId: string,
     @Ctx() ctx: AppContext,
   ): Promise<SessionResponse> {
     return toSession(await freezeSession(ctx, org, workspace, sessionId));
@@ -178,7 +178,7 @@ export class SessionResolver {
   async session_transcript(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('session_id', () => String) sessionId: string,
+    @Arg('session_id', () => String, { description: "The session's id, or a unique prefix of at least 4 characters." }) sessionId: string,
     @Args(() => TranscriptReadArgs) args: TranscriptReadArgs,
     @Ctx() ctx: AppContext,
   ): Promise<TranscriptResponse> {
@@ -191,8 +191,8 @@ export class SessionResolver {
   async append_session_transcript(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('session_id', () => String) sessionId: string,
-    @Arg('input', () => TranscriptAppendRequest) input: TranscriptAppendRequest,
+    @Arg('session_id', () => String, { description: "The session's id, or a unique prefix of at least 4 characters." }) sessionId: string,
+    @Arg('input', () => TranscriptAppendRequest, { description: 'The messages to append.' }) input: TranscriptAppendRequest,
     @Ctx() ctx: AppContext,
   ): Promise<TranscriptAppendResponse> {
     const result = await appendTranscript(ctx, org, workspace, sessionId, input);
@@ -204,8 +204,8 @@ export class SessionResolver {
   async compact_session_transcript(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('session_id', () => String) sessionId: string,
-    @Arg('input', () => TranscriptCompactRequest) input: TranscriptCompactRequest,
+    @Arg('session_id', () => String, { description: "The session's id, or a unique prefix of at least 4 characters." }) sessionId: string,
+    @Arg('input', () => TranscriptCompactRequest, { description: 'The last seq to compact and the summary.' }) input: TranscriptCompactRequest,
     @Ctx() ctx: AppContext,
   ): Promise<TranscriptCompactResponse> {
     const result = await compactTranscript(ctx, org, workspace, sessionId, input);
@@ -288,7 +288,7 @@ export class SessionResolver {
   async messages(
     @Root() session: SessionResponse,
     @Arg('limit', () => Int, { defaultValue: 100, description: 'At most 1000.' }) limit: number,
-    @Arg('include_compacted', () => Boolean, { defaultValue: false }) includeCompacted: boolean,
+    @Arg('include_compacted', () => Boolean, { defaultValue: false, description: 'Include compacted messages.' }) includeCompacted: boolean,
     @Ctx() ctx: AppContext,
   ): Promise<TranscriptMessage[]> {
     const rows = await ctx.loaders.sessionMessages.load({

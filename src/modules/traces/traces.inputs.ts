@@ -41,3 +41,16 @@ export class SpanListArgs {
   @Field(() => SpanOrderDirection, { nullable: true, defaultValue: SpanOrderDirection.ASC, description: 'ASC (default) or DESC.' })
   order_dir?: SpanOrderDirection | null;
 }
+
+@ArgsType()
+export class TraceItemsArgs {
+  @Field(() => Int, { nullable: true, defaultValue: 1000, description: 'Items to return, 1 to 10,000 (an evaluation holds at most 10,000 tasks; default 1000).' })
+  @Min(1)
+  @Max(10_000)
+  limit?: number | null;
+
+  @Field(() => Int, { nullable: true, defaultValue: 0, description: 'Items to skip, 0 to 20,000.' })
+  @Min(0)
+  @Max(20_000)
+  offset?: number | null;
+}

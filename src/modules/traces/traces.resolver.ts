@@ -9,7 +9,7 @@ import { getEvaluation } from '../evaluations/evaluations.service';
 import { EvaluationJobResponse } from '../evaluations/evaluations.types';
 import { WorkspaceResponse } from '../workspaces/workspaces.types';
 import { traceKey } from './traces.loaders';
-import { SpanListArgs, TraceListArgs } from './traces.inputs';
+import { SpanListArgs, TraceItemsArgs, TraceListArgs } from './traces.inputs';
 import { evaluationTraceItems, evaluationTraceStats, getTrace, listTraces, traceSpans, traceStats } from './traces.service';
 import {
   EvaluationTraceItemsResponse,
@@ -91,11 +91,12 @@ export class TraceResolver {
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
     @Arg('id', () => UUIDScalar, { description: 'The evaluation id.' }) id: string,
+    @Args(() => TraceItemsArgs) args: TraceItemsArgs,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationTraceItemsResponse> {
     const scope = await resolveWorkspace(ctx, org, workspace);
     const evaluation = await getEvaluation(ctx, org, workspace, id);
-    return { items: await evaluationTraceItems(scope, evaluation.id) };
+    return { items: await evaluationTraceItems(scope, evaluation.id, { limit: args.limit ?? 1000, offset: args.offset ?? 0 }) };
   }
 
   @FieldResolver(() => [SpanResponse], { description: 'The first `limit` spans of the trace by start time (GraphQL only; REST: /traces/{trace_id}/spans).' })

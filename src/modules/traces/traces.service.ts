@@ -147,10 +147,10 @@ export async function evaluationTraceStats(scope: WorkspaceScope, evaluationId: 
 }
 
 /** Traces of an evaluation, by item (roots naming `dreadnode.evaluation.item_id`), items in creation order. */
-export async function evaluationTraceItems(scope: WorkspaceScope, evaluationId: string) {
+export async function evaluationTraceItems(scope: WorkspaceScope, evaluationId: string, window: { limit: number; offset: number }) {
   return plainQuery<{ item_id: string; task_name: string | null; trace_ids: string[]; span_count: number; error_count: number; duration_ms: number }>(
     `SELECT root.evaluation_item_id AS item_id, min(i.task_name) AS task_name,
-            array_agg(root.trace_id ORDER BY root.start_time) AS trace_ids,
+            (array_agg(root.trace_id ORDER BY root.start_time))[1:100] AS trace_ids,
             sum(c.span_count)::int AS span_count, sum(c.error_count)::int AS error_count, sum(root.duration_ms)::float8 AS duration_ms
        FROM spans root
        LEFT JOIN evaluation_items i ON i.id = root.evaluation_item_id AND i.evaluation_id = root.evaluation_id
@@ -158,8 +158,9 @@ export async function evaluationTraceItems(scope: WorkspaceScope, evaluationId: 
                             FROM spans x WHERE x.organization_id = root.organization_id AND x.trace_id = root.trace_id AND x.workspace_id = root.workspace_id) c
       WHERE root.workspace_id = $workspace_id AND root.parent_span_id IS NULL AND root.evaluation_id = $evaluation_id AND root.evaluation_item_id IS NOT NULL
       GROUP BY root.evaluation_item_id
-      ORDER BY min(i.created_at) NULLS LAST, root.evaluation_item_id`,
-    { workspace_id: scope.workspace.id, evaluation_id: evaluationId },
+      ORDER BY min(i.created_at) NULLS LAST, root.evaluation_item_id
+      LIMIT $limit OFFSET $offset`,
+    { workspace_id: scope.workspace.id, evaluation_id: evaluationId, ...window },
     { prepare: 'evaluation-trace-items' },
   );
 }

@@ -131,7 +131,7 @@ export class SpanColumn {
 @ObjectType('TraceSpansResponse', { description: "A window of a trace's spans." })
 export class TraceSpansResponse {
   @Field(() => [SpanResponse], { description: 'The spans, in the order asked for.' })
-  @MaxItems(1000)
+  @PageItems()
   data: SpanResponse[];
 
   @Field(() => Int, { description: 'How many spans `data` holds.' })
@@ -171,8 +171,8 @@ export class EvaluationItemTraces {
   @Field(() => String, { nullable: true, description: "The item's task name (null for a dataset row or an item no longer stored)." })
   task_name: string | null;
 
-  @Field(() => [String], { description: "Ids of the item's traces, earliest first." })
-  @MaxItems(1000)
+  @Field(() => [String], { description: "Ids of the item's traces, earliest first (the first 100; the counts cover them all)." })
+  @MaxItems(100)
   trace_ids: string[];
 
   @Field(() => Int, { description: 'Spans of those traces.' })
@@ -187,8 +187,8 @@ export class EvaluationItemTraces {
 
 @ObjectType('EvaluationTraceItemsResponse', { description: "An evaluation's traces per item." })
 export class EvaluationTraceItemsResponse {
-  @Field(() => [EvaluationItemTraces], { description: 'One entry per item that has traces, in item order.' })
-  @MaxItems(10000)
+  @Field(() => [EvaluationItemTraces], { description: 'One entry per item that has traces, in item order (a window: `limit`, `offset`).' })
+  @PageItems()
   items: EvaluationItemTraces[];
 }
 

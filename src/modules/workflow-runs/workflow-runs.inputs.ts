@@ -7,12 +7,12 @@ import { WorkflowRunStatusEnum } from './workflow-runs.types';
 export const DEFAULT_HOST_KIND = 'worker';
 
 /** Body of create run; the project comes from the query string (required). */
-@ApiInput('WorkflowRunCreateRequest')
+@ApiInput('WorkflowRunCreateRequest', { description: 'A new workflow run (pending).' })
 export class WorkflowRunCreateRequest {
   @Field(() => UUIDScalar, { description: 'The workflow definition to run.' })
   definition_id: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Title, at most 255 characters.' })
   @MaxLength(255)
   title?: string | null;
 
@@ -21,7 +21,7 @@ export class WorkflowRunCreateRequest {
   @MaxLength(100)
   host_kind?: string | null;
 
-  @Field(() => UUIDScalar, { nullable: true })
+  @Field(() => UUIDScalar, { nullable: true, description: 'Id of the runtime, stored as given.' })
   runtime_id?: string | null;
 
   @Field(() => UUIDScalar, { nullable: true, description: 'A session group of kind workflow_run of the workspace.' })

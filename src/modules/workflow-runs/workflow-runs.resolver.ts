@@ -35,7 +35,7 @@ export class WorkflowRunResolver {
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
     @Arg('project_id', () => UUIDScalar, { description: 'A project of the workspace (required).' }) projectId: string,
-    @Arg('input', () => WorkflowRunCreateRequest) input: WorkflowRunCreateRequest,
+    @Arg('input', () => WorkflowRunCreateRequest, { description: 'The new run.' }) input: WorkflowRunCreateRequest,
     @Ctx() ctx: AppContext,
   ): Promise<WorkflowRunSummary> {
     return toWorkflowRun(await createWorkflowRun(ctx, org, workspace, projectId, input));
@@ -46,7 +46,7 @@ export class WorkflowRunResolver {
   async start_workflow_run(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('run_id', () => UUIDScalar) runId: string,
+    @Arg('run_id', () => UUIDScalar, { description: "The run's id." }) runId: string,
     @Arg('project_id', () => UUIDScalar, { nullable: true, description: 'When given, the run must belong to this project (404 otherwise).' }) projectId: string | null,
     @Ctx() ctx: AppContext,
   ): Promise<WorkflowRunSummary> {
@@ -58,7 +58,7 @@ export class WorkflowRunResolver {
   async cancel_workflow_run(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('run_id', () => UUIDScalar) runId: string,
+    @Arg('run_id', () => UUIDScalar, { description: "The run's id." }) runId: string,
     @Arg('project_id', () => UUIDScalar, { description: 'The project of the run (required; another project → 404).' }) projectId: string,
     @Ctx() ctx: AppContext,
   ): Promise<WorkflowRunSummary> {

@@ -41,7 +41,7 @@ export class WorkspaceResolver {
   @Rest('POST', '/org/:org/ws', { status: 201, tags: ['workspaces'] })
   async create_workspace(
     @Arg('org', () => String) org: string,
-    @Arg('input', () => CreateWorkspaceInput) input: CreateWorkspaceInput,
+    @Arg('input', () => CreateWorkspaceInput, { description: 'The new workspace.' }) input: CreateWorkspaceInput,
     @Ctx() ctx: AppContext,
   ): Promise<WorkspaceResponse> {
     return toWorkspace(await createWorkspace(ctx, org, input));
@@ -52,7 +52,7 @@ export class WorkspaceResolver {
   async update_workspace(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('input', () => UpdateWorkspaceInput) input: UpdateWorkspaceInput,
+    @Arg('input', () => UpdateWorkspaceInput, { description: 'The changes.' }) input: UpdateWorkspaceInput,
     @Ctx() ctx: AppContext,
   ): Promise<WorkspaceResponse> {
     return toWorkspace(await updateWorkspace(ctx, org, workspace, input));

@@ -9,6 +9,7 @@ export const rows: EndpointRow[] = [
   { method: 'GET', route: `${BASE}/:assessment_id`, path: one },
   { method: 'GET', route: `${BASE}/:assessment_id/traces/attacks`, path: (t) => `${one(t)}/traces/attacks` },
   { method: 'GET', route: `${BASE}/:assessment_id/traces`, path: (t) => `${one(t)}/traces` },
+  { method: 'GET', route: `${BASE}/:assessment_id/traces/trials`, path: (t) => `${one(t)}/traces/trials` },
   { method: 'GET', route: `${BASE}/:assessment_id/analytics`, path: (t) => `${one(t)}/analytics` },
   {
     method: 'POST',

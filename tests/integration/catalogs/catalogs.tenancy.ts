@@ -58,7 +58,7 @@ export const rows: EndpointRow[] = [
   { method: 'PATCH', route: '/org/:org/capabilities/:name/visibility', path: (t) => `${org(t)}/capabilities/${CAP}/visibility`, body: () => ({ is_public: true }) },
   { method: 'PATCH', route: '/org/:org/tasks/:name/visibility', path: (t) => `${org(t)}/tasks/${TASK}/visibility`, body: () => ({ is_public: true }) },
   { method: 'PATCH', route: '/org/:org/task-sets/:name/visibility', path: (t) => `${org(t)}/task-sets/${SET}/visibility`, body: () => ({ is_public: true }) },
-  { method: 'PUT', route: '/org/:org/task-sets/:task_set', path: (t) => `${org(t)}/task-sets/${SET}`, body: () => ({ name: SET, members: [TASK], description: 'replaced' }) },
+  { method: 'PUT', route: '/org/:org/task-sets/:name', path: (t) => `${org(t)}/task-sets/${SET}`, body: () => ({ name: SET, members: [TASK], description: 'replaced' }) },
   { method: 'DELETE', route: '/org/:org/task-sets/:name', path: (t) => `${org(t)}/task-sets/${SET}` },
   { method: 'DELETE', route: '/org/:org/datasets/:name/:version', path: (t) => `${org(t)}/datasets/${DS}/1.0.0` },
   { method: 'DELETE', route: '/org/:org/capabilities/:name/:version', path: (t) => `${org(t)}/capabilities/${CAP}/1.0.0` },

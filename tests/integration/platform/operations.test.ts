@@ -21,6 +21,7 @@ const DOMAIN_FILES = [
   'projects.graphql',
   'session-groups.graphql',
   'sessions.graphql',
+  'traces.graphql',
   'workflow-runs.graphql',
   'workspaces.graphql',
 ];

@@ -59,7 +59,7 @@ function send(body: unknown, options: { apiKey?: string; org?: string; headers?:
 }
 
 async function sendRaw(body: Buffer, headers: Record<string, string>, apiKey = key) {
-  const response = await fetch(`${api.baseUrl}/api/v1/org/${owner.orgKey}/otel/traces`, { method: 'POST', headers: { 'x-api-key': apiKey, ...headers }, body });
+  const response = await fetch(`${api.baseUrl}/api/v1/org/${owner.orgKey}/otel/traces`, { method: 'POST', headers: { 'x-api-key': apiKey, ...headers }, body: new Uint8Array(body) });
   return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
 }
 
