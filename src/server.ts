@@ -48,6 +48,7 @@ function banner(port: number, demo: Demo, workers: number, databaseUrl: string, 
 async function serve(): Promise<{ port: number; close: () => Promise<void> }> {
   const settings = config();
   const app = await createApp();
+  const stopUpkeep = await platform.startUpkeep();
   const server = createHttpServer(app);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
@@ -70,6 +71,7 @@ async function serve(): Promise<{ port: number; close: () => Promise<void> }> {
     // A reply whose head went out before the signal still keeps its connection alive once it ends: close those as they go idle.
     const sweep = setInterval(() => server.closeIdleConnections(), 50);
     metrics?.close();
+    stopUpkeep();
     // Resolves once the last connection has ended: the process exits as soon as the last request is answered.
     await closed;
     clearInterval(sweep);

@@ -82,6 +82,8 @@ export interface AppModule {
   projectCounts?: readonly ProjectCountSource[];
   authenticators?: readonly Authenticator[];
   bodyRoutes?: readonly BodyRoute[];
+  /** Work a serving process keeps doing (span partitions ahead and past retention): started with the server, stopped on shutdown. */
+  upkeep?: () => Promise<() => void>;
 }
 
 /** The registry, assembled. */
@@ -96,6 +98,8 @@ export interface Platform {
   projectCounts: ProjectCountSource[];
   authenticators: Authenticator[];
   bodyRoutes: BodyRoute[];
+  /** Starts every module's upkeep; resolves with one function stopping them all. */
+  startUpkeep(): Promise<() => void>;
   createLoaders(viewer: Viewer | null): Loaders;
 }
 
@@ -121,6 +125,10 @@ export function buildPlatform(modules: readonly AppModule[]): Platform {
     projectCounts,
     authenticators: modules.flatMap((module) => module.authenticators ?? []),
     bodyRoutes: modules.flatMap((module) => module.bodyRoutes ?? []),
+    async startUpkeep() {
+      const stops = await Promise.all(modules.flatMap((module) => (module.upkeep ? [module.upkeep()] : [])));
+      return () => stops.forEach((stop) => stop());
+    },
     createLoaders: lazyLoaders(modules, deps),
   };
 }

@@ -1,6 +1,7 @@
 import { defineScopes, WRITER_ROLES, type ScopeNames } from '../../core/authz/scopes';
 import type { AppModule } from '../../core/module';
 import { otlpTracesRoute } from './otlp-route';
+import { ensureSpanPartitions, startPartitionUpkeep } from './span-partitions';
 import { createTraceLoaders } from './traces.loaders';
 import { AssessmentTracesResolver, EvaluationTracesResolver, TraceResolver, WorkspaceTracesResolver } from './traces.resolver';
 
@@ -16,6 +17,10 @@ export const tracesModule: AppModule = {
   loaders: createTraceLoaders,
   scopes: SCOPES,
   bodyRoutes: [otlpTracesRoute],
+  async upkeep() {
+    await ensureSpanPartitions(true);
+    return startPartitionUpkeep();
+  },
 };
 
 declare module '../../core/authz/scopes' {
