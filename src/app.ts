@@ -19,6 +19,7 @@ import { createSchema } from './schema';
 import type { BodyRoute } from './core/module';
 import { platform } from './modules';
 import { readEncodedBody } from './http/body';
+import { inRequestSpan, traceIdOf, type ActiveSpan } from './core/telemetry';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -82,11 +83,15 @@ export async function createApp(): Promise<App> {
     sendError(res, appError);
   }
 
-  const handler: Handler = (req, res) => {
+  // With tracing on (OTEL_EXPORTER_OTLP_ENDPOINT), each request runs in a server span continuing its traceparent.
+  const handler: Handler = (req, res) => inRequestSpan(req.headers, `${req.method ?? 'GET'} request`, (span) => handle(req, res, span));
+
+  const handle = (req: IncomingMessage, res: ServerResponse, span: ActiveSpan | null): void => {
     const requestId = newRequestId(headerValue(req, 'x-request-id'));
     // Vary: Origin on every reply, so a shared cache never serves one origin's CORS headers (or none) to another.
     const headers: Record<string, string> = { 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff', Vary: 'Origin' };
-    const state: RequestState = { requestId, started: process.hrtime.bigint(), route: 'unmatched', ctx: null, headers };
+    const traceId = span?.traceId ?? traceIdOf(headerValue(req, 'traceparent'));
+    const state: RequestState = { requestId, started: process.hrtime.bigint(), route: 'unmatched', ctx: null, headers, traceId, span };
     // Metrics and the log line once the reply is written (src/http/respond.ts writes every reply).
     attachReplyHooks(res, { headers, written: () => observe(req, res, state) });
     if (req.headers.origin !== undefined) {

@@ -9,6 +9,7 @@ import type { EmbeddedDatabase } from './db/embedded';
 import { platform } from './modules';
 import { createApp, createHttpServer } from './app';
 import { createMetricsServer } from './http/ops-routes';
+import { startTelemetry } from './core/telemetry';
 import { closeConnectionsAfterReplies } from './http/respond';
 import { jwtSecret } from './modules/accounts/jwt';
 import { seedDemo } from '../seeders/demo.seeder';
@@ -47,6 +48,7 @@ function banner(port: number, demo: Demo, workers: number, databaseUrl: string, 
 /** One HTTP server on this process; resolves with its port and a function that drains and closes it. */
 async function serve(): Promise<{ port: number; close: () => Promise<void> }> {
   const settings = config();
+  const stopTelemetry = startTelemetry();
   const app = await createApp();
   const stopUpkeep = await platform.startUpkeep();
   const server = createHttpServer(app);
@@ -77,6 +79,7 @@ async function serve(): Promise<{ port: number; close: () => Promise<void> }> {
     clearInterval(sweep);
     await app.stop().catch(() => undefined);
     await drainBackground();
+    await stopTelemetry?.();
     await closeDatabase().catch(() => undefined);
   };
   return { port, close };

@@ -7,6 +7,7 @@ import { stringifyResult, type Engine } from '../core/graphql-sql/engine';
 import type { ScopeHint } from '../core/tenancy/scope';
 import { AppError, ForbiddenError, reportError, ValidationError } from '../core/errors';
 import { operationHash, trustedHashes } from '../core/trusted-documents';
+import { startSpan, type ActiveSpan } from '../core/telemetry';
 import { formatGraphQLError } from '../core/errors/graphql-errors';
 import { config } from '../config/config';
 import { checkOperationLimits } from '../core/graphql-limits';
@@ -78,10 +79,16 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
       ApolloServerPluginCacheControlDisabled(),
       {
         async requestDidStart({ contextValue }) {
+          // The operation's span while tracing is on (core/telemetry.ts), from its resolution to its reply.
+          let span: ActiveSpan | null = null;
           return {
             async didResolveOperation({ operationName, operation, request, document, response }) {
               // Logged per request; metrics keep the bounded route label `graphql`.
               contextValue.operation = `graphql:${operationName ?? operation?.operation ?? 'anonymous'}`;
+              span = startSpan(`graphql ${operation?.operation ?? 'operation'} ${operationName ?? 'anonymous'}`, {
+                'graphql.operation.name': operationName ?? '',
+                'graphql.operation.type': operation?.operation ?? '',
+              });
               // A reply that may carry a token or a new key is never cached (fields marked @NoStore).
               if (selectsNoStoreField(schema, document)) response.http.headers.set('cache-control', NO_STORE_HEADERS['Cache-Control']);
               if (!operation) return;
@@ -106,8 +113,9 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
             },
             async willSendResponse({ response }) {
               // A request refused before execution (parse, validation, budget) answers the status its error carries.
-              if (response.body.kind !== 'single') return;
+              if (response.body.kind !== 'single') return span?.end();
               const { data, errors } = response.body.singleResult;
+              span?.end(errors?.length ? errors[0].message : undefined);
               const status = errors?.[0]?.extensions?.status;
               if (data === undefined && typeof status === 'number') response.http.status = status;
             },

@@ -6,6 +6,7 @@ import { logger } from '../core/logger';
 import { requestMetrics } from '../core/metrics';
 import { enforceRequestQuota } from '../core/rate-limit';
 import { createContext } from '../context/context';
+import type { ActiveSpan } from '../core/telemetry';
 
 /** What the HTTP layer tracks for one request, for its log line and metrics. */
 export interface RequestState {
@@ -16,6 +17,10 @@ export interface RequestState {
   ctx: AppContext | null;
   /** Headers every reply of the request carries (X-Request-Id, X-RateLimit-*), written with the reply. */
   headers: Record<string, string>;
+  /** The W3C trace the request belongs to (its traceparent's, or the server span's when tracing is on). */
+  traceId: string | null;
+  /** The request's server span while tracing is on (core/telemetry.ts), ended once the reply is written. */
+  span: ActiveSpan | null;
 }
 
 export function headerValue(req: IncomingMessage, name: string): string | null {
@@ -51,11 +56,13 @@ export function observe(req: IncomingMessage, res: ServerResponse, state: Reques
   // A reply cut after its head was sent (abortReply), or whose client had gone, is counted and logged as aborted, not by the status it began with.
   const aborted = !res.writableEnded || res.destroyed;
   requestMetrics.record(req.method ?? 'GET', state.route, aborted ? 'aborted' : res.statusCode, seconds);
+  state.span?.end(res.statusCode >= 500 ? `HTTP ${res.statusCode}` : undefined, { 'http.route': state.route, 'http.response.status_code': res.statusCode }, `${req.method} ${state.route}`);
   if (!logger.isLevelEnabled('info')) return;
   const tenant = state.ctx?.tenant;
   logger.info(
     {
       request_id: state.requestId,
+      trace_id: state.traceId ?? undefined,
       method: req.method,
       path: (req.url ?? '/').split('?')[0],
       route: state.route,

@@ -37,6 +37,15 @@ describe('the request log line', () => {
     expect(line).toMatchObject({ org: user.orgKey, workspace: 'default', route: 'Query.projects', status: 200, user_id: user.id });
   });
 
+  it("names the W3C trace of the caller's traceparent (tracing off: nothing else is loaded), and none for a malformed one", async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const line = await logLineOf(() => rest(api, 'GET', `/org/${user.orgKey}/ws/default/projects`, { token: user.token, headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } }));
+    expect(line.trace_id).toBe(traceId);
+    const bad = await logLineOf(() => rest(api, 'GET', `/org/${user.orgKey}/ws/default/projects`, { token: user.token, headers: { traceparent: `00-${'0'.repeat(32)}-00f067aa0ba902b7-01` } }));
+    expect(bad.trace_id).toBeUndefined();
+    expect(Object.keys(require.cache).some((file) => file.includes('@opentelemetry/sdk-trace-node'))).toBe(false);
+  });
+
   it('names no organization when the caller is not a member of the one in the URL', async () => {
     const line = await logLineOf(() => rest(api, 'GET', `/org/${user.orgKey}/ws/default/projects`, { token: outsider.token }));
     expect(line).toMatchObject({ status: 404, user_id: outsider.id });

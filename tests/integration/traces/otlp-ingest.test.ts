@@ -3,6 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
 import { createApiKey } from '../../factories/api-keys';
+import { createEvaluation, items } from '../../factories/evaluations';
 import { rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
 
@@ -96,42 +97,41 @@ describe('OTLP ingest with the official OpenTelemetry exporters', () => {
     expect(all.body.map((item: any) => item.score).sort()).toEqual([0.2, 0.9]);
   });
 
-  it('stores the same run sent by the JSON exporter, and a retried export changes nothing', async () => {
+  it('stores the same run sent by the JSON exporter (a retried export is tested in traces.test.ts)', async () => {
     const assessmentId = await createAssessment();
     const traceId = await exportRedTeamRun('json', assessmentId, [{ name: 'crescendo', asr: 1, jailbreak: 1, trials: [{ score: 1, jailbreak: 'true' }] }]);
-    const before = await rest(api, 'GET', `${WS}/traces/${traceId}/stats`, { token: owner.token });
-    expect(before.body.total_spans).toBe(3);
-
-    // The same spans again, as an exporter's retry sends them.
-    const spans = await rest(api, 'GET', `${WS}/traces/${traceId}/spans`, { token: owner.token });
-    const again = {
-      resourceSpans: [
-        {
-          resource: { attributes: [] },
-          scopeSpans: [
-            {
-              spans: spans.body.data.map((span: any) => ({
-                traceId: span.trace_id,
-                spanId: span.span_id,
-                parentSpanId: span.parent_span_id ?? undefined,
-                name: span.name,
-                startTimeUnixNano: String(BigInt(Date.parse(span.start_time)) * 1_000_000n),
-                endTimeUnixNano: String(BigInt(Date.parse(span.end_time)) * 1_000_000n),
-                attributes: Object.entries(span.attributes).map(([k, v]) => ({ key: k, value: typeof v === 'number' ? { doubleValue: v } : typeof v === 'boolean' ? { boolValue: v } : { stringValue: typeof v === 'string' ? v : JSON.stringify(v) } })),
-              })),
-            },
-          ],
-        },
-      ],
-    };
-    const retry = await rest(api, 'POST', `/org/${owner.orgKey}/otel/traces`, { headers: { 'x-api-key': key }, body: again });
-    expect(retry.status).toBe(200);
-    expect(retry.body).toEqual({ accepted: 3, rejected: 0 });
-    // Start times read back with millisecond precision differ from the stored microseconds only below a millisecond,
-    // so the retry is keyed identically only when the SDK's own nanoseconds are resent: count what is stored.
-    const after = await rest(api, 'GET', `${WS}/traces/${traceId}/stats`, { token: owner.token });
-    expect(after.body.total_spans).toBeGreaterThanOrEqual(3);
+    expect((await rest(api, 'GET', `${WS}/traces/${traceId}/stats`, { token: owner.token })).body.total_spans).toBe(3);
     const analytics = await rest(api, 'GET', `${WS}/airt/assessments/${assessmentId}/analytics`, { token: owner.token });
     expect(analytics.body).toMatchObject({ overall_asr: 1, total_attacks: 1, total_trials: 1, risk_score: 10 });
+  });
+
+  it('stores an evaluation-shaped trace sent by the protobuf exporter, read by the evaluation\'s trace routes', async () => {
+    const evaluation = await createEvaluation(api, owner, { dataset: [{ prompt: 'a' }] });
+    const [item] = await items(api, owner, evaluation.id);
+    const { traceId, failures } = await sdkExport({ format: 'proto', shape: 'evaluation', project: 'default', evaluationId: evaluation.id, itemId: item.id, rootName: 'evaluate item' });
+    expect(failures).toEqual([]);
+    const stats = await rest(api, 'GET', `${WS}/evaluation/${evaluation.id}/traces`, { token: owner.token });
+    expect(stats.body).toMatchObject({ total_spans: 3, error_spans: 1, span_types: { evaluation: 1, agent: 1, tool: 1 } });
+    const byItem = await rest(api, 'GET', `${WS}/evaluation/${evaluation.id}/traces/items`, { token: owner.token });
+    expect(byItem.body.items).toEqual([expect.objectContaining({ item_id: item.id, trace_ids: [traceId], span_count: 3, error_count: 1 })]);
+    const list = await rest(api, 'GET', `${WS}/traces`, { token: owner.token, query: { span_type: 'evaluation' } });
+    expect(list.body.traces.map((trace: { trace_id: string }) => trace.trace_id)).toContain(traceId);
+  });
+
+  it('counts attacks from spans and from the attack ingest together in the list, analytics and trace statistics', async () => {
+    const assessmentId = await createAssessment();
+    await exportRedTeamRun('proto', assessmentId, [{ name: 'tap', asr: 1, jailbreak: true, trials: [{ score: 0.8, jailbreak: true }] }]);
+    const ingested = await rest(api, 'POST', `${WS}/airt/assessments/${assessmentId}/traces/attacks`, {
+      token: owner.token,
+      body: { attacks: [{ attack_name: 'manual', goal: 'g', goal_category: 'prompt_leak', asr: 0, finished_trials: 4, total_trials: 4 }] },
+    });
+    expect(ingested.status).toBe(201);
+    const list = await rest(api, 'GET', `${WS}/airt/assessments/${assessmentId}/traces/attacks`, { token: owner.token });
+    expect(list.body.map((item: { attack_name: string }) => item.attack_name)).toEqual(['tap', 'manual']);
+    const analytics = await rest(api, 'GET', `${WS}/airt/assessments/${assessmentId}/analytics`, { token: owner.token });
+    // mean asr 0.5, jailbreak share 0.5: 10 × (0.35 + 0.15) = 5
+    expect(analytics.body).toMatchObject({ overall_asr: 0.5, risk_score: 5, total_attacks: 2, total_trials: 5 });
+    const stats = await rest(api, 'GET', `${WS}/airt/assessments/${assessmentId}/traces`, { token: owner.token });
+    expect(stats.body).toMatchObject({ attack_spans: 2, trial_spans: 5, total_jailbreaks: 1 });
   });
 });

@@ -8,6 +8,7 @@ import { createEvaluation, items, publishVerifiedTask } from '../../factories/ev
 import { gql, rest } from '../../helpers/http';
 import { countStatements } from '../../helpers/statements';
 import { useTestApp } from '../../helpers/test-app';
+import { config, overrideConfig } from '../../../src/config/config';
 
 const api = useTestApp();
 let roles: Awaited<ReturnType<typeof createOrgWithRoles>>;
@@ -207,6 +208,22 @@ describe('POST /org/{org}/otel/traces', () => {
     const res = await send(exportOf(spans));
     expect(res.status).toBe(413);
     expect(res.body.detail).toContain('OTLP_MAX_SPANS');
+  });
+
+  it('answers 429 with Retry-After once the key spends its request quota (the exporter drops the batch)', async () => {
+    const fresh = (await createApiKey(api, owner)).key;
+    const before = config();
+    overrideConfig({ RATE_LIMIT_PER_MINUTE: 2 });
+    try {
+      const statuses = [];
+      for (let index = 0; index < 3; index += 1) statuses.push((await send(exportOf([span({ traceId: hex(16) })]), { apiKey: fresh })).status);
+      expect(statuses).toEqual([200, 200, 429]);
+      const limited = await send(exportOf([span({ traceId: hex(16) })]), { apiKey: fresh });
+      expect(limited.body).toMatchObject({ code: 429, type: 'usage_limit_exceeded_error' });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      overrideConfig({ RATE_LIMIT_PER_MINUTE: before.RATE_LIMIT_PER_MINUTE });
+    }
   });
 
   it("accepts the SDK client's {traces: [...]} form", async () => {
