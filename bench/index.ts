@@ -20,6 +20,7 @@ const BENCHES: Record<string, () => Promise<{ main: (args: string[]) => Promise<
   catalogs: () => import('./catalogs.bench'),
   assessments: () => import('./assessments.bench'),
   evaluations: () => import('./evaluations.bench'),
+  traces: () => import('./traces.bench'),
 };
 
 async function run(): Promise<void> {

@@ -48,6 +48,8 @@ export const up: Migration = async ({ context: sql }) => {
     CREATE INDEX spans_parent_idx ON spans (organization_id, trace_id, parent_span_id);
     CREATE INDEX spans_evaluation_idx ON spans (evaluation_id, start_time) WHERE evaluation_id IS NOT NULL;
     CREATE INDEX spans_assessment_idx ON spans (assessment_id) WHERE assessment_id IS NOT NULL;
+    -- Children placed before their root arrived (few, and only until it does).
+    CREATE INDEX spans_inferred_idx ON spans (organization_id, trace_id) WHERE project_inferred;
 
     ALTER TABLE airt_attack_spans ADD COLUMN from_trace boolean NOT NULL DEFAULT false;
     CREATE UNIQUE INDEX airt_attack_spans_from_trace ON airt_attack_spans (assessment_id, trace_id, span_id) WHERE from_trace;

@@ -3,11 +3,12 @@ import type { AppContext } from '../../core/context';
 import { InvalidError, PayloadTooLargeError } from '../../core/errors';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
-import { plainQuery } from '../../db/hot';
-import { deriveAttacksFromSpans } from '../assessments/trace-attacks';
+import { copyIn, plainQuery } from '../../db/hot';
+import type { Transaction } from 'sequelize';
+import { deriveAttacksFromSpans, type StoredSpan } from '../assessments/trace-attacks';
 import { readExport, type ExportRequest, type Rejection, type SpanRecord } from './otlp';
 import { acceptedWindow, ensureSpanPartitions } from './span-partitions';
-import { EXPORT_PROJECTS_SQL, INSERT_SPANS_SQL, REHOME_SQL, STORED_ROOTS_SQL } from './traces.sql';
+import { COPY_SPANS_SQL, EXPORT_PROJECTS_SQL, INSERT_SPANS_SQL, REHOME_SQL, STORED_ROOTS_SQL } from './traces.sql';
 
 /**
  * OTLP span ingest (decisions §15): an export's spans stored in one
@@ -65,7 +66,12 @@ export async function ingestExport(scope: OrgScope, request: ExportRequest): Pro
   }
   const { oldestUs, newestUs } = acceptedWindow();
   const spans: SpanRecord[] = [];
+  const keys = new Set<string>();
   for (const span of read) {
+    const key = `${span.trace_id}/${span.span_id}`;
+    // The same span twice in one export is stored once.
+    if (keys.has(key)) continue;
+    keys.add(key);
     if (span.start_us < oldestUs || span.start_us >= newestUs) {
       rejected.push({ span_id: span.span_id, reason: `start time outside the ${settings.TRACE_RETENTION_DAYS}-day retention window` });
     } else {
@@ -76,21 +82,76 @@ export async function ingestExport(scope: OrgScope, request: ExportRequest): Pro
   const rows = spans.flatMap((span, index) => (placements[index] ? [rowOf(span, placements[index])] : []));
   if (rows.length) {
     await ensureSpanPartitions();
-    await database().transaction(async (transaction) => {
-      const stored = await plainQuery<{ trace_id: string; span_id: string; parent_span_id: string | null; span_type: string | null }>(
-        INSERT_SPANS_SQL,
-        { organization_id: scope.org.id, rows: JSON.stringify(rows) },
-        { transaction },
-      );
-      const roots = rows.filter((row) => row.parent_span_id === null && !row.project_inferred);
-      if (roots.length) {
-        const moved = roots.map((row) => ({ trace_id: row.trace_id, project_id: row.project_id, workspace_id: row.workspace_id }));
-        await plainQuery(REHOME_SQL, { organization_id: scope.org.id, roots: JSON.stringify(moved) }, { transaction });
-      }
-      await deriveAttacksFromSpans(scope.org.id, stored, transaction);
-    });
+    try {
+      await database().transaction((transaction) => storeRows(scope, rows, transaction, 'copy'));
+    } catch (error) {
+      // Some spans were stored already (a retried export, or two exports of the same spans at once).
+      if (!isUniqueViolation(error)) throw error;
+      await database().transaction((transaction) => storeRows(scope, rows, transaction, 'insert'));
+    }
   }
   return { accepted: rows.length + pendingCopies, rejected: rejected.length, message: rejectionMessage(rejected) };
+}
+
+type SpanRow = ReturnType<typeof rowOf>;
+
+/**
+ * One transaction: the spans written by COPY (or, when some were stored
+ * already, by INSERT … ON CONFLICT DO NOTHING, which skips them), children
+ * placed before their root moved to it, attacks derived from what is new.
+ */
+async function storeRows(scope: OrgScope, rows: SpanRow[], transaction: Transaction, how: 'copy' | 'insert'): Promise<void> {
+  let stored: StoredSpan[];
+  if (how === 'copy') {
+    // Optimistic: an exporter retries only after a failure, so the spans are almost always new. One already
+    // stored makes the COPY fail on its key, and the caller runs the export again through INSERT … ON CONFLICT.
+    await copyIn(COPY_SPANS_SQL, copyText(scope.org.id, rows), transaction);
+    stored = rows;
+  } else {
+    stored = await plainQuery<StoredSpan>(INSERT_SPANS_SQL, { organization_id: scope.org.id, rows: JSON.stringify(rows) }, { transaction });
+  }
+  const roots = rows.filter((row) => row.parent_span_id === null && !row.project_inferred);
+  if (roots.length) {
+    const moved = roots.map((row) => ({ trace_id: row.trace_id, project_id: row.project_id, workspace_id: row.workspace_id }));
+    await plainQuery(REHOME_SQL, { organization_id: scope.org.id, roots: JSON.stringify(moved) }, { transaction, prepare: 'spans-rehome' });
+  }
+  await deriveAttacksFromSpans(scope.org.id, stored, transaction);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown; original?: { code?: unknown } } | null)?.code === '23505';
+}
+
+/** Microseconds since the epoch as timestamptz text (microsecond precision). */
+function timestampText(us: number): string {
+  const iso = new Date(Math.floor(us / 1000)).toISOString();
+  return `${iso.slice(0, 23)}${String(us % 1000).padStart(3, '0')}Z`;
+}
+
+/** A value in COPY's text format: \N for null, backslash, tab, newline and carriage return escaped. */
+function copyValue(value: string | number | boolean | null): string {
+  if (value === null) return '\\N';
+  const text = String(value);
+  return /[\\\t\n\r]/.test(text) ? text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : text;
+}
+
+/** The rows as COPY text, columns in COPY_COLUMNS order (a resource shared by spans is serialised once). */
+function copyText(organizationId: string, rows: SpanRow[]): string {
+  let text = '';
+  const resources = new Map<object, string>();
+  for (const row of rows) {
+    let resource = resources.get(row.resource);
+    if (resource === undefined) resources.set(row.resource, (resource = JSON.stringify(row.resource)));
+    text += [
+      organizationId, row.workspace_id, row.project_id, row.project_inferred, row.trace_id, row.span_id, row.parent_span_id, row.name, row.span_type, row.kind,
+      timestampText(row.start_us), timestampText(row.end_us), row.duration_ms, row.status_code, row.status_message, JSON.stringify(row.attributes),
+      resource, row.events.length ? JSON.stringify(row.events) : '[]', row.run_id, row.evaluation_id, row.evaluation_item_id, row.session_id, row.assessment_id,
+    ]
+      .map(copyValue)
+      .join('\t');
+    text += '\n';
+  }
+  return text;
 }
 
 function rejectionMessage(rejected: Rejection[]): string {
@@ -154,7 +215,9 @@ function rowOf(span: SpanRecord, placement: Placement) {
   const attributes = span.attributes;
   const spanType = textOr(attributes['dreadnode.type']);
   return {
-    ...placement,
+    project_id: placement.project_id,
+    workspace_id: placement.workspace_id,
+    project_inferred: placement.project_inferred,
     trace_id: span.trace_id,
     span_id: span.span_id,
     parent_span_id: span.parent_span_id,
@@ -168,7 +231,7 @@ function rowOf(span: SpanRecord, placement: Placement) {
     status_message: span.status_message,
     attributes,
     resource: span.resource,
-    events: span.events.map((event) => ({ name: event.name, timestamp: new Date(event.time_us / 1000).toISOString(), attributes: event.attributes })),
+    events: span.events.length === 0 ? [] : span.events.map((event) => ({ name: event.name, timestamp: new Date(event.time_us / 1000).toISOString(), attributes: event.attributes })),
     run_id: textOr(attributes['dreadnode.run.id']),
     evaluation_id: uuidOr(attributes['dreadnode.evaluation.id']),
     evaluation_item_id: uuidOr(attributes['dreadnode.evaluation.item_id']),

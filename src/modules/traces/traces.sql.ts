@@ -29,6 +29,14 @@ export const INSERT_SPANS_SQL = `
   ON CONFLICT DO NOTHING
   RETURNING trace_id, span_id, parent_span_id, span_type`;
 
+/** The stored columns, in the order of a COPY row (traces.ingest.ts copyText). */
+export const COPY_COLUMNS = [
+  'organization_id', 'workspace_id', 'project_id', 'project_inferred', 'trace_id', 'span_id', 'parent_span_id', 'name', 'span_type', 'kind',
+  'start_time', 'end_time', 'duration_ms', 'status_code', 'status_message', 'attributes', 'resource', 'events', 'run_id', 'evaluation_id',
+  'evaluation_item_id', 'session_id', 'assessment_id',
+] as const;
+export const COPY_SPANS_SQL = `COPY spans (${COPY_COLUMNS.join(', ')}) FROM STDIN`;
+
 /** The projects an export may name (by id or key), and the default projects, of the organization. */
 export const EXPORT_PROJECTS_SQL = `
   SELECT p.id, p.key, p.workspace_id, p.is_default, w.is_default AS workspace_is_default
@@ -44,12 +52,11 @@ export const STORED_ROOTS_SQL = `
    WHERE s.organization_id = $organization_id AND s.trace_id = ANY($trace_ids::text[]) AND s.parent_span_id IS NULL
    ORDER BY s.trace_id, s.start_time`;
 
-/** Children stored before their root, placed by default, follow the root that has now arrived. */
+/** Children stored before their root, placed by default, follow the root that has now arrived (through the small index of such spans). */
 export const REHOME_SQL = `
   UPDATE spans s SET project_id = r.project_id, workspace_id = r.workspace_id, project_inferred = false
     FROM jsonb_to_recordset($roots::jsonb) AS r(trace_id text, project_id uuid, workspace_id uuid)
-   WHERE s.organization_id = $organization_id AND s.trace_id = r.trace_id AND s.project_inferred
-     AND (s.project_id, s.workspace_id) IS DISTINCT FROM (r.project_id, r.workspace_id)`;
+   WHERE s.organization_id = $organization_id AND s.trace_id = r.trace_id AND s.project_inferred`;
 
 /**
  * Root spans as trace summaries, with their trace's span and error counts

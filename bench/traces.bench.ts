@@ -1,0 +1,287 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import protobuf from 'protobufjs';
+import { QueryTypes } from 'sequelize';
+import { database } from '../src/db/database';
+import { generateApiKey } from '../src/modules/api-keys/api-keys.service';
+import { signAccessToken } from '../src/modules/accounts/jwt';
+import { ensureSpanPartitions } from '../src/modules/traces/span-partitions';
+import { captureStatements, replayer, replayPool } from './capture';
+import { log, startService, withBenchDatabase } from './harness';
+import { percentile } from './load';
+import { measureRounds, roundsLine } from './rounds';
+
+/**
+ * Traces (issue 23):
+ *
+ * 1. Ingest: OTLP/HTTP protobuf exports of 512 spans (the exporter's batch
+ *    size), gzip, by 2 and by 8 concurrent connections, in spans per
+ *    second; beside the same rows written by COPY directly (512 rows per
+ *    COPY, same concurrency) in the same run. Target: HTTP at least half
+ *    of COPY's rate. The server's memory (RSS, heap) is sampled while it
+ *    ingests (the bench's client runs in the same process, so this is an
+ *    upper bound).
+ * 2. Reads at 1,000,000 spans (BENCH_TRACE_SPANS): the trace list and the
+ *    1,000 spans of one trace over loopback HTTP at 2 connections (p50,
+ *    p99), beside exactly the statements the service sent replayed directly.
+ *
+ * Options: BENCH_DATABASE_URL, BENCH_TRACE_BATCHES (per concurrency, default
+ * 200), BENCH_TRACE_SPANS (default 1,000,000), BENCH_SECONDS (default 8).
+ */
+const BATCH = 512;
+const BATCHES = Number(process.env.BENCH_TRACE_BATCHES ?? 200);
+const TOTAL_SPANS = Number(process.env.BENCH_TRACE_SPANS ?? 1_000_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+const root = new protobuf.Root();
+root.resolvePath = (_origin, target) => path.resolve(__dirname, '../src/modules/traces/proto', target);
+root.loadSync('opentelemetry/proto/collector/trace/v1/trace_service.proto');
+const Request = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
+
+interface BenchSpan {
+  traceId: Buffer;
+  spanId: Buffer;
+  parentSpanId: Buffer | null;
+  name: string;
+  type: string;
+  startNs: bigint;
+  attributes: Record<string, string | number>;
+}
+
+/** One export's spans: 8 traces of 64 spans (a root, its children), SDK-like attributes. */
+function batchSpans(seed: number): BenchSpan[] {
+  const spans: BenchSpan[] = [];
+  const now = BigInt(Date.now()) * 1_000_000n;
+  for (let t = 0; t < BATCH / 64; t += 1) {
+    const traceId = crypto.randomBytes(16);
+    const rootId = crypto.randomBytes(8);
+    for (let s = 0; s < 64; s += 1) {
+      spans.push({
+        traceId,
+        spanId: s === 0 ? rootId : crypto.randomBytes(8),
+        parentSpanId: s === 0 ? null : rootId,
+        name: s === 0 ? 'task run' : `tool call ${s % 7}`,
+        type: s === 0 ? 'task' : 'tool',
+        startNs: now + BigInt(seed * 1000 + s) * 1000n,
+        attributes: { 'dreadnode.type': s === 0 ? 'task' : 'tool', 'dreadnode.run.id': `run-${seed}`, 'tool.name': `tool-${s % 7}`, 'llm.tokens': s * 13, input: 'x'.repeat(200) },
+      });
+    }
+  }
+  return spans;
+}
+
+function encodeExport(spans: BenchSpan[]): Buffer {
+  const message = Request.fromObject({
+    resourceSpans: [
+      {
+        resource: { attributes: [{ key: 'service.name', value: { stringValue: 'bench' } }] },
+        scopeSpans: [
+          {
+            scope: { name: 'dreadnode' },
+            spans: spans.map((span) => ({
+              traceId: span.traceId,
+              spanId: span.spanId,
+              ...(span.parentSpanId ? { parentSpanId: span.parentSpanId } : {}),
+              name: span.name,
+              kind: 1,
+              startTimeUnixNano: String(span.startNs),
+              endTimeUnixNano: String(span.startNs + 5_000_000n),
+              attributes: Object.entries(span.attributes).map(([key, value]) => ({ key, value: typeof value === 'number' ? { intValue: value } : { stringValue: value } })),
+              status: { code: 1 },
+            })),
+          },
+        ],
+      },
+    ],
+  });
+  return zlib.gzipSync(Buffer.from(Request.encode(message).finish()));
+}
+
+/** The same spans as COPY text rows of `spans` (what the ingest stores for them). */
+function copyRows(spans: BenchSpan[], ids: { org: string; ws: string; project: string }): string {
+  const escape = (text: string) => text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n');
+  return spans
+    .map((span) => {
+      const start = new Date(Number(span.startNs / 1_000_000n)).toISOString();
+      const end = new Date(Number((span.startNs + 5_000_000n) / 1_000_000n)).toISOString();
+      return [
+        ids.org, ids.ws, ids.project, span.traceId.toString('hex'), span.spanId.toString('hex'), span.parentSpanId ? span.parentSpanId.toString('hex') : '\\N',
+        span.name, span.type, '1', start, end, '5', '1', escape(JSON.stringify(span.attributes)), escape(JSON.stringify({ 'service.name': 'bench' })), '[]',
+      ].join('\t');
+    })
+    .join('\n') + '\n';
+}
+
+const COPY_SQL = `COPY spans (organization_id, workspace_id, project_id, trace_id, span_id, parent_span_id, name, span_type, kind, start_time, end_time,
+  duration_ms, status_code, attributes, resource, events) FROM STDIN`;
+
+async function fixture() {
+  const db = database();
+  const suffix = crypto.randomBytes(3).toString('hex');
+  const [user] = await db.query<{ id: string }>(
+    `INSERT INTO users (email, username, full_name, password_hash) VALUES ($email, $username, 'Trace bench', 'not-a-hash') RETURNING id`,
+    { type: QueryTypes.SELECT, bind: { email: `traces-${suffix}@example.test`, username: `traces-${suffix}` } },
+  );
+  const [org] = await db.query<{ id: string }>(`INSERT INTO organizations (key, name) VALUES ($key, 'Trace bench') RETURNING id`, { type: QueryTypes.SELECT, bind: { key: `traces-${suffix}` } });
+  await db.query(`INSERT INTO memberships (organization_id, user_id, role) VALUES ($org, $user, 'owner')`, { bind: { org: org.id, user: user.id } });
+  const [ws] = await db.query<{ id: string }>(`INSERT INTO workspaces (organization_id, key, name, is_default) VALUES ($org, 'default', 'Default', true) RETURNING id`, {
+    type: QueryTypes.SELECT,
+    bind: { org: org.id },
+  });
+  const [project] = await db.query<{ id: string }>(
+    `INSERT INTO projects (organization_id, workspace_id, key, name, is_default) VALUES ($org, $ws, 'default', 'Default', true) RETURNING id`,
+    { type: QueryTypes.SELECT, bind: { org: org.id, ws: ws.id } },
+  );
+  const key = generateApiKey();
+  await db.query(`INSERT INTO api_keys (user_id, name, key_hash, masked_key, allow_self_revoke, last_used_at) VALUES ($user, 'bench', $hash, $masked, false, now())`, {
+    bind: { user: user.id, hash: key.hash, masked: key.masked },
+  });
+  return { orgKey: `traces-${suffix}`, ids: { org: org.id, ws: ws.id, project: project.id }, apiKey: key.key, token: signAccessToken({ id: user.id, token_version: 0 }) };
+}
+
+/** `bodies` sent by `connections` workers; spans per second, per-request p50/p99, and memory sampled meanwhile. */
+async function ingest(url: string, apiKey: string, bodies: Buffer[], connections: number) {
+  let next = 0;
+  let failures = 0;
+  const latencies: number[] = [];
+  let rssPeak = 0;
+  let heapPeak = 0;
+  const sampler = setInterval(() => {
+    const usage = process.memoryUsage();
+    rssPeak = Math.max(rssPeak, usage.rss);
+    heapPeak = Math.max(heapPeak, usage.heapUsed);
+  }, 50);
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (next < bodies.length) {
+        const body = bodies[next];
+        next += 1;
+        const t0 = performance.now();
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'x-api-key': apiKey, 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' },
+          body: new Uint8Array(body),
+        });
+        await response.arrayBuffer();
+        latencies.push(performance.now() - t0);
+        if (response.status !== 200) failures += 1;
+      }
+    }),
+  );
+  clearInterval(sampler);
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { perSecond: (bodies.length * BATCH) / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures, rssPeak, heapPeak };
+}
+
+/** The same rows by COPY, one COPY per batch, `connections` at a time. */
+async function copyIngest(pool: pg.Pool, texts: string[], connections: number) {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      const client = await pool.connect();
+      try {
+        while (next < texts.length) {
+          const text = texts[next];
+          next += 1;
+          await pipeline(Readable.from([text]), client.query(copyFrom(COPY_SQL)));
+        }
+      } finally {
+        client.release();
+      }
+    }),
+  );
+  return (texts.length * BATCH) / ((performance.now() - started) / 1000);
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+export async function main(): Promise<void> {
+  await withBenchDatabase('traces', 20, async (url) => {
+    await ensureSpanPartitions(true);
+    const { orgKey, ids, apiKey, token } = await fixture();
+    const service = await startService();
+    const pool = replayPool(url, 20);
+    const ingestUrl = `${service.base}/api/v1/org/${orgKey}/otel/traces`;
+    const lines: string[] = [];
+    try {
+      // 1. Ingest over HTTP beside COPY, at 2 and 8 connections.
+      for (const connections of [2, 8]) {
+        log(`encoding ${BATCHES} exports of ${BATCH} spans`);
+        const bodies = Array.from({ length: BATCHES }, (_, index) => encodeExport(batchSpans(index)));
+        const copyTexts = Array.from({ length: BATCHES }, (_, index) => copyRows(batchSpans(index), ids));
+        const memoryBefore = process.memoryUsage();
+        const http = await ingest(ingestUrl, apiKey, bodies, connections);
+        const copy = await copyIngest(pool, copyTexts, connections);
+        const ratio = http.perSecond / copy;
+        const line =
+          `| ${connections} | ${http.perSecond.toFixed(0)} | ${http.p50.toFixed(1)} | ${http.p99.toFixed(1)} | ${copy.toFixed(0)} | ${ratio.toFixed(2)} | ${ratio >= 0.5 ? 'met' : 'MISSED'} | ` +
+          `${mb(memoryBefore.rss)} → ${mb(http.rssPeak)} | ${mb(http.heapPeak)} | ${http.failures} |`;
+        lines.push(line);
+        log(line);
+      }
+
+      // 2. Reads at TOTAL_SPANS spans: 1,000 spans of one trace, the rest in traces of 100.
+      const [{ count }] = await database().query<{ count: string }>('SELECT count(*) FROM spans', { type: QueryTypes.SELECT });
+      const missing = Math.max(0, TOTAL_SPANS - Number(count) - 1000);
+      log(`filling to ${TOTAL_SPANS.toLocaleString('en-US')} spans (${missing.toLocaleString('en-US')} more by INSERT … SELECT)`);
+      await database().query(
+        `INSERT INTO spans (organization_id, workspace_id, project_id, trace_id, span_id, parent_span_id, name, span_type, kind, start_time, end_time, duration_ms, status_code, attributes)
+         SELECT $org, $ws, $project, md5('t' || (n / 100)), substr(md5('s' || n), 1, 16), CASE WHEN n % 100 = 0 THEN NULL ELSE substr(md5('s' || (n / 100 * 100)), 1, 16) END,
+                CASE WHEN n % 100 = 0 THEN 'task run' ELSE 'step' END, CASE WHEN n % 100 = 0 THEN 'task' ELSE 'tool' END, 1,
+                now() - (n || ' milliseconds')::interval, now() - (n || ' milliseconds')::interval + interval '5 ms', 5, CASE WHEN n % 37 = 0 THEN 2 ELSE 1 END,
+                jsonb_build_object('dreadnode.type', 'tool', 'n', n)
+           FROM generate_series(1, $count::int) AS n`,
+        { bind: { ...ids, count: missing } },
+      );
+      const bigTrace = crypto.randomBytes(16).toString('hex');
+      await database().query(
+        `INSERT INTO spans (organization_id, workspace_id, project_id, trace_id, span_id, parent_span_id, name, span_type, kind, start_time, end_time, duration_ms, status_code, attributes)
+         SELECT $org, $ws, $project, $trace, CASE WHEN n = 0 THEN 'aaaaaaaaaaaaaaaa' ELSE substr(md5('b' || n), 1, 16) END, CASE WHEN n = 0 THEN NULL ELSE 'aaaaaaaaaaaaaaaa' END,
+                'span ' || n, CASE WHEN n = 0 THEN 'study' ELSE 'trial' END, 1, now() + (n || ' milliseconds')::interval, now() + (n || ' milliseconds')::interval + interval '3 ms', 3, 1,
+                jsonb_build_object('dreadnode.type', 'trial', 'n', n)
+           FROM generate_series(0, 999) AS n`,
+        { bind: { ...ids, trace: bigTrace } },
+      );
+      await database().query('ANALYZE spans');
+      const base = `${service.base}/api/v1/org/${orgKey}/ws/default/traces`;
+      const reads = [
+        { name: 'trace list (page of 20)', url: base },
+        { name: 'spans of a 1,000-span trace (limit 1000)', url: `${base}/${bigTrace}/spans?limit=1000` },
+      ];
+      const readLines: string[] = [];
+      for (const read of reads) {
+        const statements = await captureStatements(async () => {
+          const response = await fetch(read.url, { headers: { authorization: `Bearer ${token}` } });
+          if (response.status !== 200) throw new Error(`${read.name}: HTTP ${response.status} ${await response.text()}`);
+          await response.arrayBuffer();
+        });
+        const measured = await measureRounds(read.name, read.url, replayer(pool, statements), { token, connections: 2, rounds: ROUNDS, seconds: SECONDS, sqlSeconds: 5, requests: 200 });
+        log(roundsLine(read.name, 2, measured, statements.length));
+        readLines.push(
+          `| ${read.name} | ${statements.length} | ${measured.sqlP50.toFixed(2)} | ${measured.result.p50_ms.toFixed(2)} | ${measured.result.p99_ms.toFixed(2)} | ${measured.result.req_per_s.toFixed(1)} | ${(measured.result.p50_ms / measured.sqlP50).toFixed(2)} |`,
+        );
+      }
+
+      console.log(`\nIngest: OTLP protobuf exports of ${BATCH} spans (gzip), ${BATCHES} per concurrency, beside COPY of the same rows (${BATCH} per COPY)\n`);
+      console.log('| connections | HTTP spans/s | per export p50 (ms) | p99 (ms) | COPY spans/s | HTTP / COPY | target (≥ 0.5) | RSS before → peak | heap peak | failed exports |');
+      console.log('|---|---|---|---|---|---|---|---|---|---|');
+      for (const line of lines) console.log(line);
+      console.log(`\nReads at ${TOTAL_SPANS.toLocaleString('en-US')} spans, 2 connections\n`);
+      console.log('| read | statements | direct SQL p50 (ms) | HTTP p50 (ms) | HTTP p99 (ms) | req/s | HTTP p50 / SQL p50 |');
+      console.log('|---|---|---|---|---|---|---|');
+      for (const line of readLines) console.log(line);
+    } finally {
+      await pool.end();
+      await service.stop();
+    }
+  });
+}
