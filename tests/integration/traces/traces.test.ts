@@ -89,6 +89,15 @@ describe('POST /org/{org}/otel/traces', () => {
     expect(list.body.traces.filter((item: { trace_id: string }) => item.trace_id === traceId)).toHaveLength(1);
   });
 
+  it('stores the spans once when the same export arrives several times at once', async () => {
+    const traceId = hex(16);
+    const root = span({ traceId, name: 'root' });
+    const body = exportOf([root, ...Array.from({ length: 20 }, () => span({ traceId, parentSpanId: root.spanId }))]);
+    const replies = await Promise.all(Array.from({ length: 6 }, () => send(body)));
+    expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect((await stats(traceId)).body.total_spans).toBe(21);
+  });
+
   it('drops logfire pending-span copies and never counts them', async () => {
     const traceId = hex(16);
     const root = span({ traceId, name: 'root' });
@@ -224,6 +233,16 @@ describe('POST /org/{org}/otel/traces', () => {
     } finally {
       overrideConfig({ RATE_LIMIT_PER_MINUTE: before.RATE_LIMIT_PER_MINUTE });
     }
+  });
+
+  it('keeps tabs, newlines, backslashes and quotes exactly, and removes NUL characters PostgreSQL cannot hold', async () => {
+    const traceId = hex(16);
+    const name = 'tab\there\nnew line \\ back "quoted"';
+    const res = await send(exportOf([span({ traceId, name, attributes: { text: 'a\\b\t"c"\r\n', nul: 'before\u0000after', json: '{"path": "C:\\\\dir"}' } })]));
+    expect(res.body).toEqual({ accepted: 1, rejected: 0 });
+    const read = await rest(api, 'GET', `${WS}/traces/${traceId}`, { token: owner.token });
+    expect(read.body.name).toBe(name);
+    expect(read.body.attributes).toEqual({ text: 'a\\b\t"c"\r\n', nul: 'beforeafter', json: { path: 'C:\\dir' } });
   });
 
   it("accepts the SDK client's {traces: [...]} form", async () => {
