@@ -128,28 +128,30 @@ function timestampText(us: number): string {
   return `${iso.slice(0, 23)}${String(us % 1000).padStart(3, '0')}Z`;
 }
 
-/** A value in COPY's text format: \N for null, backslash, tab, newline and carriage return escaped. */
-function copyValue(value: string | number | boolean | null): string {
-  if (value === null) return '\\N';
-  const text = String(value);
+/** Text in COPY's text format: backslash, tab, newline and carriage return escaped (JSON text only ever needs the backslash). */
+function copyEscape(text: string): string {
   return /[\\\t\n\r]/.test(text) ? text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : text;
 }
+const copyNullable = (value: string | null) => (value === null ? '\\N' : copyEscape(value));
+const copyId = (value: string | null) => value ?? '\\N';
 
-/** The rows as COPY text, columns in COPY_COLUMNS order (a resource shared by spans is serialised once). */
+/**
+ * The rows as COPY text, columns in COPY_COLUMNS order, written field by
+ * field: ids, numbers and timestamps need no escaping; a resource shared by
+ * spans is serialised once.
+ */
 function copyText(organizationId: string, rows: SpanRow[]): string {
   let text = '';
   const resources = new Map<object, string>();
   for (const row of rows) {
     let resource = resources.get(row.resource);
-    if (resource === undefined) resources.set(row.resource, (resource = JSON.stringify(row.resource)));
-    text += [
-      organizationId, row.workspace_id, row.project_id, row.project_inferred, row.trace_id, row.span_id, row.parent_span_id, row.name, row.span_type, row.kind,
-      timestampText(row.start_us), timestampText(row.end_us), row.duration_ms, row.status_code, row.status_message, JSON.stringify(row.attributes),
-      resource, row.events.length ? JSON.stringify(row.events) : '[]', row.run_id, row.evaluation_id, row.evaluation_item_id, row.session_id, row.assessment_id,
-    ]
-      .map(copyValue)
-      .join('\t');
-    text += '\n';
+    if (resource === undefined) resources.set(row.resource, (resource = copyEscape(JSON.stringify(row.resource))));
+    text +=
+      `${organizationId}\t${row.workspace_id}\t${row.project_id}\t${row.project_inferred}\t${row.trace_id}\t${row.span_id}\t${copyId(row.parent_span_id)}\t` +
+      `${copyEscape(row.name)}\t${copyNullable(row.span_type)}\t${row.kind}\t${timestampText(row.start_us)}\t${timestampText(row.end_us)}\t${row.duration_ms}\t` +
+      `${row.status_code}\t${copyNullable(row.status_message)}\t${copyEscape(JSON.stringify(row.attributes))}\t${resource}\t` +
+      `${row.events.length ? copyEscape(JSON.stringify(row.events)) : '[]'}\t${copyNullable(row.run_id)}\t${copyId(row.evaluation_id)}\t` +
+      `${copyId(row.evaluation_item_id)}\t${copyId(row.session_id)}\t${copyId(row.assessment_id)}\n`;
   }
   return text;
 }
