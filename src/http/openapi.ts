@@ -133,6 +133,7 @@ function componentFor(type: GraphQLObjectType | GraphQLInputObjectType): Json {
     ...(required.length ? { required } : {}),
     properties,
     ...(type.description ? { description: type.description } : {}),
+    ...(input && type.extensions?.example ? { examples: [type.extensions.example] } : {}),
   };
 }
 

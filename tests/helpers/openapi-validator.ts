@@ -118,6 +118,12 @@ export class OpenApiValidator {
     return { key, problem: `the body does not match the document:\n${formatErrors(validate.errors ?? [])}\nbody: ${snippet(JSON.stringify(reply.body))}` };
   }
 
+  /** Problems with a value against a component schema (an example of the document), or null when it matches. */
+  checkComponent(name: string, value: unknown): string | null {
+    const validate = this.validatorFor(`component ${name}`, { $ref: `#/components/schemas/${name}` });
+    return validate(value) ? null : formatErrors(validate.errors ?? []);
+  }
+
   private validatorFor(key: string, schema: Json): ValidateFunction {
     const cacheKey = `${key}|${JSON.stringify(schema)}`;
     let validate = this.compiled.get(cacheKey);

@@ -8,10 +8,11 @@ import { Extensions, InputType } from 'type-graphql';
  */
 const inputClasses = new Map<string, new () => object>();
 
-export function ApiInput(name: string, options: { strict?: boolean; description?: string } = {}): ClassDecorator {
+export function ApiInput(name: string, options: { strict?: boolean; description?: string; example?: Record<string, unknown> } = {}): ClassDecorator {
   return (target) => {
     inputClasses.set(name, target as unknown as new () => object);
-    Extensions({ strict: options.strict ?? false })(target);
+    // `example`: a valid body, shown in the OpenAPI document (a test validates each against its own schema).
+    Extensions({ strict: options.strict ?? false, ...(options.example ? { example: options.example } : {}) })(target);
     InputType(name, { description: options.description })(target);
   };
 }

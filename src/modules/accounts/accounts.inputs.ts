@@ -3,7 +3,7 @@ import { Field } from 'type-graphql';
 import { ApiInput } from '../../core/validation/api-input';
 import { NewPassword } from './password-policy';
 
-@ApiInput('SignupInput', { description: "The new account's details." })
+@ApiInput('SignupInput', { example: { email: 'ada@example.com', password: 'correct horse battery staple', username: 'ada', full_name: 'Ada Lovelace', accept_terms: true }, description: "The new account's details." })
 export class SignupInput {
   @Field(() => String, { description: 'The e-mail address to sign up with; unique across accounts (409 when taken).' })
   @IsEmail({}, { message: 'value is not a valid email address' })
@@ -37,7 +37,7 @@ export class SignupInput {
   username?: string | null;
 }
 
-@ApiInput('LoginInput', { description: 'Credentials: `email` or `username` (one is required) and the password.' })
+@ApiInput('LoginInput', { example: { email: 'ada@example.com', password: 'correct horse battery staple' }, description: 'Credentials: `email` or `username` (one is required) and the password.' })
 export class LoginInput {
   @Field(() => String, { nullable: true, description: 'E-mail address (a username is accepted here too).' })
   @ValidateIf((input: LoginInput) => input.username == null)

@@ -5,7 +5,7 @@ import { ApiInput } from '../../core/validation/api-input';
 
 export const MAX_KEY_SCOPES = 100;
 
-@ApiInput('CreateApiKeyInput', { description: "A new API key's label and limits." })
+@ApiInput('CreateApiKeyInput', { example: { name: 'CI exporter', allowed_scopes: ['traces:write'] }, description: "A new API key's label and limits." })
 export class CreateApiKeyInput {
   @Field(() => String, { nullable: true, description: 'A label for the key.' })
   @MaxLength(255)

@@ -224,7 +224,7 @@ export class AttackSpanInput {
   transforms?: string[] | null;
 }
 
-@ApiInput('AttackSpanIngestRequest', { description: 'A batch of attack records to add to an assessment.' })
+@ApiInput('AttackSpanIngestRequest', { example: { attacks: [{ attack_name: 'tap', goal: 'Reveal the system prompt', goal_category: 'prompt_leak', asr: 0.4, is_jailbreak: false, total_trials: 10, finished_trials: 10 }] }, description: 'A batch of attack records to add to an assessment.' })
 export class AttackSpanIngestRequest {
   @Field(() => [AttackSpanInput], { description: `At most ${MAX_ATTACKS_PER_INGEST} records per request.` })
   @ArrayMinSize(1)
@@ -253,7 +253,7 @@ export class SandboxSummaryInput {
 }
 
 /** Body of create assessment (spec 11); the project comes from the query string. */
-@ApiInput('AssessmentCreateRequest', { description: 'A new assessment (created pending).' })
+@ApiInput('AssessmentCreateRequest', { example: { name: 'Prompt leak sweep', target_model: 'model-x', attacker_model: 'model-y', attack_manifest: [{ attack: 'tap', goals: 3 }] }, description: 'A new assessment (created pending).' })
 export class AssessmentCreateRequest {
   @Field(() => String, { description: "The assessment's name, 1 to 255 characters." })
   @MinLength(1)

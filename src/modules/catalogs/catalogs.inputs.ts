@@ -331,7 +331,7 @@ export class VisibilityRequest {
   is_public: boolean;
 }
 
-@ApiInput('TaskSetRequest', { description: 'A task set: create (POST) or replace (PUT) it whole.' })
+@ApiInput('TaskSetRequest', { example: { name: 'web-basics', description: 'Entry-level web tasks', members: ['sql-injection-101', 'path-traversal-basic@1.2.0'], tags: ['web'] }, description: 'A task set: create (POST) or replace (PUT) it whole.' })
 export class TaskSetRequest {
   @Field(() => String, { description: 'Lower-case slug, 1 to 100 characters.' })
   @MinLength(1)

@@ -14,7 +14,7 @@ const isStringMap = (value: unknown) =>
   value === null || value === undefined || (typeof value === 'object' && !Array.isArray(value) && Object.values(value as object).every((item) => typeof item === 'string'));
 
 /** Body of create evaluation (spec 5). */
-@ApiInput('CreateEvaluationRequest', { description: 'A new evaluation: its tasks (task_names, task_set) and dataset rows become its items.' })
+@ApiInput('CreateEvaluationRequest', { example: { name: 'nightly-ctf', model: 'model-x', task_names: ['sql-injection-101', 'path-traversal-basic'], concurrency: 4 }, description: 'A new evaluation: its tasks (task_names, task_set) and dataset rows become its items.' })
 export class CreateEvaluationRequest {
   /** Each malformed task name at its own index, reported with every other problem of the request. */
   static check(input: CreateEvaluationRequest): ValidationItem[] {

@@ -3,7 +3,7 @@ import { Field } from 'type-graphql';
 import { ApiInput } from '../../core/validation/api-input';
 import { MemberRole } from './members.types';
 
-@ApiInput('InviteMemberInput', {
+@ApiInput('InviteMemberInput', { example: { email: 'grace@example.com', role: 'contributor' },
   description: 'Invites an e-mail address into the organization; the account with that address accepts or declines.',
 })
 export class InviteMemberInput {

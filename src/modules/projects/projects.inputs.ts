@@ -3,7 +3,7 @@ import { Field } from 'type-graphql';
 import { ApiInput } from '../../core/validation/api-input';
 import { SLUG_PATTERN } from '../workspaces/workspaces.inputs';
 
-@ApiInput('CreateProjectInput', { description: 'A new project.' })
+@ApiInput('CreateProjectInput', { example: { key: 'prompt-leaks', name: 'Prompt leaks', description: 'System-prompt extraction studies' }, description: 'A new project.' })
 export class CreateProjectInput {
   @Field(() => String, { description: 'Display name, 1 to 255 characters.' })
   @MinLength(1)

@@ -5,7 +5,7 @@ import { ApiInput } from '../../core/validation/api-input';
 import { SessionGroupKindEnum, SessionGroupStatusEnum } from './session-groups.types';
 
 /** Body of create session group (spec 3). */
-@ApiInput('SessionGroupCreateRequest', { description: 'A new session group.' })
+@ApiInput('SessionGroupCreateRequest', { example: { kind: 'worker_run', project_id: '5a0c9a8e-1f0b-4d6c-8a8e-3f7b2d1c9e40', title: 'Nightly worker run' }, description: 'A new session group.' })
 export class SessionGroupCreateRequest {
   @Field(() => SessionGroupKindEnum, { description: 'What the group stands for.' })
   kind: SessionGroupKindEnum;

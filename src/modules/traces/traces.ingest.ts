@@ -11,10 +11,10 @@ import { acceptedWindow, ensureSpanPartitions } from './span-partitions';
 import { COPY_SPANS_SQL, EXPORT_PROJECTS_SQL, INSERT_SPANS_SQL, REHOME_SQL, STORED_ROOTS_SQL } from './traces.sql';
 
 /**
- * OTLP span ingest (decisions §15): an export's spans stored in one
- * transaction (one multi-row INSERT), each placed in a project and its
- * workspace, then the attacks of red-team assessments derived from the
- * `study` and `trial` spans that arrived.
+ * OTLP span ingest (decisions §15): an export's spans, each placed in a
+ * project and its workspace, stored in one transaction (one COPY), then the
+ * attacks of red-team assessments derived from the `study` and `trial` spans
+ * that arrived.
  */
 export const TRACES_WRITE = 'traces:write' as const;
 
@@ -119,7 +119,7 @@ async function storeRows(scope: OrgScope, rows: SpanRow[], transaction: Transact
 }
 
 function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown; original?: { code?: unknown } } | null)?.code === '23505';
+  return (error as { code?: unknown } | null)?.code === '23505';
 }
 
 /** Microseconds since the epoch as timestamptz text (microsecond precision). */

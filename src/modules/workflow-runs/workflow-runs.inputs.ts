@@ -7,7 +7,7 @@ import { WorkflowRunStatusEnum } from './workflow-runs.types';
 export const DEFAULT_HOST_KIND = 'worker';
 
 /** Body of create run; the project comes from the query string (required). */
-@ApiInput('WorkflowRunCreateRequest', { description: 'A new workflow run (pending).' })
+@ApiInput('WorkflowRunCreateRequest', { example: { definition_id: '9d2f4c1a-6b3e-4e7a-8c5d-1a2b3c4d5e6f', title: 'Weekly sweep' }, description: 'A new workflow run (pending).' })
 export class WorkflowRunCreateRequest {
   @Field(() => UUIDScalar, { description: 'The workflow definition to run.' })
   definition_id: string;

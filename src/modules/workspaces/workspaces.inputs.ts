@@ -5,7 +5,7 @@ import { ApiInput } from '../../core/validation/api-input';
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const SLUG_MESSAGE = 'must be a URL slug: lower-case letters, digits and single hyphens';
 
-@ApiInput('CreateWorkspaceInput', { description: 'A new workspace.' })
+@ApiInput('CreateWorkspaceInput', { example: { key: 'research', name: 'Research', description: 'Red-team experiments' }, description: 'A new workspace.' })
 export class CreateWorkspaceInput {
   @Field(() => String, { description: 'Unique workspace key in the organization (URL slug, 3 to 100 characters).' })
   @MinLength(3)

@@ -6,6 +6,7 @@ import { createUser } from '../../factories/accounts';
 import { OPENAPI_FILE, printApiSchema, printOpenApi, SCHEMA_FILE } from '../../../src/core/schema-file';
 import { rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
+import { OpenApiValidator } from '../../helpers/openapi-validator';
 
 const api = useTestApp();
 
@@ -30,6 +31,29 @@ describe('contract files and docs', () => {
     const problems = report.problems.map((problem: any) => `${problem.severity} ${problem.ruleId}: ${problem.message}`);
     expect(problems).toEqual([]);
     expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 0 });
+  });
+
+  it('shows request and error examples that the document itself accepts', async () => {
+    const document = (await rest(api, 'GET', '/openapi.json')).body;
+    const validator = new OpenApiValidator(document);
+    const problems: string[] = [];
+    let examples = 0;
+    for (const [name, schema] of Object.entries<any>(document.components.schemas)) {
+      for (const example of schema.examples ?? []) {
+        examples += 1;
+        const problem = validator.checkComponent(name, example);
+        if (problem) problems.push(`${name}: ${problem}`);
+      }
+    }
+    for (const [name, response] of Object.entries<any>(document.components.responses)) {
+      const example = response.content['application/json'].example;
+      if (example === undefined) continue;
+      examples += 1;
+      const problem = validator.checkComponent('APIErrorPayload', example);
+      if (problem) problems.push(`${name}: ${problem}`);
+    }
+    expect(problems).toEqual([]);
+    expect(examples).toBeGreaterThanOrEqual(20);
   });
 
   it('serves a valid OpenAPI 3.1 document', async () => {
