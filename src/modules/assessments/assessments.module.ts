@@ -3,6 +3,7 @@ import { defineScopes, WRITER_ROLES, type ScopeNames } from '../../core/authz/sc
 import type { AppModule } from '../../core/module';
 import { createAssessmentLoaders } from './assessments.loaders';
 import { AssessmentResolver, ProjectAssessmentsResolver } from './assessments.resolver';
+import { AssessmentReportResolver } from './reports.resolver';
 import { AssessmentTrialsResolver } from './trials';
 
 const SCOPES = defineScopes({
@@ -13,7 +14,7 @@ const SCOPES = defineScopes({
 /** Red-team assessments (path segment `airt`) with attack-span ingest and risk analytics. */
 export const assessmentsModule: AppModule = {
   name: 'assessments',
-  resolvers: [AssessmentResolver, ProjectAssessmentsResolver, AssessmentTrialsResolver],
+  resolvers: [AssessmentResolver, ProjectAssessmentsResolver, AssessmentTrialsResolver, AssessmentReportResolver],
   models: [AssessmentModel, AttackSpanModel],
   loaders: createAssessmentLoaders,
   scopes: SCOPES,

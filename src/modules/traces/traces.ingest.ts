@@ -8,7 +8,7 @@ import type { Transaction } from 'sequelize';
 import { deriveAttacksFromSpans, type StoredSpan } from '../assessments/trace-attacks';
 import { readExport, type ExportRequest, type Rejection, type SpanRecord } from './otlp';
 import { acceptedWindow, ensureSpanPartitions } from './span-partitions';
-import { COPY_SPANS_SQL, EXPORT_PROJECTS_SQL, INSERT_SPANS_SQL, REHOME_SQL, STORED_ROOTS_SQL } from './traces.sql';
+import { COPY_SPANS_SQL, EXPORT_PROJECTS_SQL, INSERT_SPANS_SQL, LOCK_TRACES_SQL, REHOME_SQL, STORED_ROOTS_SQL } from './traces.sql';
 
 /**
  * OTLP span ingest (decisions §15): an export's spans, each placed in a
@@ -101,6 +101,10 @@ type SpanRow = ReturnType<typeof rowOf>;
  * placed before their root moved to it, attacks derived from what is new.
  */
 async function storeRows(scope: OrgScope, rows: SpanRow[], transaction: Transaction, how: 'copy' | 'insert'): Promise<void> {
+  // Exports of one red-team trace take turns (a lock per trace, held to commit): a trial and its study arriving
+  // in two exports at once would otherwise each miss the other's uncommitted span, and the trial would count nowhere.
+  const redTeamTraces = [...new Set(rows.filter((row) => row.span_type === 'study' || row.span_type === 'trial').map((row) => row.trace_id))];
+  if (redTeamTraces.length) await plainQuery(LOCK_TRACES_SQL, { organization_id: scope.org.id, trace_ids: redTeamTraces }, { transaction });
   let stored: StoredSpan[];
   if (how === 'copy') {
     // Optimistic: an exporter retries only after a failure, so the spans are almost always new. One already

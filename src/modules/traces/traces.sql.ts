@@ -37,6 +37,11 @@ export const COPY_COLUMNS = [
 ] as const;
 export const COPY_SPANS_SQL = `COPY spans (${COPY_COLUMNS.join(', ')}) FROM STDIN`;
 
+/** Transaction locks on traces (organization and trace id), taken in one order so two exports never wait on each other in a cycle. */
+export const LOCK_TRACES_SQL = `
+  SELECT count(pg_advisory_xact_lock(x.k)) FROM (
+    SELECT DISTINCT hashtextextended($organization_id::text || ':' || t, 0) AS k FROM unnest($trace_ids::text[]) AS t ORDER BY 1) x`;
+
 /** The projects an export may name (by id or key), and the default projects, of the organization. */
 export const EXPORT_PROJECTS_SQL = `
   SELECT p.id, p.key, p.workspace_id, p.is_default, w.is_default AS workspace_is_default

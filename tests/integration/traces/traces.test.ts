@@ -252,6 +252,29 @@ describe('POST /org/{org}/otel/traces', () => {
   });
 });
 
+describe('red-team spans arriving in separate exports at once', () => {
+  it('counts every trial whether it or its study commits first (exports of one trace take turns)', async () => {
+    const created = await rest(api, 'POST', `${WS}/airt/assessments`, { token: owner.token, body: { name: 'Racing exports' } });
+    const assessmentId = created.body.id;
+    const studies = 12;
+    await Promise.all(
+      Array.from({ length: studies }, async (_, index) => {
+        const traceId = hex(16);
+        const study = span({ traceId, name: `study ${index}`, attributes: { 'dreadnode.type': 'study', 'dreadnode.airt.assessment_id': assessmentId, 'dreadnode.airt.attack_name': `attack-${index}` } });
+        const trials = [0, 1].map(() => span({ traceId, parentSpanId: study.spanId, attributes: { 'dreadnode.type': 'trial', 'dreadnode.airt.judge_score': 0.5 } }));
+        // The study and each trial in an export of their own, all sent at once.
+        const replies = await Promise.all([send(exportOf([study])), ...trials.map((trial) => send(exportOf([trial])))]);
+        expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200]);
+      }),
+    );
+    const attacks = await rest(api, 'GET', `${WS}/airt/assessments/${assessmentId}/traces/attacks`, { token: owner.token });
+    expect(attacks.body).toHaveLength(studies);
+    expect(attacks.body.map((attack: { total_trials: number }) => attack.total_trials)).toEqual(Array(studies).fill(2));
+    const analytics = await rest(api, 'GET', `${WS}/airt/assessments/${assessmentId}/analytics`, { token: owner.token });
+    expect(analytics.body).toMatchObject({ total_attacks: studies, total_trials: studies * 2 });
+  });
+});
+
 describe('trace reads', () => {
   let traceId: string;
   beforeAll(async () => {

@@ -1,0 +1,82 @@
+import { IsIn, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArgsType, Field, Float, Int } from 'type-graphql';
+import { JSONScalar } from '../../core/scalars';
+import { ApiInput } from '../../core/validation/api-input';
+import { FindingSeverity } from './reports.types';
+
+/** The largest markdown report stored (1 MiB bodies bound the request anyway). */
+export const MAX_REPORT_CONTENT = 500_000;
+
+@ApiInput('AssessmentReportCreateRequest', {
+  description: 'A report to store for an assessment.',
+  example: { report_type: 'executive', content: '# Prompt leak sweep\n\nTwo of five attacks leaked the system prompt.' },
+})
+export class AssessmentReportCreateRequest {
+  @Field(() => String, { description: 'Free text such as `markdown`, `summary`, `executive` (1–100 characters).' })
+  @MinLength(1)
+  @MaxLength(100)
+  report_type: string;
+
+  @Field(() => String, { nullable: true, description: `The report as markdown (at most ${MAX_REPORT_CONTENT.toLocaleString('en-US')} characters).` })
+  @MaxLength(MAX_REPORT_CONTENT)
+  content?: string | null;
+
+  @Field(() => JSONScalar, { nullable: true, description: 'The report as structured JSON.' })
+  content_json?: unknown;
+}
+
+@ArgsType()
+export class ReportListArgs {
+  @Field(() => Int, { nullable: true, defaultValue: 100, description: 'Reports to return, newest first: 1 to 100 (default 100).' })
+  @Min(1)
+  @Max(100)
+  limit?: number | null;
+}
+
+export const FINDING_SORTS = ['score', 'severity', 'category', 'attack_name', 'created_at'] as const;
+
+@ArgsType()
+export class FindingListArgs {
+  @Field(() => [FindingSeverity], { nullable: true, description: 'Only these severities (repeatable).' })
+  severity?: FindingSeverity[] | null;
+
+  @Field(() => String, { nullable: true, description: 'Only this attack category.' })
+  @MaxLength(255)
+  category?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Only this attack.' })
+  @MaxLength(255)
+  attack_name?: string | null;
+
+  @Field(() => Float, { nullable: true, description: 'Only findings whose best score is at least this.' })
+  min_score?: number | null;
+
+  @Field(() => String, { nullable: true, defaultValue: 'severity', description: 'score, severity (default), category, attack_name or created_at.' })
+  @IsIn(FINDING_SORTS)
+  sort_by?: string | null;
+
+  @Field(() => String, { nullable: true, defaultValue: 'desc', description: 'asc or desc (default).' })
+  @IsIn(['asc', 'desc'])
+  sort_dir?: string | null;
+
+  @Field(() => Int, { nullable: true, defaultValue: 1, description: 'Page number, from 1.' })
+  @Min(1)
+  @Max(10_000)
+  page?: number | null;
+
+  @Field(() => Int, { nullable: true, defaultValue: 50, description: 'Findings per page, 1 to 100 (default 50).' })
+  @Min(1)
+  @Max(100)
+  page_size?: number | null;
+}
+
+@ApiInput('ProjectReportGenerateRequest', { description: 'What report to generate.', example: { format: 'both' } })
+export class ProjectReportGenerateRequest {
+  @Field(() => String, { nullable: true, defaultValue: 'markdown', description: 'markdown (default), json or both.' })
+  @IsIn(['markdown', 'json', 'both'])
+  format?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Accepted for the SDK; no model is called, so it changes nothing.' })
+  @MaxLength(100)
+  model_profile?: string | null;
+}

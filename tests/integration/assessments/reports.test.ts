@@ -1,0 +1,145 @@
+import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
+import { rest } from '../../helpers/http';
+import { useTestApp } from '../../helpers/test-app';
+
+const api = useTestApp();
+let roles: Awaited<ReturnType<typeof createOrgWithRoles>>;
+let owner: TestUser;
+let WS: string;
+let AIRT: string;
+
+async function createAssessment(body: Record<string, unknown> = {}, query: Record<string, string> = {}): Promise<string> {
+  const res = await rest(api, 'POST', `${AIRT}/assessments`, { token: owner.token, body: { name: 'Sweep', ...body }, query });
+  if (res.status !== 201) throw new Error(`create: ${res.status} ${res.text}`);
+  return res.body.id;
+}
+
+async function ingest(id: string, attacks: Record<string, unknown>[]) {
+  const res = await rest(api, 'POST', `${AIRT}/assessments/${id}/traces/attacks`, {
+    token: owner.token,
+    body: { attacks: attacks.map((attack) => ({ goal: 'leak the prompt', goal_category: 'prompt_leak', ...attack })) },
+  });
+  if (res.status !== 201) throw new Error(`ingest: ${res.status} ${res.text}`);
+}
+
+beforeAll(async () => {
+  roles = await createOrgWithRoles();
+  owner = roles.owner;
+  WS = `/org/${owner.orgKey}/ws/default`;
+  AIRT = `${WS}/airt`;
+});
+
+describe('assessment reports', () => {
+  it('stores reports and lists them newest first without content', async () => {
+    const id = await createAssessment();
+    const first = await rest(api, 'POST', `${AIRT}/assessments/${id}/reports`, { token: roles.contributor.token, body: { report_type: 'markdown', content: '# One' } });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ assessment_id: id, report_type: 'markdown', content: '# One', content_json: null });
+    const second = await rest(api, 'POST', `${AIRT}/assessments/${id}/reports`, { token: owner.token, body: { report_type: 'summary', content_json: { risk: 'low', items: [1, 2] } } });
+    expect(second.status).toBe(201);
+    const list = await rest(api, 'GET', `${AIRT}/assessments/${id}/reports`, { token: roles.reader.token });
+    expect(list.body.map((item: any) => item.report_type)).toEqual(['summary', 'markdown']);
+    expect(list.body[0].content).toBeUndefined();
+    const one = await rest(api, 'GET', `${AIRT}/assessments/${id}/reports/${second.body.id}`, { token: roles.reader.token });
+    expect(one.body).toMatchObject({ id: second.body.id, content: null, content_json: { risk: 'low', items: [1, 2] } });
+  });
+
+  it('refuses a reader (403), bad input (422 with loc), and unknown or foreign ids (404)', async () => {
+    const id = await createAssessment();
+    const reader = await rest(api, 'POST', `${AIRT}/assessments/${id}/reports`, { token: roles.reader.token, body: { report_type: 'markdown' } });
+    expect(reader.status).toBe(403);
+    const empty = await rest(api, 'POST', `${AIRT}/assessments/${id}/reports`, { token: owner.token, body: { report_type: '' } });
+    expect(empty.status).toBe(422);
+    expect(empty.body.errors[0].loc).toEqual(['body', 'report_type']);
+    const long = await rest(api, 'POST', `${AIRT}/assessments/${id}/reports`, { token: owner.token, body: { report_type: 'x'.repeat(101) } });
+    expect(long.body.errors[0]).toMatchObject({ loc: ['body', 'report_type'], type: 'string_too_long' });
+    const other = await createOrgWithRoles();
+    expect((await rest(api, 'GET', `/org/${other.orgKey}/ws/default/airt/assessments/${id}/reports`, { token: other.owner.token })).status).toBe(404);
+    expect((await rest(api, 'GET', `${AIRT}/assessments/${id}/reports/00000000-0000-4000-8000-000000000000`, { token: owner.token })).status).toBe(404);
+  });
+
+  it('answers the sandbox, or 404 when there is none', async () => {
+    const id = await createAssessment();
+    expect((await rest(api, 'GET', `${AIRT}/assessments/${id}/sandbox`, { token: owner.token })).status).toBe(404);
+    await rest(api, 'PATCH', `${AIRT}/assessments/${id}`, { token: owner.token, body: { sandbox_detail: { provider: 'hosted', provider_sandbox_id: 'sb-1', state: 'stopped', total_runtime_seconds: 42 } } });
+    const sandbox = await rest(api, 'GET', `${AIRT}/assessments/${id}/sandbox`, { token: owner.token });
+    expect(sandbox.body).toEqual({ provider: 'hosted', provider_sandbox_id: 'sb-1', state: 'stopped', total_runtime_seconds: 42 });
+  });
+});
+
+describe('project findings, summary and generated report', () => {
+  let projectKey: string;
+  let projectId: string;
+  beforeAll(async () => {
+    const project = await rest(api, 'POST', `${WS}/projects`, { token: owner.token, body: { key: 'findings', name: 'Findings' } });
+    projectKey = project.body.key;
+    projectId = project.body.id;
+    const a = await createAssessment({ name: 'First' }, { project_id: projectId });
+    await ingest(a, [
+      { attack_name: 'tap', best_score: 0.95, is_jailbreak: true, asr: 1, category: 'jailbreak' }, // critical
+      { attack_name: 'pair', best_score: 0.5, is_jailbreak: true, asr: 0.5, category: 'jailbreak' }, // high (jailbreak)
+      { attack_name: 'gcg', best_score: 0.75, asr: 0.2, category: 'injection' }, // high (score)
+    ]);
+    const b = await createAssessment({ name: 'Second' }, { project_id: projectId });
+    await ingest(b, [
+      { attack_name: 'crescendo', best_score: 0.4, asr: 0 }, // medium
+      { attack_name: 'tap', best_score: 0.1, asr: 0 }, // low
+      { attack_name: 'pair', best_score: 0, asr: 0 }, // info
+    ]);
+    await createAssessment({ name: 'Elsewhere' }); // the default project: not counted
+  });
+
+  it('rates every attack by the documented severity rule, sorted by severity then score', async () => {
+    const res = await rest(api, 'GET', `${AIRT}/projects/${projectKey}/findings`, { token: roles.reader.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ total: 6, page: 1, page_size: 50 });
+    expect(res.body.findings.map((item: any) => [item.attack_name, item.severity, item.assessment_name])).toEqual([
+      ['tap', 'critical', 'First'],
+      ['gcg', 'high', 'First'],
+      ['pair', 'high', 'First'],
+      ['crescendo', 'medium', 'Second'],
+      ['tap', 'low', 'Second'],
+      ['pair', 'info', 'Second'],
+    ]);
+  });
+
+  it('filters by severity, category, attack and score, sorts and pages (by key or id)', async () => {
+    const high = await rest(api, 'GET', `${AIRT}/projects/${projectId}/findings`, { token: owner.token, query: { severity: ['critical', 'high'], sort_by: 'score', sort_dir: 'asc' } });
+    expect(high.body.findings.map((item: any) => item.best_score)).toEqual([0.5, 0.75, 0.95]);
+    const tap = await rest(api, 'GET', `${AIRT}/projects/${projectKey}/findings`, { token: owner.token, query: { attack_name: 'tap', min_score: '0.2' } });
+    expect(tap.body.total).toBe(1);
+    const category = await rest(api, 'GET', `${AIRT}/projects/${projectKey}/findings`, { token: owner.token, query: { category: 'injection' } });
+    expect(category.body.findings.map((item: any) => item.attack_name)).toEqual(['gcg']);
+    const page = await rest(api, 'GET', `${AIRT}/projects/${projectKey}/findings`, { token: owner.token, query: { page_size: 2, page: 2, sort_by: 'attack_name', sort_dir: 'asc' } });
+    expect(page.body.findings.map((item: any) => item.attack_name)).toEqual(['pair', 'pair']);
+    const bad = await rest(api, 'GET', `${AIRT}/projects/${projectKey}/findings`, { token: owner.token, query: { sort_by: 'nonsense', page_size: 101 } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((item: any) => item.loc.join('.')).sort()).toEqual(['query.page_size', 'query.sort_by']);
+    expect((await rest(api, 'GET', `${AIRT}/projects/no-such-project/findings`, { token: owner.token })).status).toBe(404);
+  });
+
+  it("summarises the project's assessments in SQL, with its five most severe findings", async () => {
+    const res = await rest(api, 'GET', `${AIRT}/projects/${projectKey}/summary`, { token: owner.token });
+    expect(res.status).toBe(200);
+    // First: mean asr 0.5667, 2 of 3 jailbreaks → 10 × (0.7 × 0.5667 + 0.3 × 0.6667) = 5.97; Second: 0.
+    expect(res.body).toMatchObject({ project_id: projectId, project_key: 'findings', total_assessments: 2, total_attacks: 6, assessments_by_status: { running: 2 } });
+    expect(res.body.avg_risk_score).toBeCloseTo((5.97 + 0) / 2, 5);
+    expect(res.body.avg_asr).toBeCloseTo((1.7 / 3 + 0) / 2, 5);
+    expect(res.body.top_findings.map((item: any) => item.severity)).toEqual(['critical', 'high', 'high', 'medium', 'low']);
+  });
+
+  it('generates the same report from the same data, in the format asked for', async () => {
+    const both = await rest(api, 'POST', `${AIRT}/projects/${projectKey}/reports/generate`, { token: owner.token, body: { format: 'both', model_profile: 'fast' } });
+    expect(both.status).toBe(200);
+    expect(both.body).toMatchObject({ total_assessments: 2, risk_level: 'high' });
+    expect(both.body.content).toContain('# Red-team report: Findings');
+    expect(both.body.content).toContain('critical 1, high 2, medium 1, low 1, info 1');
+    expect(both.body.content_json.summary.findings_by_severity).toEqual({ critical: 1, high: 2, medium: 1, low: 1, info: 1 });
+    const again = await rest(api, 'POST', `${AIRT}/projects/${projectKey}/reports/generate`, { token: owner.token, body: { format: 'both' } });
+    expect(again.body.content).toBe(both.body.content);
+    const json = await rest(api, 'POST', `${AIRT}/projects/${projectKey}/reports/generate`, { token: owner.token, body: { format: 'json' } });
+    expect(json.body.content).toBeNull();
+    const bad = await rest(api, 'POST', `${AIRT}/projects/${projectKey}/reports/generate`, { token: owner.token, body: { format: 'pdf' } });
+    expect(bad.body.errors[0].loc).toEqual(['body', 'format']);
+  });
+});
