@@ -9,7 +9,7 @@ import { requestMetrics } from './core/metrics';
 import { createEngine } from './core/graphql-sql/engine';
 import { createGraphQLTransport } from './http/graphql-transport';
 import { opsRoutes } from './http/ops-routes';
-import { contextFor, headerValue, observe, type RequestState } from './http/request';
+import { clientIp, contextFor, headerValue, observe, type RequestState } from './http/request';
 import { abortReply, attachReplyHooks, endReply, sendBody, sendError, writeHead } from './http/respond';
 import { applyCors } from './http/cors';
 import { allowedMethods, RouteTable } from './http/route-table';
@@ -38,7 +38,7 @@ export async function createApp(): Promise<App> {
   const rest = createRestTransport(schema, engine);
   const opsTable = opsRoutes(rest.openApi);
   // Module routes that read their own bodies (an OTLP export), matched before the REST routes.
-  const bodyTable = platform.bodyRoutes.reduce((table, route) => table.add(route.method, `${REST_BASE}${route.path}`, route), new RouteTable<BodyRoute>());
+  const bodyTable = platform.bodyRoutes.reduce((table, route) => table.add(route.method, route.page ? route.path : `${REST_BASE}${route.path}`, route), new RouteTable<BodyRoute>());
 
   /** The methods a path has (Allow), none for a path nothing serves. */
   function methodsOf(path: string): string[] {
@@ -59,15 +59,16 @@ export async function createApp(): Promise<App> {
     // A path the ops routes serve, asked with another method.
     const ops = allowedMethods(opsTable, url.pathname);
     if (ops.length) throw new MethodNotAllowedError(ops);
-    const own = bodyTable.match(req.method ?? 'GET', url.pathname);
+    const own = bodyTable.match(req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET'), url.pathname);
     if (own) {
       state.route = own.route.label;
       return own.route.handle({
         req,
+        ip: clientIp(req),
         params: Object.fromEntries(Object.entries(own.params).map(([key, value]) => [key, decodeURIComponent(value)])),
         context: (hint) => contextFor(req, state, null, hint),
         body: (limit, inflatedLimit) => readEncodedBody(req, limit, inflatedLimit),
-        reply: (status, body, contentType) => sendBody(res, status, body, contentType, null),
+        reply: (status, body, contentType, headers) => sendBody(res, status, body, contentType, headers ?? null),
       });
     }
     if (bodyTable.methodsOf(url.pathname).length) throw new MethodNotAllowedError([...bodyTable.methodsOf(url.pathname), 'OPTIONS']);

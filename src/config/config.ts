@@ -8,6 +8,12 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** 32 bytes as 64 hex digits or base64 (43 characters, `=` optional; either alphabet); decoded by src/modules/secrets/secrets-crypto.ts. */
+const secretsKey = z
+  .string()
+  .trim()
+  .refine((text) => /^[0-9a-fA-F]{64}$/.test(text) || /^[A-Za-z0-9+/_-]{43}=?$/.test(text), 'must be 32 bytes: 64 hex digits or base64');
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('0.0.0.0'),
@@ -29,6 +35,14 @@ const schema = z.object({
     .default('24h')
     .transform((text) => Number.parseInt(text, 10) * ({ s: 1, m: 60, h: 3600, d: 86400 }[text.slice(-1)] ?? 1))
     .refine((seconds) => seconds >= 60, 'JWT_TTL must be at least 60 seconds'),
+  /**
+   * The key that seals user secrets (AES-256-GCM): 32 bytes as 64 hex digits
+   * or base64. Required in production; otherwise generated once into
+   * DATA_DIR/secrets-key (src/modules/secrets/README.md).
+   */
+  SECRETS_KEY: secretsKey.optional(),
+  /** The key SECRETS_KEY replaced: values it sealed still open until they are re-sealed; never seals. */
+  SECRETS_KEY_PREVIOUS: secretsKey.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** On by default in production: an unverified address could otherwise collect the invitations sent to it (decisions §3). */
   REQUIRE_EMAIL_VERIFICATION: bool.optional(),
@@ -85,6 +99,8 @@ const schema = z.object({
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   /** A second port serving only /metrics (on HOST), for a scraper on a private network. */
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** How long a device-code login (`POST /auth/device/code`) may wait for approval, in seconds. */
+  DEVICE_CODE_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
   /** Days of spans kept (POST …/otel/traces): older daily partitions are dropped whole, and older spans refused at ingest. */
   TRACE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** An OTLP export's body as sent (compressed) and once inflated, in bytes; larger is 413 without inflating the rest. */
@@ -127,6 +143,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (value.NODE_ENV !== 'test' && value.PASSWORD_SCRYPT_LOG_N < MIN_SCRYPT_LOG_N) {
     throw new Error(`Invalid configuration:\n  PASSWORD_SCRYPT_LOG_N: at least ${MIN_SCRYPT_LOG_N} (lower values are for the test suite only)`);
+  }
+  if (value.NODE_ENV === 'production' && !value.SECRETS_KEY) {
+    throw new Error('Invalid configuration:\n  SECRETS_KEY: required when NODE_ENV=production (32 bytes: 64 hex digits or base64)');
   }
   const production = value.NODE_ENV === 'production';
   return {

@@ -34,29 +34,35 @@ export interface ProjectCountSource {
 
 /**
  * A route whose body is not JSON for a GraphQL operation (an OTLP export in
- * protobuf): the module reads the request itself. The HTTP layer matches it
- * under /api/v1 before the REST routes, makes its context (credential, quota)
- * on request, writes its reply with the common headers, and lists it in the
- * OpenAPI document with `openapi` as its operation.
+ * protobuf, a page's form): the module reads the request itself. The HTTP
+ * layer matches it (under /api/v1, or from the root for a page) before the
+ * REST routes, makes its context (credential, quota) on request, writes its
+ * reply with the common headers, and lists an API route in the OpenAPI
+ * document with `openapi` as its operation.
  */
 export interface BodyRoute {
-  method: 'POST' | 'PUT';
-  /** Under /api/v1, `:param` segments. */
+  method: 'GET' | 'POST' | 'PUT';
+  /** Under /api/v1 (`:param` segments), or, for a page (`page: true`), from the root. */
   path: string;
+  /** A server-rendered page outside the API (not in the OpenAPI document). */
+  page?: boolean;
   /** The bounded metrics and log label. */
   label: string;
-  openapi: Record<string, unknown>;
+  /** The OpenAPI operation of an API route. */
+  openapi?: Record<string, unknown>;
   handle(call: BodyRouteCall): Promise<void>;
 }
 
 export interface BodyRouteCall {
   req: IncomingMessage;
+  /** The client's address (TRUST_PROXY applies). */
+  ip: string;
   params: Record<string, string>;
   /** Authenticates the caller (401 when the credential is bad) and applies its quota (429). */
   context(hint: ScopeHint | null): Promise<AppContext>;
   /** The body, gzip or identity, within `limit` bytes as sent and `inflatedLimit` inflated (413 past either, 415 for another encoding). */
   body(limit: number, inflatedLimit: number): Promise<Buffer>;
-  reply(status: number, body: Buffer | string, contentType: string): void;
+  reply(status: number, body: Buffer | string, contentType: string, headers?: Record<string, string | string[]>): void;
 }
 
 /** What a module's loader factory may use besides the viewer. */

@@ -53,10 +53,15 @@ export async function enforceRequestQuota(ctx: AppContext): Promise<Record<strin
   return { 'X-RateLimit-Limit': String(points), 'X-RateLimit-Remaining': String(result.remainingPoints) };
 }
 
-/** The stricter per-IP quota of the account operations, as a resolver middleware. */
-export const AuthQuota: MiddlewareFn<AppContext> = async ({ context }, next) => {
+/** The stricter per-IP quota of the account operations (429 past it). */
+export async function enforceAuthQuota(ip: string): Promise<void> {
   const points = config().AUTH_RATE_LIMIT_PER_MINUTE;
-  if (points > 0) await consume('auth', points, `ip:${context.ip}`);
+  if (points > 0) await consume('auth', points, `ip:${ip}`);
+}
+
+/** The same quota as a resolver middleware. */
+export const AuthQuota: MiddlewareFn<AppContext> = async ({ context }, next) => {
+  await enforceAuthQuota(context.ip);
   return next();
 };
 

@@ -298,6 +298,7 @@ export function buildOpenApiDocument(
   }
 
   for (const route of bodyRoutes) {
+    if (route.page || !route.openapi) continue;
     const openPath = `${REST_BASE}${route.path.replace(/:(\w+)/g, '{$1}')}`;
     const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
     const own = route.openapi.responses as Record<string, Json>;

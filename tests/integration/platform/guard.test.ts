@@ -10,12 +10,16 @@ import { useTestApp } from '../../helpers/test-app';
  * allow-list. Adding a public operation means adding it here on purpose.
  */
 const PUBLIC_OPERATIONS = [
+  // Device-code login: the device has no credential yet (decisions §14).
+  'Mutation.create_device_code',
+  'Mutation.device_token',
   'Mutation.forgot_password',
   'Mutation.login',
   'Mutation.resend_verification',
   'Mutation.reset_password',
   'Mutation.signup',
   'Mutation.verify_email',
+  'Query.device_code_status',
 ];
 
 const api = useTestApp();

@@ -1,0 +1,220 @@
+import crypto from 'node:crypto';
+import { config } from '../../config/config';
+import { AppError, NotFoundError } from '../../core/errors';
+import type { BodyRoute, BodyRouteCall } from '../../core/module';
+import { enforceAuthQuota } from '../../core/rate-limit';
+import type { Viewer } from '../../core/viewer';
+import { login } from './auth.service';
+import { decideDeviceCode, displayUserCode, normalizeUserCode, pendingUserCode } from './device-login.service';
+import { jwtAuthenticator } from './jwt';
+
+/**
+ * The device-login page, `/login/device?code=XXXX-XXXX` (decisions §14): a
+ * small server-rendered page with plain HTML forms and no script (its CSP
+ * allows none). A person signs in with e-mail or username and password (the
+ * login's own limits apply), sees the code and when it was requested, and
+ * approves or denies it.
+ *
+ * - Signed in: a cookie set by this page only (`HttpOnly`, `SameSite=Strict`,
+ *   `Path=/login/device`, `Secure` when PUBLIC_URL is https) holding an access
+ *   token; the API never reads cookies, so it grants nothing elsewhere.
+ * - CSRF: every form carries a random token that must equal the page's own
+ *   `device_csrf` cookie (double submit), and a cross-site POST
+ *   (`Sec-Fetch-Site: cross-site`) is refused.
+ * - Rate limit: every POST spends the per-IP account quota
+ *   (AUTH_RATE_LIMIT_PER_MINUTE), sign-in also the per-account one.
+ */
+
+const PATH = '/login/device';
+const SESSION_COOKIE = 'device_login';
+const CSRF_COOKIE = 'device_csrf';
+
+/** The page's policy: nothing but this origin's forms; no script at all. */
+const PAGE_POLICY = ["default-src 'none'", "style-src 'unsafe-inline'", "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'"].join('; ');
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+function cookies(header: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of (header ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0) out.set(part.slice(0, at).trim(), decodeURIComponent(part.slice(at + 1).trim()));
+  }
+  return out;
+}
+
+function cookie(name: string, value: string, maxAge?: number): string {
+  const secure = (config().PUBLIC_URL ?? '').startsWith('https:') ? '; Secure' : '';
+  return `${name}=${encodeURIComponent(value)}; Path=${PATH}; HttpOnly; SameSite=Strict${secure}${maxAge === undefined ? '' : `; Max-Age=${maxAge}`}`;
+}
+
+async function signedIn(call: BodyRouteCall): Promise<Viewer | null> {
+  const token = cookies(call.req.headers.cookie).get(SESSION_COOKIE);
+  if (!token) return null;
+  try {
+    const { viewer } = (await jwtAuthenticator.authenticate(token, null)) ?? { viewer: null };
+    return viewer && !viewer.user.is_suspended ? viewer : null;
+  } catch {
+    return null;
+  }
+}
+
+interface View {
+  status: number;
+  title: string;
+  body: string;
+  csrf: string;
+  setCookies?: string[];
+}
+
+function render(call: BodyRouteCall, view: View): void {
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(view.title)} · Agent Platform</title>
+<style>
+body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 4rem auto; padding: 0 1rem; color: #1f2328; }
+h1 { font-size: 1.4rem; } .code { font: 600 1.8rem ui-monospace, monospace; letter-spacing: .15em; }
+label { display: block; margin: .75rem 0 .25rem; } input[type=text], input[type=password], input[type=email] { width: 100%; padding: .5rem; box-sizing: border-box; }
+button { margin-top: 1rem; padding: .5rem 1rem; } .error { color: #b42318; } .muted { color: #57606a; }
+form.inline { display: inline; }
+</style>
+</head>
+<body>
+<h1>${escape(view.title)}</h1>
+${view.body}
+</body>
+</html>
+`;
+  call.reply(view.status, html, 'text/html; charset=utf-8', {
+    'Content-Security-Policy': PAGE_POLICY,
+    'Cache-Control': 'no-store',
+    'Referrer-Policy': 'no-referrer',
+    'X-Frame-Options': 'DENY',
+    'Set-Cookie': [cookie(CSRF_COOKIE, view.csrf), ...(view.setCookies ?? [])],
+  });
+}
+
+const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escape(value)}">`;
+
+function signInForm(csrf: string, code: string, error?: string): string {
+  return `${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
+<p>Sign in to approve the login of a device${code ? ` showing <span class="code">${escape(code)}</span>` : ''}.</p>
+<form method="post" action="${PATH}">
+${hidden('csrf', csrf)}${hidden('action', 'signin')}${hidden('code', code)}
+<label for="email">E-mail or username</label>
+<input id="email" name="email" type="text" autocomplete="username" required>
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>
+</form>`;
+}
+
+function codeForm(csrf: string, error?: string): string {
+  return `${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
+<form method="get" action="${PATH}">
+<label for="code">The code your device shows</label>
+<input id="code" name="code" type="text" autocomplete="off" autocapitalize="characters" required>
+<button type="submit">Continue</button>
+</form>
+${signOutForm(csrf)}`;
+}
+
+function signOutForm(csrf: string): string {
+  return `<form method="post" action="${PATH}">${hidden('csrf', csrf)}${hidden('action', 'signout')}<button type="submit">Sign out</button></form>`;
+}
+
+async function decisionView(viewer: Viewer, csrf: string, code: string): Promise<View> {
+  if (!code) return { status: 200, title: 'Device login', body: codeForm(csrf), csrf };
+  try {
+    const pending = await pendingUserCode(code);
+    const minutes = Math.max(0, Math.round((pending.expires_at.getTime() - Date.now()) / 60000));
+    return {
+      status: 200,
+      title: 'Approve device login',
+      csrf,
+      body: `<p>Signed in as <strong>${escape(viewer.user.username ?? viewer.user.email)}</strong>.</p>
+<p>A device asked to sign in as you at ${escape(pending.created_at.toISOString().replace('T', ' ').slice(0, 16))} UTC. Check that it shows this code:</p>
+<p class="code" id="user-code">${escape(pending.user_code)}</p>
+<p class="muted">The request expires in about ${minutes} minute${minutes === 1 ? '' : 's'}. Approve only a login you started yourself.</p>
+<form class="inline" method="post" action="${PATH}">${hidden('csrf', csrf)}${hidden('code', pending.user_code)}${hidden('action', 'approve')}<button type="submit" id="approve">Approve</button></form>
+<form class="inline" method="post" action="${PATH}">${hidden('csrf', csrf)}${hidden('code', pending.user_code)}${hidden('action', 'deny')}<button type="submit" id="deny">Deny</button></form>
+${signOutForm(csrf)}`,
+    };
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    return { status: 404, title: 'Device login', body: codeForm(csrf, 'This code is unknown, already used or expired. Check the code on your device, or start the login again.'), csrf };
+  }
+}
+
+const newCsrf = () => crypto.randomBytes(24).toString('base64url');
+
+function sameToken(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b || a.length !== b.length) return false;
+  return crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
+export const deviceLoginPage: BodyRoute = {
+  method: 'GET',
+  path: PATH,
+  page: true,
+  label: 'device_login_page',
+  async handle(call) {
+    const url = new URL(call.req.url ?? PATH, 'http://localhost');
+    const code = (url.searchParams.get('code') ?? '').slice(0, 32);
+    const csrf = cookies(call.req.headers.cookie).get(CSRF_COOKIE) ?? newCsrf();
+    const viewer = await signedIn(call);
+    if (!viewer) return render(call, { status: 200, title: 'Device login', body: signInForm(csrf, normalizeUserCode(code) ? displayUserCode(normalizeUserCode(code)!) : code), csrf });
+    render(call, await decisionView(viewer, csrf, code));
+  },
+};
+
+export const deviceLoginForm: BodyRoute = {
+  method: 'POST',
+  path: PATH,
+  page: true,
+  label: 'device_login_page',
+  async handle(call) {
+    await enforceAuthQuota(call.ip);
+    const form = new URLSearchParams((await call.body(16 * 1024, 16 * 1024)).toString('utf8'));
+    const csrf = cookies(call.req.headers.cookie).get(CSRF_COOKIE);
+    const code = (form.get('code') ?? '').slice(0, 32);
+    if (call.req.headers['sec-fetch-site'] === 'cross-site' || !sameToken(csrf, form.get('csrf') ?? undefined)) {
+      return render(call, { status: 403, title: 'Device login', body: `<p class="error" role="alert">This form expired or came from another site. Open the page again.</p>`, csrf: newCsrf() });
+    }
+    const action = form.get('action');
+    if (action === 'signout') {
+      return render(call, { status: 200, title: 'Device login', body: signInForm(csrf!, ''), csrf: csrf!, setCookies: [cookie(SESSION_COOKIE, '', 0)] });
+    }
+    if (action === 'signin') {
+      const identifier = (form.get('email') ?? '').trim();
+      try {
+        const token = await login({ ...(identifier.includes('@') ? { email: identifier } : { username: identifier }), password: form.get('password') ?? '' });
+        const viewer = (await jwtAuthenticator.authenticate(token.access_token, null))!.viewer;
+        const view = await decisionView(viewer, csrf!, code);
+        return render(call, { ...view, setCookies: [cookie(SESSION_COOKIE, token.access_token)] });
+      } catch (error) {
+        if (!(error instanceof AppError) || error.status >= 500 || error.status === 429) throw error;
+        return render(call, { status: error.status, title: 'Device login', body: signInForm(csrf!, code, error.message), csrf: csrf! });
+      }
+    }
+    const viewer = await signedIn(call);
+    if (!viewer) return render(call, { status: 401, title: 'Device login', body: signInForm(csrf!, code, 'Sign in first.'), csrf: csrf! });
+    if (action !== 'approve' && action !== 'deny') return render(call, await decisionView(viewer, csrf!, code));
+    try {
+      const decided = await decideDeviceCode(viewer, code, action === 'approve');
+      const approved = decided.status === 'approved';
+      return render(call, {
+        status: 200,
+        title: approved ? 'Device approved' : 'Device login denied',
+        csrf: csrf!,
+        body: `<p id="result">${approved ? `The device showing <span class="code">${escape(decided.user_code)}</span> is signed in as you. You can close this window and return to your terminal.` : `The login of the device showing <span class="code">${escape(decided.user_code)}</span> was denied.`}</p>`,
+      });
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+      return render(call, { status: 404, title: 'Device login', body: codeForm(csrf!, 'This code is unknown, already used or expired.'), csrf: csrf! });
+    }
+  },
+};

@@ -1,0 +1,111 @@
+import type { Browser, Page } from 'playwright-core';
+import { QueryTypes } from 'sequelize';
+import { createUser, type TestUser } from '../factories/accounts';
+import { launchChromium } from '../helpers/chromium';
+import { rest } from '../helpers/http';
+import { useTestApp } from '../helpers/test-app';
+import { database } from '../../src/db/database';
+
+/**
+ * The device-login page in headless Chromium (decisions §14): the CLI's code
+ * is created over HTTP, a person opens `/login/device?code=…`, signs in,
+ * approves or denies; the token exchange then answers accordingly. The page
+ * runs under its CSP with no console error.
+ */
+const api = useTestApp();
+let browser: Browser;
+let user: TestUser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  user = await createUser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function start(): Promise<{ device_code: string; user_code: string }> {
+  return (await rest(api, 'POST', '/auth/device/code')).body;
+}
+
+/** A fresh browser context (no cookie) on the page for `code`, collecting console errors and refused resources. */
+async function openPage(code: string): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
+  await page.goto(`${api.baseUrl}/login/device?code=${encodeURIComponent(code)}`);
+  return { page, problems, close: () => context.close() };
+}
+
+async function signIn(page: Page, password = user.password): Promise<void> {
+  await page.fill('#email', user.email);
+  await page.fill('#password', password);
+  await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
+}
+
+const exchange = (deviceCode: string) => rest(api, 'POST', '/auth/device/token', { body: { device_code: deviceCode } });
+
+it('signs in, shows the code, approves, and the device gets a working token', async () => {
+  const grant = await start();
+  const { page, problems, close } = await openPage(grant.user_code.toLowerCase());
+  await signIn(page);
+  expect(await page.locator('#user-code').innerText()).toBe(grant.user_code);
+  await Promise.all([page.waitForLoadState('load'), page.click('#approve')]);
+  expect(await page.locator('#result').innerText()).toContain('signed in as you');
+  expect(problems).toEqual([]);
+  const token = await exchange(grant.device_code);
+  expect(token.status).toBe(200);
+  expect((await rest(api, 'GET', '/user', { token: token.body.access_token })).body.id).toBe(user.id);
+  // Reuse: the same device code is refused the second time.
+  expect((await exchange(grant.device_code)).status).toBe(400);
+
+  // Still signed in through the page's cookie: a second code needs no password.
+  const second = await start();
+  await page.goto(`${api.baseUrl}/login/device?code=${second.user_code}`);
+  expect(await page.locator('#user-code').innerText()).toBe(second.user_code);
+  await close();
+});
+
+it('denies: the device is refused', async () => {
+  const grant = await start();
+  const { page, close } = await openPage(grant.user_code);
+  await signIn(page);
+  await Promise.all([page.waitForLoadState('load'), page.click('#deny')]);
+  expect(await page.locator('#result').innerText()).toContain('denied');
+  expect((await exchange(grant.device_code)).status).toBe(403);
+  await close();
+});
+
+it('says so for a wrong password, a wrong user code and an expired one', async () => {
+  const grant = await start();
+  const { page, close } = await openPage(grant.user_code);
+  await signIn(page, 'not-the-password');
+  expect(await page.locator('.error').innerText()).toContain('Incorrect');
+  await signIn(page);
+  await page.goto(`${api.baseUrl}/login/device?code=ACDE-FGHJ`);
+  expect(await page.locator('.error').innerText()).toContain('unknown');
+  await database().query(`UPDATE device_codes SET expires_at = now() - interval '1 second' WHERE user_code = $code`, {
+    bind: { code: grant.user_code.replace('-', '') },
+    type: QueryTypes.UPDATE,
+  });
+  await page.goto(`${api.baseUrl}/login/device?code=${grant.user_code}`);
+  expect(await page.locator('.error').innerText()).toContain('expired');
+  expect((await exchange(grant.device_code)).status).toBe(400);
+  await close();
+});
+
+it('refuses a form posted without the page\'s CSRF token', async () => {
+  const grant = await start();
+  const res = await fetch(`${api.baseUrl}/login/device`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ action: 'approve', code: grant.user_code, csrf: 'forged' }).toString(),
+  });
+  expect(res.status).toBe(403);
+  expect((await rest(api, 'GET', `/auth/device/code/${grant.device_code}`)).body.status).toBe('pending');
+});
