@@ -196,6 +196,13 @@ export class TranscriptCompactRequest {
   summary: TranscriptMessageInput;
 }
 
+@ApiInput('TranscriptRewindRequest', { description: 'Where to rewind a transcript to.', example: { from_seq: 7 } })
+export class TranscriptRewindRequest {
+  @Field(() => Int, { description: 'The seq of a user message: it and every later message are deleted for good.' })
+  @Min(1)
+  from_seq: number;
+}
+
 /** At most this many values per repeatable filter (each becomes one array bound to the statement). */
 export const MAX_FILTER_VALUES = 1000;
 

@@ -18,13 +18,14 @@ import {
   TranscriptAppendRequest,
   TranscriptCompactRequest,
   TranscriptReadArgs,
+  TranscriptRewindRequest,
 } from './sessions.inputs';
 import { toSession } from './sessions.mapper';
 import { sessionFacets } from './session-facets.service';
 import { listSessions, SESSION_LIST_ROOT } from './session-list.service';
 import { SESSION_ROOT } from './session-ref';
 import { deleteSession, freezeSession, getSession, saveSession, setArchived, updateSession } from './sessions.service';
-import { appendTranscript, compactTranscript, readTranscript } from './transcript.service';
+import { appendTranscript, compactTranscript, readTranscript, rewindTranscript } from './transcript.service';
 import {
   SessionArchivedScope,
   SessionCreatorResponse,
@@ -37,6 +38,7 @@ import {
   TranscriptCompactResponse,
   TranscriptMessage,
   TranscriptResponse,
+  TranscriptRewindResponse,
 } from './sessions.types';
 
 const WS = '/org/:org/ws/:workspace/sessions';
@@ -197,6 +199,18 @@ export class SessionResolver {
   ): Promise<TranscriptAppendResponse> {
     const result = await appendTranscript(ctx, org, workspace, sessionId, input);
     return { session: toSession(result.session), messages: result.messages.map((row) => fromRow(TranscriptMessage, row)) };
+  }
+
+  @Mutation(() => TranscriptRewindResponse, { description: 'Delete a user message and every later one for good (frozen sessions 409); usage and group roll-ups follow.' })
+  @Rest('POST', `${WS}/:session_id/rewind`, TAGS)
+  rewind_session(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('session_id', () => String, { description: "The session's id, or a unique prefix of at least 4 characters." }) sessionId: string,
+    @Arg('input', () => TranscriptRewindRequest, { description: 'The seq of the user message to rewind to.' }) input: TranscriptRewindRequest,
+    @Ctx() ctx: AppContext,
+  ): Promise<TranscriptRewindResponse> {
+    return rewindTranscript(ctx, org, workspace, sessionId, input);
   }
 
   @Mutation(() => TranscriptCompactResponse, { description: 'Mark messages up to up_to_seq compacted and append the summary.' })

@@ -478,6 +478,18 @@ export class TranscriptResponse {
   has_more: boolean;
 }
 
+@ObjectType('TranscriptRewindResponse', { description: 'What a rewind deleted (decisions §14).' })
+export class TranscriptRewindResponse {
+  @Field(() => Int, { description: 'Messages deleted: the user message at target_seq and every later one.' })
+  deleted_count: number;
+
+  @Field(() => Int, { description: 'The seq rewound to; the next appended message takes it.' })
+  target_seq: number;
+
+  @Field(() => JSONScalar, { nullable: true, description: "The rewound user message's content, for the client to offer again." })
+  restored_content: unknown;
+}
+
 @ObjectType('TranscriptCompactResponse', { description: 'The session after a compaction and the summary message.' })
 export class TranscriptCompactResponse {
   @Field(() => SessionResponse, { description: 'The session after the compaction.' })

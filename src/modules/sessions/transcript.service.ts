@@ -9,8 +9,8 @@ import { plainQuery } from '../../db/hot';
 import { requireOwnerWrite } from './session.policy';
 import { findSession, resolveSessionWorkspace } from './session-ref';
 import { forgetSession } from './sessions.service';
-import { addToGroupRollup } from '../session-groups/group-rollups';
-import type { TranscriptAppendRequest, TranscriptCompactRequest, TranscriptMessageInput, TranscriptReadArgs } from './sessions.inputs';
+import { addToGroupRollup, recountGroups } from '../session-groups/group-rollups';
+import type { TranscriptAppendRequest, TranscriptCompactRequest, TranscriptMessageInput, TranscriptReadArgs, TranscriptRewindRequest } from './sessions.inputs';
 
 /**
  * Transcripts: messages appended under the session's row lock (gap-free
@@ -157,6 +157,58 @@ export async function compactTranscript(
   });
   forgetSession(ctx, result.session);
   return result;
+}
+
+/**
+ * Rewind (decisions §14): `from_seq` must be the seq of a user message; it
+ * and every later message are deleted for good, under the session's row
+ * lock, in one transaction with what follows them: message_count, last_seq
+ * (the next append takes `from_seq` again, so seq stays gap-free),
+ * last_message_at and preview_text from what remains, and the group's
+ * roll-ups recounted. Usage is derived from the remaining messages.
+ * Frozen sessions are 409. The reply carries the rewound message's content,
+ * for the client to offer again.
+ */
+export async function rewindTranscript(
+  ctx: AppContext,
+  org: string,
+  ws: string,
+  ref: string,
+  input: TranscriptRewindRequest,
+): Promise<{ deleted_count: number; target_seq: number; restored_content: unknown }> {
+  const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
+  const result = await database().transaction(async (transaction) => {
+    const session = await requireWritableTranscript(scope, ref, transaction);
+    const target = await SessionMessageModel.findOne({ where: { session_id: session.id, seq: input.from_seq }, transaction });
+    if (!target || target.role !== 'user') {
+      throw validationFailure(['input', 'from_seq'], 'Input should be the seq of a user message of the transcript', 'value_error');
+    }
+    const deleted = await plainQuery<{ count: string | number }>(
+      `WITH gone AS (DELETE FROM session_messages WHERE session_id = $id AND seq >= $from RETURNING seq) SELECT count(*) AS count FROM gone`,
+      { id: session.id, from: input.from_seq },
+      { transaction },
+    );
+    const count = Number(deleted[0].count);
+    const last = await SessionMessageModel.findOne({ where: { session_id: session.id }, order: [['seq', 'DESC']], transaction });
+    const text = last ? contentText(last.content).replace(/\s+/g, ' ').trim() : '';
+    const [updated] = await plainQuery<RecordOf<SessionModel>>(
+      `UPDATE sessions SET
+         last_seq = $from - 1,
+         message_count = greatest(0, message_count - $count),
+         last_message_at = (SELECT max(m.created_at) FROM session_messages m WHERE m.session_id = $id),
+         preview_text = $preview,
+         updated_at = greatest(updated_at, clock_timestamp())
+       WHERE id = $id
+       RETURNING sessions.*`,
+      { id: session.id, from: input.from_seq, count, preview: text ? [...text].slice(0, PREVIEW_LENGTH).join('') : null },
+      { transaction },
+    );
+    // A rewind is rare and moves last_message_at back: the group is recounted (as for a deleted session), not given a delta.
+    if (updated.group_id && count) await recountGroups([updated.group_id], transaction);
+    return { session: updated, deleted_count: count, target_seq: input.from_seq, restored_content: target.content ?? null };
+  });
+  forgetSession(ctx, result.session);
+  return { deleted_count: result.deleted_count, target_seq: result.target_seq, restored_content: result.restored_content };
 }
 
 export async function readTranscript(

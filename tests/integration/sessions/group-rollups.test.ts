@@ -79,6 +79,23 @@ describe('group counts maintained on write', () => {
     expect(first).toMatchObject({ message_count: 4 + 2 + 1 + 1, total_tokens: 120 + 10 + 4 });
   });
 
+  it('follows a rewind: the deleted messages and their tokens leave the group, and the session usage follows', async () => {
+    const session = await saveSession(api, owner, { group_id: groups[1] });
+    await appendMessages(api, owner, session.id, [{ role: 'user', content: 'first' }, usage(10, 2), { role: 'user', content: 'second' }, usage(40, 8)]);
+    const before = await expectColumnsEqualRecount();
+    const rewind = await rest(api, 'POST', `${path()}/${session.id}/rewind`, { token: owner.token, body: { from_seq: 3 } });
+    expect(rewind.status).toBe(200);
+    expect(rewind.body).toEqual({ deleted_count: 2, target_seq: 3, restored_content: 'second' });
+    const after = await expectColumnsEqualRecount();
+    expect(after[1].message_count).toBe(before[1].message_count - 2);
+    expect(after[1].total_tokens).toBe(before[1].total_tokens - 48);
+    const read = await rest(api, 'GET', `${path()}/${session.id}`, { token: owner.token });
+    expect(read.body).toMatchObject({ message_count: 2, usage: { total_input_tokens: 10, total_output_tokens: 2 } });
+    // The next message takes the rewound seq.
+    const appended = await appendMessages(api, owner, session.id, [{ role: 'user', content: 'again' }]);
+    expect(appended.messages[0].seq).toBe(3);
+  });
+
   it('follows archive, unarchive and message_count changes by save and by PATCH', async () => {
     expect((await rest(api, 'POST', `${path()}/${a.id}/archive`, { token: owner.token })).status).toBe(200);
     expect((await expectColumnsEqualRecount())[0].active_session_count).toBe(1);

@@ -35,6 +35,12 @@ export const rows: EndpointRow[] = [
     path: (t) => `/org/${t.org}/ws/${t.ws}/sessions/${t.sessionId}/transcript/compact`,
     body: () => ({ up_to_seq: 1, summary: { role: 'assistant', content: 'summary' } }),
   },
+  {
+    method: 'POST',
+    route: '/org/:org/ws/:workspace/sessions/:session_id/rewind',
+    path: (t) => `/org/${t.org}/ws/${t.ws}/sessions/${t.sessionId}/rewind`,
+    body: () => ({ from_seq: 1 }),
+  },
   { method: 'POST', route: '/org/:org/ws/:workspace/sessions/:session_id/archive', path: (t) => `/org/${t.org}/ws/${t.ws}/sessions/${t.sessionId}/archive` },
   {
     method: 'POST',

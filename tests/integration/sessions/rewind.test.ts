@@ -1,0 +1,57 @@
+import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
+import { appendMessages, saveSession } from '../../factories/sessions';
+import { rest } from '../../helpers/http';
+import { useTestApp } from '../../helpers/test-app';
+
+const api = useTestApp();
+let roles: Awaited<ReturnType<typeof createOrgWithRoles>>;
+let owner: TestUser;
+let WS: string;
+
+beforeAll(async () => {
+  roles = await createOrgWithRoles();
+  owner = roles.owner;
+  WS = `/org/${owner.orgKey}/ws/default/sessions`;
+});
+
+async function sessionWithMessages() {
+  const session = await saveSession(api, owner, { visibility: 'workspace' });
+  await appendMessages(api, owner, session.id, [
+    { role: 'user', content: 'one' },
+    { role: 'assistant', content: 'two' },
+    { role: 'user', content: [{ type: 'text', text: 'three' }] },
+    { role: 'assistant', content: 'four' },
+  ]);
+  return session;
+}
+
+describe('POST WS/sessions/{id}/rewind', () => {
+  it('deletes the user message and every later one, returning its content, and the preview follows', async () => {
+    const session = await sessionWithMessages();
+    const res = await rest(api, 'POST', `${WS}/${session.id}/rewind`, { token: owner.token, body: { from_seq: 3 } });
+    expect(res.body).toEqual({ deleted_count: 2, target_seq: 3, restored_content: [{ type: 'text', text: 'three' }] });
+    const transcript = await rest(api, 'GET', `${WS}/${session.id}/transcript`, { token: owner.token });
+    expect(transcript.body.messages.map((message: any) => message.content)).toEqual(['one', 'two']);
+    const read = await rest(api, 'GET', `${WS}/${session.id}`, { token: owner.token });
+    expect(read.body).toMatchObject({ message_count: 2, preview_text: 'two' });
+  });
+
+  it('refuses a seq that is not a user message (422 at body.from_seq), a frozen session (409), a reader (403) and another tenant (404)', async () => {
+    const session = await sessionWithMessages();
+    const assistant = await rest(api, 'POST', `${WS}/${session.id}/rewind`, { token: owner.token, body: { from_seq: 2 } });
+    expect(assistant.status).toBe(422);
+    expect(assistant.body.errors[0].loc).toEqual(['body', 'from_seq']);
+    expect((await rest(api, 'POST', `${WS}/${session.id}/rewind`, { token: owner.token, body: { from_seq: 99 } })).status).toBe(422);
+    expect((await rest(api, 'POST', `${WS}/${session.id}/rewind`, { token: owner.token, body: { from_seq: 0 } })).body.errors[0].loc).toEqual(['body', 'from_seq']);
+    expect((await rest(api, 'POST', `${WS}/${session.id}/rewind`, { token: roles.reader.token, body: { from_seq: 1 } })).status).toBe(403);
+    expect((await rest(api, 'POST', `/org/${roles.outsider.orgKey}/ws/default/sessions/${session.id}/rewind`, { token: roles.outsider.token, body: { from_seq: 1 } })).status).toBe(404);
+    await rest(api, 'POST', `${WS}/${session.id}/freeze`, { token: owner.token });
+    expect((await rest(api, 'POST', `${WS}/${session.id}/rewind`, { token: owner.token, body: { from_seq: 1 } })).status).toBe(409);
+  });
+
+  it('lets one of two racing rewinds of the same message win; the other finds it gone (422)', async () => {
+    const session = await sessionWithMessages();
+    const replies = await Promise.all([1, 2].map(() => rest(api, 'POST', `${WS}/${session.id}/rewind`, { token: owner.token, body: { from_seq: 3 } })));
+    expect(replies.map((reply) => reply.status).sort()).toEqual([200, 422]);
+  });
+});
