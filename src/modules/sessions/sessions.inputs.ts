@@ -203,6 +203,16 @@ export class TranscriptRewindRequest {
   from_seq: number;
 }
 
+@ArgsType()
+export class TrajectoryArgs {
+  @Field(() => String, { nullable: true, defaultValue: 'atif', description: 'atif (Agent Trajectory Interchange Format v1.7, default), openai (Chat Completions messages) or native.' })
+  @IsIn(['atif', 'openai', 'native'])
+  format?: string | null;
+
+  @Field(() => Boolean, { nullable: true, defaultValue: false, description: 'Include compacted messages (default false).' })
+  include_compacted?: boolean | null;
+}
+
 /** At most this many values per repeatable filter (each becomes one array bound to the statement). */
 export const MAX_FILTER_VALUES = 1000;
 

@@ -19,7 +19,10 @@ import {
   TranscriptCompactRequest,
   TranscriptReadArgs,
   TranscriptRewindRequest,
+  TrajectoryArgs,
 } from './sessions.inputs';
+import { sessionTrajectory, type TrajectoryFormat } from './trajectory';
+import { JSONScalar } from '../../core/scalars';
 import { toSession } from './sessions.mapper';
 import { sessionFacets } from './session-facets.service';
 import { listSessions, SESSION_LIST_ROOT } from './session-list.service';
@@ -199,6 +202,22 @@ export class SessionResolver {
   ): Promise<TranscriptAppendResponse> {
     const result = await appendTranscript(ctx, org, workspace, sessionId, input);
     return { session: toSession(result.session), messages: result.messages.map((row) => fromRow(TranscriptMessage, row)) };
+  }
+
+  @Query(() => JSONScalar, {
+    nullable: true,
+    description: "The session's transcript as a trajectory: ATIF v1.7 (an object), OpenAI Chat Completions messages (an array) or native `{session, messages, events}`.",
+    complexity: withBaseCost(200),
+  })
+  @Rest('GET', `${WS}/:session_id/trajectory`, TAGS)
+  session_trajectory(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('session_id', () => String, { description: "The session's id, or a unique prefix of at least 4 characters." }) sessionId: string,
+    @Args(() => TrajectoryArgs) args: TrajectoryArgs,
+    @Ctx() ctx: AppContext,
+  ): Promise<unknown> {
+    return sessionTrajectory(ctx, org, workspace, sessionId, (args.format ?? 'atif') as TrajectoryFormat, args.include_compacted ?? false);
   }
 
   @Mutation(() => TranscriptRewindResponse, { description: 'Delete a user message and every later one for good (frozen sessions 409); usage and group roll-ups follow.' })

@@ -17,6 +17,7 @@ export const rows: EndpointRow[] = [
     path: (t) => `/org/${t.org}/ws/${t.ws}/sessions`,
     body: () => ({ id: crypto.randomUUID(), model: 'test-model', visibility: 'workspace' }),
   },
+  { method: 'GET', route: '/org/:org/ws/:workspace/sessions/:session_id/trajectory', path: (t) => `/org/${t.org}/ws/${t.ws}/sessions/${t.sessionId}/trajectory` },
   {
     method: 'PATCH',
     route: '/org/:org/ws/:workspace/sessions/:session_id',

@@ -1,0 +1,190 @@
+import { SessionMessageModel, type SessionModel } from '../../../models';
+import { fromRow } from '../../core/graphql-sql/sql-fields';
+import type { AppContext } from '../../core/context';
+import { validationFailure } from '../../core/errors';
+import { findSession, resolveSessionWorkspace } from './session-ref';
+import { TranscriptMessage } from './sessions.types';
+import { contentText } from './transcript.service';
+
+/**
+ * A session's transcript as a trajectory (decisions §14), in three formats:
+ *
+ * - `atif`: the Agent Trajectory Interchange Format, v1.7 (Harbor's RFC 0001,
+ *   "ATIF-v1.7"). Mapping:
+ *   - trajectory: `schema_version` "ATIF-v1.7"; `session_id` the session's id;
+ *     `agent` {name: the session's `agent` (or "unknown"), model_name: its
+ *     `model`}; `final_metrics` the sums of the steps' metrics and
+ *     `total_steps`; `extra` {title, project_id}.
+ *   - one step per message, in seq order, `step_id` from 1, `timestamp` its
+ *     append time: `user` → source `user`; `system` → `system`; `assistant` →
+ *     `agent` with `model_name`, `tool_calls` ({tool_call_id, function_name,
+ *     arguments}) and `metrics` from its usage (prompt_tokens ← input_tokens,
+ *     completion_tokens ← output_tokens, cached_tokens ←
+ *     cache_read_input_tokens, cost_usd); `message` is the content's text
+ *     (structured content keeps its JSON in `extra.content`).
+ *   - a `tool` message is the `observation` of the agent step that made its
+ *     call (`{results: [{source_call_id, content}]}`); one answering no known
+ *     call becomes a `system` step.
+ *   - compaction summaries carry `extra.is_summary`; compacted messages appear
+ *     only when asked for.
+ * - `openai`: a bare array of Chat Completions messages ({role, content,
+ *   tool_calls [{id, type: "function", function: {name, arguments (JSON
+ *   text)}}], tool_call_id}).
+ * - `native`: `{session, messages, events}`: the session, its transcript
+ *   messages as `GET …/transcript` gives them, and `events` (the service
+ *   keeps no events besides messages: always an empty list).
+ */
+
+export const TRAJECTORY_FORMATS = ['atif', 'openai', 'native'] as const;
+export type TrajectoryFormat = (typeof TRAJECTORY_FORMATS)[number];
+
+/** A transcript message as the trajectory reads it. */
+export interface TrajectoryMessage {
+  seq: number;
+  role: string;
+  content: unknown;
+  tool_calls: { id: string; name: string; arguments: unknown }[] | null;
+  tool_call_id: string | null;
+  is_summary: boolean;
+  created_at: Date;
+  input_tokens: number | string | null;
+  output_tokens: number | string | null;
+  cache_read_input_tokens: number | string | null;
+  cost_usd: number | null;
+  has_usage: boolean;
+}
+
+export interface TrajectorySession {
+  id: string;
+  agent: string | null;
+  model: string | null;
+  title: string | null;
+  project_id: string | null;
+}
+
+const number = (value: number | string | null) => (value === null ? 0 : Number(value));
+
+export function toAtif(session: TrajectorySession, messages: TrajectoryMessage[]): Record<string, unknown> {
+  const steps: Record<string, unknown>[] = [];
+  // The agent step that made each tool call, for the tool message answering it.
+  const callers = new Map<string, { observation?: { results: { source_call_id: string; content: string }[] } }>();
+  const totals = { prompt: 0, completion: 0, cached: 0, cost: 0, costed: false };
+  for (const message of messages) {
+    const text = contentText(message.content);
+    const structured = message.content !== null && typeof message.content !== 'string';
+    const extra = { ...(structured ? { content: message.content } : {}), ...(message.is_summary ? { is_summary: true } : {}), seq: message.seq };
+    if (message.role === 'tool' && message.tool_call_id && callers.has(message.tool_call_id)) {
+      const caller = callers.get(message.tool_call_id)!;
+      caller.observation ??= { results: [] };
+      caller.observation.results.push({ source_call_id: message.tool_call_id, content: text });
+      continue;
+    }
+    const source = message.role === 'user' ? 'user' : message.role === 'assistant' ? 'agent' : 'system';
+    const step: Record<string, unknown> = { step_id: steps.length + 1, timestamp: message.created_at.toISOString(), source, message: text };
+    if (source === 'agent') {
+      if (session.model) step.model_name = session.model;
+      if (message.tool_calls?.length) {
+        step.tool_calls = message.tool_calls.map((call) => ({ tool_call_id: call.id, function_name: call.name, arguments: call.arguments ?? {} }));
+        for (const call of message.tool_calls) callers.set(call.id, step);
+      }
+      if (message.has_usage) {
+        const metrics = {
+          prompt_tokens: number(message.input_tokens),
+          completion_tokens: number(message.output_tokens),
+          cached_tokens: number(message.cache_read_input_tokens),
+          ...(message.cost_usd === null ? {} : { cost_usd: message.cost_usd }),
+        };
+        step.metrics = metrics;
+        totals.prompt += metrics.prompt_tokens;
+        totals.completion += metrics.completion_tokens;
+        totals.cached += metrics.cached_tokens;
+        if (message.cost_usd !== null) {
+          totals.cost += message.cost_usd;
+          totals.costed = true;
+        }
+      }
+    }
+    step.extra = extra;
+    steps.push(step);
+  }
+  return {
+    schema_version: 'ATIF-v1.7',
+    session_id: session.id,
+    agent: { name: session.agent ?? 'unknown', ...(session.model ? { model_name: session.model } : {}) },
+    steps,
+    final_metrics: {
+      total_prompt_tokens: totals.prompt,
+      total_completion_tokens: totals.completion,
+      total_cached_tokens: totals.cached,
+      ...(totals.costed ? { total_cost_usd: totals.cost } : {}),
+      total_steps: steps.length,
+    },
+    extra: { title: session.title, project_id: session.project_id },
+  };
+}
+
+export function toOpenAiMessages(messages: TrajectoryMessage[]): Record<string, unknown>[] {
+  return messages.map((message) => ({
+    role: ['user', 'assistant', 'system', 'tool'].includes(message.role) ? message.role : 'user',
+    content: typeof message.content === 'string' || message.content === null ? message.content : contentText(message.content),
+    ...(message.tool_calls?.length
+      ? {
+          tool_calls: message.tool_calls.map((call) => ({
+            id: call.id,
+            type: 'function',
+            function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}) },
+          })),
+        }
+      : {}),
+    ...(message.tool_call_id ? { tool_call_id: message.tool_call_id } : {}),
+  }));
+}
+
+/** The most messages a trajectory holds (a longer transcript is read page by page with GET …/transcript). */
+export const MAX_TRAJECTORY_MESSAGES = 10_000;
+
+/** The session's transcript as a trajectory of `format` (visibility as for every session read). */
+export async function sessionTrajectory(
+  ctx: AppContext,
+  org: string,
+  ws: string,
+  ref: string,
+  format: TrajectoryFormat,
+  includeCompacted: boolean,
+): Promise<unknown> {
+  const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
+  const session = await findSession(scope, ref);
+  return trajectoryOf(session, format, includeCompacted);
+}
+
+/** A session's trajectory (also an evaluation item's, through its session). */
+export async function trajectoryOf(session: SessionModel, format: TrajectoryFormat, includeCompacted: boolean): Promise<unknown> {
+  const rows = await SessionMessageModel.findAll({
+    where: { session_id: session.id, ...(includeCompacted ? {} : { compacted_at: null }) },
+    order: [['seq', 'ASC']],
+    limit: MAX_TRAJECTORY_MESSAGES + 1,
+  });
+  if (rows.length > MAX_TRAJECTORY_MESSAGES) {
+    throw validationFailure(['query', 'format'], `The transcript holds more than ${MAX_TRAJECTORY_MESSAGES} messages; read it page by page (GET …/transcript)`, 'too_long');
+  }
+  const messages = rows.map((row) => row.get({ plain: true }) as unknown as TrajectoryMessage);
+  if (format === 'openai') return toOpenAiMessages(messages);
+  if (format === 'atif') return toAtif(session, messages);
+  return {
+    session: {
+      id: session.id,
+      title: session.title,
+      agent: session.agent,
+      model: session.model,
+      project_id: session.project_id,
+      group_id: session.group_id,
+      origin: session.origin,
+      visibility: session.visibility,
+      message_count: session.message_count,
+      created_at: session.created_at,
+      updated_at: session.updated_at,
+    },
+    messages: rows.map((row) => fromRow(TranscriptMessage, row.get({ plain: true }) as Record<string, unknown>)),
+    events: [],
+  };
+}

@@ -1,0 +1,98 @@
+import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
+import { appendMessages, saveSession } from '../../factories/sessions';
+import { rest } from '../../helpers/http';
+import { useTestApp } from '../../helpers/test-app';
+
+const api = useTestApp();
+let roles: Awaited<ReturnType<typeof createOrgWithRoles>>;
+let owner: TestUser;
+let WS: string;
+let sessionId: string;
+
+/** The rules ATIF's own validator enforces on a trajectory (Harbor RFC 0001, v1.7), so "valid ATIF" is checked, not assumed. */
+function atifProblems(trajectory: any): string[] {
+  const problems: string[] = [];
+  if (trajectory.schema_version !== 'ATIF-v1.7') problems.push('schema_version');
+  if (typeof trajectory.agent?.name !== 'string') problems.push('agent.name');
+  trajectory.steps.forEach((step: any, index: number) => {
+    if (step.step_id !== index + 1) problems.push(`step ${index}: step_id ${step.step_id}`);
+    if (!['user', 'agent', 'system'].includes(step.source)) problems.push(`step ${index}: source ${step.source}`);
+    if (typeof step.message !== 'string') problems.push(`step ${index}: message`);
+    if (Number.isNaN(Date.parse(step.timestamp))) problems.push(`step ${index}: timestamp`);
+    if (step.source !== 'agent' && (step.tool_calls || step.observation || step.metrics || step.model_name)) problems.push(`step ${index}: agent-only fields on ${step.source}`);
+    const calls = new Set((step.tool_calls ?? []).map((call: any) => call.tool_call_id));
+    for (const result of step.observation?.results ?? []) if (!calls.has(result.source_call_id)) problems.push(`step ${index}: observation of unknown call ${result.source_call_id}`);
+  });
+  if (trajectory.final_metrics?.total_steps !== trajectory.steps.length) problems.push('final_metrics.total_steps');
+  return problems;
+}
+
+beforeAll(async () => {
+  roles = await createOrgWithRoles();
+  owner = roles.owner;
+  WS = `/org/${owner.orgKey}/ws/default/sessions`;
+  const session = await saveSession(api, owner, { agent: 'coder', model: 'model-x', title: 'Fix the build' });
+  sessionId = session.id;
+  await appendMessages(api, owner, sessionId, [
+    { role: 'system', content: 'You are a coding agent.' },
+    { role: 'user', content: 'Why does the build fail?' },
+    {
+      role: 'assistant',
+      content: 'Let me look.',
+      tool_calls: [{ id: 'call-1', name: 'bash', arguments: { cmd: 'npm test' } }],
+      usage: { input_tokens: 100, output_tokens: 10, cache_read_input_tokens: 40, cost_usd: 0.002 },
+    },
+    { role: 'tool', tool_call_id: 'call-1', content: '1 failing test' },
+    { role: 'assistant', content: [{ type: 'text', text: 'The lockfile is stale.' }], usage: { input_tokens: 150, output_tokens: 20 } },
+  ]);
+  const compact = await rest(api, 'POST', `${WS}/${sessionId}/transcript/compact`, { token: owner.token, body: { up_to_seq: 1, summary: { role: 'system', content: 'Summary so far.' } } });
+  expect(compact.status).toBe(200);
+});
+
+describe('GET WS/sessions/{id}/trajectory', () => {
+  it('answers ATIF v1.7 by default: a step per message, tool results as observations, usage as metrics', async () => {
+    const res = await rest(api, 'GET', `${WS}/${sessionId}/trajectory`, { token: owner.token });
+    expect(res.status).toBe(200);
+    const trajectory = res.body;
+    expect(atifProblems(trajectory)).toEqual([]);
+    expect(trajectory).toMatchObject({ session_id: sessionId, agent: { name: 'coder', model_name: 'model-x' } });
+    expect(trajectory.steps.map((step: any) => [step.source, step.message])).toEqual([
+      ['user', 'Why does the build fail?'],
+      ['agent', 'Let me look.'],
+      ['agent', 'The lockfile is stale.'],
+      ['system', 'Summary so far.'],
+    ]);
+    expect(trajectory.steps[1]).toMatchObject({
+      tool_calls: [{ tool_call_id: 'call-1', function_name: 'bash', arguments: { cmd: 'npm test' } }],
+      observation: { results: [{ source_call_id: 'call-1', content: '1 failing test' }] },
+      metrics: { prompt_tokens: 100, completion_tokens: 10, cached_tokens: 40, cost_usd: 0.002 },
+    });
+    expect(trajectory.steps[2].extra.content).toEqual([{ type: 'text', text: 'The lockfile is stale.' }]);
+    expect(trajectory.final_metrics).toEqual({ total_prompt_tokens: 250, total_completion_tokens: 30, total_cached_tokens: 40, total_cost_usd: 0.002, total_steps: 4 });
+  });
+
+  it('includes compacted messages only when asked', async () => {
+    const res = await rest(api, 'GET', `${WS}/${sessionId}/trajectory`, { token: owner.token, query: { include_compacted: 'true' } });
+    expect(atifProblems(res.body)).toEqual([]);
+    expect(res.body.steps[0]).toMatchObject({ source: 'system', message: 'You are a coding agent.' });
+  });
+
+  it('answers OpenAI Chat Completions messages and the native form', async () => {
+    const openai = await rest(api, 'GET', `${WS}/${sessionId}/trajectory`, { token: owner.token, query: { format: 'openai' } });
+    expect(Array.isArray(openai.body)).toBe(true);
+    expect(openai.body[1]).toEqual({ role: 'assistant', content: 'Let me look.', tool_calls: [{ id: 'call-1', type: 'function', function: { name: 'bash', arguments: '{"cmd":"npm test"}' } }] });
+    expect(openai.body[2]).toEqual({ role: 'tool', content: '1 failing test', tool_call_id: 'call-1' });
+    const native = await rest(api, 'GET', `${WS}/${sessionId}/trajectory`, { token: owner.token, query: { format: 'native' } });
+    expect(native.body.session).toMatchObject({ id: sessionId, title: 'Fix the build' });
+    expect(native.body.messages.map((message: any) => message.seq)).toEqual([2, 3, 4, 5, 6]);
+    expect(native.body.events).toEqual([]);
+  });
+
+  it('refuses an unknown format (422 at query.format) and hides the session from other tenants (404)', async () => {
+    const bad = await rest(api, 'GET', `${WS}/${sessionId}/trajectory`, { token: owner.token, query: { format: 'xml' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].loc).toEqual(['query', 'format']);
+    expect((await rest(api, 'GET', `/org/${roles.outsider.orgKey}/ws/default/sessions/${sessionId}/trajectory`, { token: roles.outsider.token })).status).toBe(404);
+    expect((await rest(api, 'GET', `${WS}/${sessionId}/trajectory`, { token: roles.reader.token })).status).toBe(404);
+  });
+});
