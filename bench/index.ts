@@ -3,11 +3,13 @@
  * See bench/README.md for what each one measures.
  */
 // Measured as deployed: NODE_ENV=production (graphql-js skips its development-only
-// checks), with a throw-away JWT secret, unless set explicitly.
+// checks), with a throw-away JWT secret and secrets key, unless set explicitly.
 // Quiet request logs and no rate limit, unless set explicitly (read once, at first use).
 process.env.NODE_ENV ??= 'production';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- before any import reads the environment
 process.env.JWT_SECRET ??= require('node:crypto').randomBytes(32).toString('hex');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- likewise: production requires a secrets key
+process.env.SECRETS_KEY ??= require('node:crypto').randomBytes(32).toString('hex');
 process.env.LOG_LEVEL ??= 'warn';
 process.env.RATE_LIMIT_PER_MINUTE ??= '0';
 

@@ -9,6 +9,7 @@ import { mailModule } from './mail/mail.module';
 import { membersModule } from './members/members.module';
 import { organizationsModule } from './organizations/organizations.module';
 import { projectsModule } from './projects/projects.module';
+import { secretsModule } from './secrets/secrets.module';
 import { sessionGroupsModule } from './session-groups/session-groups.module';
 import { sessionsModule } from './sessions/sessions.module';
 import { tracesModule } from './traces/traces.module';
@@ -24,6 +25,7 @@ import { workspacesModule } from './workspaces/workspaces.module';
 export const MODULES: readonly AppModule[] = [
   accountsModule,
   apiKeysModule,
+  secretsModule,
   mailModule,
   organizationsModule,
   workspacesModule,

@@ -9,7 +9,7 @@ it('lists exactly the variables of the configuration, each with a valid example'
   expect(examples.map(([name]) => name)).toEqual(CONFIG_VARIABLES);
   for (const [name, value] of examples) {
     const env = { NODE_ENV: 'development', [name]: value } as NodeJS.ProcessEnv;
-    if (name === 'NODE_ENV') env.JWT_SECRET = 'x'.repeat(32);
+    if (name === 'NODE_ENV') Object.assign(env, { JWT_SECRET: 'x'.repeat(32), SECRETS_KEY: 'ab'.repeat(32) });
     expect(() => loadConfig(env)).not.toThrow();
   }
 });

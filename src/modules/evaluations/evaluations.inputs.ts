@@ -81,7 +81,10 @@ export class CreateEvaluationRequest {
   @Field(() => UUIDScalar, { nullable: true, description: 'Id of the runtime, stored as given.' })
   runtime_id?: string | null;
 
-  @Field(() => [String], { nullable: true, description: 'Ids of user secrets the run needs (at most 1000); the ids are recorded in config_json, never values.' })
+  @Field(() => [UUIDScalar], {
+    nullable: true,
+    description: "Ids of the caller's user secrets the run needs (at most 1000; another user's or an unknown id is 404); the ids are recorded in config_json, never values.",
+  })
   @ArrayMaxSize(1000)
   secret_ids?: string[] | null;
 

@@ -9,6 +9,12 @@ import { UserIdentityResponse } from '../accounts/accounts.types';
 import { toTaskSet } from '../catalogs/catalogs.mapper';
 import { TaskSetResponse, TaskSummary } from '../catalogs/catalogs.types';
 import { toSessionGroup } from '../session-groups/session-groups.mapper';
+import { JSONScalar } from '../../core/scalars';
+import { TranscriptReadArgs, TrajectoryArgs } from '../sessions/sessions.inputs';
+import { toSession } from '../sessions/sessions.mapper';
+import { TranscriptMessage, TranscriptResponse } from '../sessions/sessions.types';
+import type { TrajectoryFormat } from '../sessions/trajectory';
+import { itemTranscript, itemTrajectory } from './item-session';
 import { SessionGroupSummary } from '../session-groups/session-groups.types';
 import { CreateEvaluationRequest, EvaluationItemListArgs, EvaluationItemTransitionRequest, EvaluationListArgs } from './evaluations.inputs';
 import { toAnalytics, toEvaluation, toEvaluationItem } from './evaluations.mapper';
@@ -65,7 +71,7 @@ export class EvaluationResolver {
   async evaluation(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => UUIDScalar, { description: "The evaluation's id." }) id: string,
+    @Arg('id', () => String, { description: "The evaluation's id, or a unique prefix of at least 8 characters." }) id: string,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationJobResponse> {
     return toEvaluation(await getEvaluation(ctx, org, workspace, id));
@@ -76,7 +82,7 @@ export class EvaluationResolver {
   async cancel_evaluation(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => UUIDScalar, { description: "The evaluation's id." }) id: string,
+    @Arg('id', () => String, { description: "The evaluation's id, or a unique prefix of at least 8 characters." }) id: string,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationJobResponse> {
     return toEvaluation(await cancelEvaluation(ctx, org, workspace, id));
@@ -87,7 +93,7 @@ export class EvaluationResolver {
   async retry_failed_evaluation_items(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => UUIDScalar, { description: "The evaluation's id." }) id: string,
+    @Arg('id', () => String, { description: "The evaluation's id, or a unique prefix of at least 8 characters." }) id: string,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationJobResponse> {
     return toEvaluation(await retryFailed(ctx, org, workspace, id));
@@ -98,7 +104,7 @@ export class EvaluationResolver {
   async evaluation_analytics(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => UUIDScalar, { description: "The evaluation's id." }) id: string,
+    @Arg('id', () => String, { description: "The evaluation's id, or a unique prefix of at least 8 characters." }) id: string,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationSummaryResponse> {
     return toAnalytics(await getAnalytics(ctx, org, workspace, id))!;
@@ -109,7 +115,7 @@ export class EvaluationResolver {
   async evaluation_items(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => UUIDScalar, { description: "The evaluation's id." }) id: string,
+    @Arg('id', () => String, { description: "The evaluation's id, or a unique prefix of at least 8 characters." }) id: string,
     @Args(() => EvaluationItemListArgs) args: EvaluationItemListArgs,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationItemListResponse> {
@@ -121,11 +127,38 @@ export class EvaluationResolver {
   async evaluation_item(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => UUIDScalar, { description: "The evaluation's id." }) id: string,
+    @Arg('id', () => String, { description: "The evaluation's id, or a unique prefix of at least 8 characters." }) id: string,
     @Arg('item_id', () => UUIDScalar, { description: "The item's id." }) itemId: string,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationItemResponse> {
     return toEvaluationItem(await getItem(ctx, org, workspace, id, itemId));
+  }
+
+  @Query(() => TranscriptResponse, { description: "The transcript of the item's session (its evaluation_item session group's newest session the caller can see; 404 when none).", complexity: withBaseCost(10, 100) })
+  @Rest('GET', `${ONE}/items/:item_id/transcript`, TAGS)
+  async evaluation_item_transcript(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('id', () => String, { description: "The evaluation's id, or a unique prefix of at least 8 characters." }) id: string,
+    @Arg('item_id', () => UUIDScalar, { description: "The item's id." }) itemId: string,
+    @Args(() => TranscriptReadArgs) args: TranscriptReadArgs,
+    @Ctx() ctx: AppContext,
+  ): Promise<TranscriptResponse> {
+    const result = await itemTranscript(ctx, org, workspace, id, itemId, args);
+    return { session: toSession(result.session), messages: result.messages.map((row) => fromRow(TranscriptMessage, row)), has_more: result.has_more };
+  }
+
+  @Query(() => JSONScalar, { nullable: true, description: "The item's session as a trajectory (ATIF v1.7 or OpenAI messages; 404 when the item has no session).", complexity: withBaseCost(200) })
+  @Rest('GET', `${ONE}/items/:item_id/trajectory`, TAGS)
+  evaluation_item_trajectory(
+    @Arg('org', () => String) org: string,
+    @Arg('workspace', () => String) workspace: string,
+    @Arg('id', () => String, { description: "The evaluation's id, or a unique prefix of at least 8 characters." }) id: string,
+    @Arg('item_id', () => UUIDScalar, { description: "The item's id." }) itemId: string,
+    @Args(() => TrajectoryArgs) args: TrajectoryArgs,
+    @Ctx() ctx: AppContext,
+  ): Promise<unknown> {
+    return itemTrajectory(ctx, org, workspace, id, itemId, (args.format ?? 'atif') as TrajectoryFormat, args.include_compacted ?? false);
   }
 
   @Mutation(() => EvaluationItemResponse, { description: 'Move an item along its state machine (409 for any other move).' })
@@ -133,7 +166,7 @@ export class EvaluationResolver {
   async transition_evaluation_item(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => UUIDScalar, { description: "The evaluation's id." }) id: string,
+    @Arg('id', () => String, { description: "The evaluation's id, or a unique prefix of at least 8 characters." }) id: string,
     @Arg('item_id', () => UUIDScalar, { description: "The item's id." }) itemId: string,
     @Arg('input', () => EvaluationItemTransitionRequest, { description: 'The state to move to, and an error message when it failed.' }) input: EvaluationItemTransitionRequest,
     @Ctx() ctx: AppContext,

@@ -5,11 +5,13 @@ import { AppError, ConflictError, InvalidError, NotFoundError, ValidationError, 
 import { checkPageDepth } from '../../core/pagination';
 import { can, requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
+import { idRange } from '../../core/id-prefix';
 import { plainQuery } from '../../db/hot';
 import { parseMember, TASK_SET_SELECT, type MemberRef } from '../catalogs/task-sets.service';
 import { parseNameRef } from '../catalogs/versioned-artifacts';
 import { effectiveSandboxCeiling } from '../organizations/organization-limits';
 import { resolveProject } from '../projects/projects.service';
+import { requireOwnSecrets } from '../secrets/secrets.service';
 import type { CreateEvaluationRequest, EvaluationItemListArgs, EvaluationItemTransitionRequest, EvaluationListArgs } from './evaluations.inputs';
 import { IN_FLIGHT_STATES, ITEM_STATES, listedJobSql, TERMINAL_STATES, type EvaluationItemRow, type EvaluationRow, type ItemState } from './evaluations.mapper';
 import { EvaluationKind, EvaluationCleanupPolicy, EvaluationSummaryStatus, SkippedMemberReason, type EvaluationSkippedMember, type EvaluationSummaryResponse } from './evaluations.types';
@@ -141,6 +143,7 @@ export async function createEvaluation(ctx: AppContext, org: string, ws: string,
   }
   const project = await resolveProject(access, input.project_id);
   const taskSet = input.task_set ? await findTaskSet(access, input.task_set) : null;
+  const secretIds = await requireOwnSecrets(access.viewer.user.id, input.secret_ids ?? []);
   requireScope(access, 'resources:write');
 
   const wanted = [...named, ...(taskSet ? setMembers(taskSet, access.org.key) : [])];
@@ -198,7 +201,7 @@ export async function createEvaluation(ctx: AppContext, org: string, ws: string,
         created_by: access.viewer.user.id,
         created_by_email: access.viewer.user.email,
         dataset_ref: dataset.length ? JSON.stringify({ rows: dataset.length }) : null,
-        config_json: JSON.stringify(runConfiguration(input, concurrency)),
+        config_json: JSON.stringify(runConfiguration(input, concurrency, secretIds)),
         dataset_size: items.length,
         requested_concurrency: concurrency,
         effective_concurrency: Math.min(concurrency, items.length),
@@ -218,8 +221,8 @@ export async function createEvaluation(ctx: AppContext, org: string, ws: string,
   });
 }
 
-/** What the run needs besides its items (task names and dataset rows become items, so they are not repeated here). */
-function runConfiguration(input: CreateEvaluationRequest, concurrency: number): Record<string, unknown> {
+/** What the run needs besides its items (task names and dataset rows become items, so they are not repeated here); secrets by id only. */
+function runConfiguration(input: CreateEvaluationRequest, concurrency: number, secretIds: string[]): Record<string, unknown> {
   return {
     model: input.model,
     judge_model: input.judge_model ?? null,
@@ -231,7 +234,7 @@ function runConfiguration(input: CreateEvaluationRequest, concurrency: number): 
     task_timeout_sec: input.task_timeout_sec ?? null,
     cleanup_policy: input.cleanup_policy ?? EvaluationCleanupPolicy.always,
     model_overrides: input.model_overrides ?? {},
-    secret_ids: input.secret_ids ?? [],
+    secret_ids: secretIds,
     task_config: input.task_config ?? {},
     task_set: input.task_set ?? null,
     runtime_id: input.runtime_id ?? null,
@@ -240,6 +243,29 @@ function runConfiguration(input: CreateEvaluationRequest, concurrency: number): 
 
 // ---------------------------------------------------------------- reads
 
+/** The shortest evaluation id prefix a path may use (the platform's docs promise 8). */
+export const MIN_EVALUATION_PREFIX = 8;
+
+/**
+ * An evaluation reference in a path: a full id (any case) as it is, or a
+ * prefix of at least 8 characters resolved to the one evaluation of the
+ * workspace it names (none 404, several 409; shorter 422 at `path.id`).
+ */
+async function evaluationIdOf(scope: WorkspaceScope, ref: string): Promise<string> {
+  const range = idRange(ref);
+  if (range && range[0] === range[1]) return range[0];
+  if (ref.length < MIN_EVALUATION_PREFIX) throw validationFailure(['id'], `String should have at least ${MIN_EVALUATION_PREFIX} characters`, 'string_too_short');
+  if (!range) throw new NotFoundError('Evaluation');
+  const rows = await q(`SELECT e.id FROM evaluations e WHERE e.workspace_id = $ws AND e.id BETWEEN $from::uuid AND $to::uuid ORDER BY e.id LIMIT 2`, {
+    ws: scope.workspace.id,
+    from: range[0],
+    to: range[1],
+  });
+  if (!rows.length) throw new NotFoundError('Evaluation');
+  if (rows.length > 1) throw new ConflictError(`Evaluation id prefix '${ref}' matches more than one evaluation; use more characters`);
+  return String(rows[0].id);
+}
+
 async function findJob(scope: WorkspaceScope, id: string, transaction?: Transaction, lock = false): Promise<EvaluationRow> {
   const [row] = await q(`SELECT e.* FROM evaluations e WHERE e.id = $id AND e.workspace_id = $ws${lock ? ' FOR UPDATE' : ''}`, { id, ws: scope.workspace.id }, transaction);
   if (!row) throw new NotFoundError('Evaluation');
@@ -247,7 +273,8 @@ async function findJob(scope: WorkspaceScope, id: string, transaction?: Transact
 }
 
 export async function getEvaluation(ctx: AppContext, org: string, ws: string, id: string): Promise<EvaluationRow> {
-  return findJob(await resolveWorkspace(ctx, org, ws), id);
+  const scope = await resolveWorkspace(ctx, org, ws);
+  return findJob(scope, await evaluationIdOf(scope, id));
 }
 
 export async function getAnalytics(ctx: AppContext, org: string, ws: string, id: string): Promise<EvaluationRow> {
@@ -291,6 +318,7 @@ export async function listItems(ctx: AppContext, org: string, ws: string, id: st
   const page = args.page ?? 1;
   checkPageDepth(page, limit);
   const access = await resolveWorkspace(ctx, org, ws);
+  id = await evaluationIdOf(access, id);
   await findJob(access, id);
   const rows = await q(
     `SELECT i.* FROM evaluation_items i WHERE i.evaluation_id = $id ${args.status ? 'AND i.status = $status' : ''}
@@ -312,6 +340,7 @@ async function findItem(evaluationId: string, itemId: string, transaction?: Tran
 
 export async function getItem(ctx: AppContext, org: string, ws: string, id: string, itemId: string): Promise<EvaluationItemRow> {
   const access = await resolveWorkspace(ctx, org, ws);
+  id = await evaluationIdOf(access, id);
   await findJob(access, id);
   return findItem(id, itemId);
 }
@@ -385,6 +414,7 @@ export async function transitionItem(
   input: EvaluationItemTransitionRequest,
 ): Promise<{ item: EvaluationItemRow; job: EvaluationRow }> {
   const access = await resolveWorkspace(ctx, org, ws);
+  id = await evaluationIdOf(access, id);
   const to = input.to as ItemState;
   await refuseWithoutLock(access, id, itemId);
   return database().transaction(async (transaction) => {
@@ -432,6 +462,7 @@ async function refuseWithoutLock(access: WorkspaceScope, id: string, itemId?: st
 
 export async function cancelEvaluation(ctx: AppContext, org: string, ws: string, id: string): Promise<EvaluationRow> {
   const access = await resolveWorkspace(ctx, org, ws);
+  id = await evaluationIdOf(access, id);
   await refuseWithoutLock(access, id);
   return database().transaction(async (transaction) => {
     const job = await findJob(access, id, transaction, true);
@@ -455,6 +486,7 @@ const RETRYABLE: readonly ItemState[] = ['failed', 'errored', 'infra_error', 'ti
 
 export async function retryFailed(ctx: AppContext, org: string, ws: string, id: string): Promise<EvaluationRow> {
   const access = await resolveWorkspace(ctx, org, ws);
+  id = await evaluationIdOf(access, id);
   await refuseWithoutLock(access, id);
   return database().transaction(async (transaction) => {
     const job = await findJob(access, id, transaction, true);

@@ -6,7 +6,7 @@ import { visibleSql, visibleWhere } from './session.policy';
 import type { SqlRoot } from '../../core/graphql-sql/sql-fields';
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError, validationFailure } from '../../core/errors';
-import { isUuid } from '../../core/scalars';
+import { idRange } from '../../core/id-prefix';
 import { resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 
 /**
@@ -14,28 +14,9 @@ import { resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant
  * characters of the lower-case form, among the caller's visible sessions of
  * the workspace (none 404, several 409).
  */
-const UUID_TEMPLATE = 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx';
-
 /** 422 before any lookup: a reference shorter than 4 characters. */
 export function checkSessionRef(ref: string): void {
   if (ref.length < 4) throw validationFailure(['session_id'], 'String should have at least 4 characters', 'string_too_short');
-}
-
-/**
- * The id range a reference covers: a full UUID is itself; a prefix of the
- * lower-case form covers prefix+000… to prefix+fff…, which the primary key
- * index answers directly. Null when it cannot be a prefix of any id.
- */
-export function refRange(ref: string): [string, string] | null {
-  const full: boolean = isUuid(ref);
-  if (full) return [ref.toLowerCase(), ref.toLowerCase()];
-  if (ref.length > UUID_TEMPLATE.length) return null;
-  for (let index = 0; index < ref.length; index += 1) {
-    const char = ref[index];
-    if (UUID_TEMPLATE[index] === '-' ? char !== '-' : !/[0-9a-f]/.test(char)) return null;
-  }
-  const rest = UUID_TEMPLATE.slice(ref.length);
-  return [ref + rest.replace(/x/g, '0'), ref + rest.replace(/x/g, 'f')];
 }
 
 /** The workspace of a request that names a session: the reference is checked (422) before the tenant (404). */
@@ -46,7 +27,7 @@ export async function resolveSessionWorkspace(ctx: AppContext, org: string, ws: 
 
 /** The one session a reference names among the caller's visible sessions of the workspace; locked when in a transaction. */
 export async function findSession(scope: WorkspaceScope, ref: string, transaction?: Transaction): Promise<SessionModel> {
-  const range = refRange(ref);
+  const range = idRange(ref);
   if (!range) throw new NotFoundError('Session');
   const rows = await SessionModel.findAll({
     where: {
@@ -77,7 +58,7 @@ function theOne<T>(rows: T[], ref: string): T {
  * AND-ing it with a bitmap of the whole workspace's sessions.
  */
 function referenceFrom(scope: WorkspaceScope, ref: string, as: string): { from: string; bind: Record<string, unknown> } {
-  const range = refRange(ref);
+  const range = idRange(ref);
   if (!range) throw new NotFoundError('Session');
   return {
     from: `sessions ${as} WHERE ${as}.workspace_id = $workspace_id AND ${as}.id BETWEEN $id_from AND $id_to AND ${visibleSql(as, '$viewer_id')} LIMIT 2`,

@@ -2,7 +2,6 @@ import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Query, Resolver, Root }
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { childLimit } from '../../core/loaders/children-loader';
-import { UUIDScalar } from '../../core/scalars';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { AssessmentResponse } from '../assessments/assessments.types';
 import { getEvaluation } from '../evaluations/evaluations.service';
@@ -77,7 +76,7 @@ export class TraceResolver {
   async evaluation_trace_stats(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => UUIDScalar, { description: 'The evaluation id.' }) id: string,
+    @Arg('id', () => String, { description: "The evaluation's id, or a unique prefix of at least 8 characters." }) id: string,
     @Ctx() ctx: AppContext,
   ): Promise<TraceStatsResponse> {
     const scope = await resolveWorkspace(ctx, org, workspace);
@@ -90,7 +89,7 @@ export class TraceResolver {
   async evaluation_trace_items(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
-    @Arg('id', () => UUIDScalar, { description: 'The evaluation id.' }) id: string,
+    @Arg('id', () => String, { description: "The evaluation's id, or a unique prefix of at least 8 characters." }) id: string,
     @Args(() => TraceItemsArgs) args: TraceItemsArgs,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationTraceItemsResponse> {

@@ -52,7 +52,7 @@ async function everyPath(user: TestUser, readerOrg: string, creator = user): Pro
   seen['REST task list'] = listed.tasks[0].verification;
 
   const job = await createEvaluation(api, creator, { task_names: [ref], task_set: setRef }, readerOrg);
-  const query = `query($org: String!, $ref: String!, $set: String!, $id: UUID!) {
+  const query = `query($org: String!, $ref: String!, $set: String!, $id: String!) {
     task(org: $org, name: $ref) { ${VERIFICATION_FIELDS} }
     task_version(org: $org, name: $ref, version: "1.0.0") { ${VERIFICATION_FIELDS} }
     tasks(org: $org, public_only: true, search: "${TASK}") { tasks { ${VERIFICATION_FIELDS} } }

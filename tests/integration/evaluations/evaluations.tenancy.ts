@@ -26,6 +26,8 @@ export const rows: EndpointRow[] = [
   { method: 'GET', route: '/org/:org/ws/:workspace/evaluation/:id/items', path: (t) => `${one(t)}/items` },
   { method: 'GET', route: '/org/:org/ws/:workspace/evaluation/:id/items/:item_id', path: (t) => `${one(t)}/items/${ids(t).itemId}` },
   { method: 'GET', route: '/org/:org/ws/:workspace/evaluation/:id/analytics', path: (t) => `${one(t)}/analytics` },
+  { method: 'GET', route: '/org/:org/ws/:workspace/evaluation/:id/items/:item_id/transcript', path: (t) => `${one(t)}/items/${ids(t).itemId}/transcript` },
+  { method: 'GET', route: '/org/:org/ws/:workspace/evaluation/:id/items/:item_id/trajectory', path: (t) => `${one(t)}/items/${ids(t).itemId}/trajectory` },
   { method: 'GET', route: '/org/:org/ws/:workspace/evaluation/:id/traces', path: (t) => `${one(t)}/traces` },
   { method: 'GET', route: '/org/:org/ws/:workspace/evaluation/:id/traces/items', path: (t) => `${one(t)}/traces/items` },
   {

@@ -19,6 +19,7 @@ const DOMAIN_FILES = [
   'members.graphql',
   'organizations.graphql',
   'projects.graphql',
+  'secrets.graphql',
   'session-groups.graphql',
   'sessions.graphql',
   'traces.graphql',

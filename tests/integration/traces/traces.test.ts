@@ -349,7 +349,7 @@ describe('evaluation traces', () => {
     const other = await createOrgWithRoles();
     expect((await rest(api, 'GET', `/org/${other.orgKey}/ws/default/evaluation/${evaluation.id}/traces`, { token: other.owner.token })).status).toBe(404);
 
-    const graph = await gql(api, 'query($org: String!, $id: UUID!) { evaluation(org: $org, workspace: "default", id: $id) { traces(limit: 5) { trace_id span_count } } }', { org: owner.orgKey, id: evaluation.id }, owner.token);
+    const graph = await gql(api, 'query($org: String!, $id: String!) { evaluation(org: $org, workspace: "default", id: $id) { traces(limit: 5) { trace_id span_count } } }', { org: owner.orgKey, id: evaluation.id }, owner.token);
     expect(graph.body.errors).toBeUndefined();
     expect(graph.body.data.evaluation.traces).toEqual([{ trace_id: traceId, span_count: 2 }]);
   });
