@@ -65,6 +65,9 @@ export class TaskModel extends Model {
   @Column(DataType.TEXT)
   declare readme: string | null;
 
+  @Column(DataType.TEXT)
+  declare instruction: string | null;
+
   @Column(DataType.UUID)
   declare created_by: string | null;
 

@@ -323,6 +323,10 @@ export class PublishTaskRequest {
   @Field(() => String, { nullable: true, description: 'Markdown served by the readme routes.' })
   @MaxLength(200_000)
   readme?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'What the agent is asked to do, served by `GET …/tasks/{name}/instruction`.' })
+  @MaxLength(200_000)
+  instruction?: string | null;
 }
 
 @ApiInput('VisibilityRequest', { description: 'The visibility to set for every version of a name.' })

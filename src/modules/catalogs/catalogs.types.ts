@@ -792,6 +792,18 @@ export class ArtifactDeleteResponse {
   deleted: boolean;
 }
 
+@ObjectType('TaskInstructionResponse', { description: "The latest version's instruction of a task (decisions §14)." })
+export class TaskInstructionResponse {
+  @Field(() => String, { description: "The task's name." })
+  name: string;
+
+  @Field(() => String, { description: 'The version the instruction belongs to (the latest).' })
+  version: string;
+
+  @Field(() => String, { nullable: true, description: 'The instruction given at publication; null when none.' })
+  instruction: string | null;
+}
+
 @ObjectType('ArtifactReadmeResponse', { description: 'The readme of a capability or task version.' })
 export class ArtifactReadmeResponse {
   @Field(() => String, { description: "The artifact's name." })

@@ -4,8 +4,8 @@ import { Rest } from '../../core/graphql-decorators';
 import { SqlRootField } from '../../core/graphql-sql/sql-fields';
 import { pageInfo } from '../../core/pagination';
 import { PublishTaskRequest, TaskFilterArgs, TaskListArgs, VisibilityRequest } from './catalogs.inputs';
-import { ArtifactDeleteResponse, ArtifactReadmeResponse, TaskFacetsResponse, TaskListResponse, TaskSummary, TaskVersionList } from './catalogs.types';
-import { deleteTask, getTask, listTasks, TASK_LIST_ROOT, publishTask, setTaskVisibility, taskFacets, taskReadme, taskVersions } from './tasks.service';
+import { ArtifactDeleteResponse, ArtifactReadmeResponse, TaskFacetsResponse, TaskInstructionResponse, TaskListResponse, TaskSummary, TaskVersionList } from './catalogs.types';
+import { deleteTask, getTask, listTasks, TASK_LIST_ROOT, publishTask, setTaskVisibility, taskFacets, taskInstruction, taskReadme, taskVersions } from './tasks.service';
 
 const BASE = '/org/:org/tasks';
 const TAGS = { tags: ['catalogs'] };
@@ -42,6 +42,17 @@ export class TaskResolver {
   @Rest('GET', `${BASE}/:name/readme`, TAGS)
   task_readme(@Arg('org', () => String) org: string, @Arg('name', () => String, { description: "The task's name, or `owner/name` for another organization's public one." }) name: string, @Ctx() ctx: AppContext): Promise<ArtifactReadmeResponse> {
     return taskReadme(ctx, org, name, null);
+  }
+
+  @Query(() => TaskInstructionResponse, { nullable: true, description: "The latest version's instruction: what the agent is asked to do." })
+  @Rest('GET', `${BASE}/:name/instruction`, TAGS)
+  task_instruction(
+    @Arg('org', () => String) org: string,
+    @Arg('name', () => String, { description: "The task's name, or `owner/name` for another organization's public one." }) name: string,
+    @Arg('sandbox_id', () => String, { nullable: true, description: 'Sent by the SDK; the instruction does not depend on the sandbox, so it is accepted and ignored.' }) _sandboxId: string | null,
+    @Ctx() ctx: AppContext,
+  ): Promise<TaskInstructionResponse> {
+    return taskInstruction(ctx, org, name);
   }
 
   @Query(() => TaskSummary, { nullable: true, description: 'One version of a task.' })

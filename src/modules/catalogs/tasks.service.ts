@@ -14,6 +14,7 @@ import {
   TaskSummary,
   type ArtifactReadmeResponse,
   type TaskFacetsResponse,
+  type TaskInstructionResponse,
   type TaskVersionList,
 } from './catalogs.types';
 import {
@@ -130,6 +131,13 @@ export async function taskVersions(ctx: AppContext, orgKey: string, name: string
   return { name: latest.name, versions, latest };
 }
 
+/** The latest version's instruction (`name`, or `owner/name` for another organization's public task). */
+export async function taskInstruction(ctx: AppContext, orgKey: string, name: string): Promise<TaskInstructionResponse> {
+  const scope = await resolveOrg(ctx, orgKey);
+  const ref = parseNameRef(scope, name, WHAT);
+  return findArtifactRow<TaskInstructionResponse>('tasks', 'a.name, a.version, a.instruction', scope, ref, null, WHAT);
+}
+
 export async function taskReadme(ctx: AppContext, orgKey: string, name: string, version: string | null): Promise<ArtifactReadmeResponse> {
   if (version !== null) checkPathVersion(version);
   const scope = await resolveOrg(ctx, orgKey);
@@ -227,6 +235,7 @@ export async function publishTask(ctx: AppContext, orgKey: string, input: Publis
         template_status: input.template_status ?? TaskTemplateStatus.pending,
         sandbox_provider: input.sandbox_provider ?? 'hosted',
         readme: input.readme ?? null,
+        instruction: input.instruction ?? null,
         created_by: scope.viewer.user.id,
       },
       { transaction },

@@ -18,7 +18,7 @@ export const setup: TenancySetup = async (t, sendAsOwner) => {
   const sends: [string, unknown][] = [
     ['datasets', { name: DS, version: '1.0.0' }],
     ['capabilities', capabilityBody(CAP, '1.0.0')],
-    ['tasks', { name: TASK, version: '1.0.0', readme: '# readme' }],
+    ['tasks', { name: TASK, version: '1.0.0', readme: '# readme', instruction: 'Find the flag.' }],
     ['task-sets', { name: SET, members: [TASK] }],
   ];
   for (const [kind, body] of sends) {
@@ -45,6 +45,7 @@ export const rows: EndpointRow[] = [
   { method: 'GET', route: '/org/:org/tasks/:name', path: (t) => `${org(t)}/tasks/${TASK}` },
   { method: 'GET', route: '/org/:org/tasks/:name/versions', path: (t) => `${org(t)}/tasks/${TASK}/versions` },
   { method: 'GET', route: '/org/:org/tasks/:name/readme', path: (t) => `${org(t)}/tasks/${TASK}/readme` },
+  { method: 'GET', route: '/org/:org/tasks/:name/instruction', path: (t) => `${org(t)}/tasks/${TASK}/instruction` },
   { method: 'GET', route: '/org/:org/tasks/:name/:version', path: (t) => `${org(t)}/tasks/${TASK}/1.0.0` },
   { method: 'GET', route: '/org/:org/tasks/:name/:version/readme', path: (t) => `${org(t)}/tasks/${TASK}/1.0.0/readme` },
   { method: 'GET', route: '/org/:org/task-sets', path: (t) => `${org(t)}/task-sets` },
