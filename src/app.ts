@@ -10,7 +10,7 @@ import { createEngine } from './core/graphql-sql/engine';
 import { createGraphQLTransport } from './http/graphql-transport';
 import { opsRoutes } from './http/ops-routes';
 import { clientIp, contextFor, headerValue, observe, type RequestState } from './http/request';
-import { abortReply, attachReplyHooks, endReply, sendBody, sendError, writeHead } from './http/respond';
+import { abortReply, attachReplyHooks, endReply, sendBody, sendError, sendStream, writeHead } from './http/respond';
 import { applyCors } from './http/cors';
 import { allowedMethods, RouteTable } from './http/route-table';
 import { createRestTransport } from './http/rest-transport';
@@ -65,10 +65,11 @@ export async function createApp(): Promise<App> {
       return own.route.handle({
         req,
         ip: clientIp(req),
-        params: Object.fromEntries(Object.entries(own.params).map(([key, value]) => [key, decodeURIComponent(value)])),
+        params: own.params,
         context: (hint) => contextFor(req, state, null, hint),
         body: (limit, inflatedLimit) => readEncodedBody(req, limit, inflatedLimit),
         reply: (status, body, contentType, headers) => sendBody(res, status, body, contentType, headers ?? null),
+        replyStream: (status, contentType, headers, source) => sendStream(res, status, contentType, headers, source),
       });
     }
     if (bodyTable.methodsOf(url.pathname).length) throw new MethodNotAllowedError([...bodyTable.methodsOf(url.pathname), 'OPTIONS']);

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { ModelCtor } from 'sequelize-typescript';
 import { buildAccessPolicy, type AccessPolicy, type ScopeDefinitions } from './authz/scopes';
 import type { AppContext, Loaders } from './context';
@@ -63,6 +64,8 @@ export interface BodyRouteCall {
   /** The body, gzip or identity, within `limit` bytes as sent and `inflatedLimit` inflated (413 past either, 415 for another encoding). */
   body(limit: number, inflatedLimit: number): Promise<Buffer>;
   reply(status: number, body: Buffer | string, contentType: string, headers?: Record<string, string | string[]>): void;
+  /** A body sent as it is produced, with backpressure (a bundle built while it downloads). */
+  replyStream(status: number, contentType: string, headers: Record<string, string>, source: Readable): Promise<void>;
 }
 
 /** What a module's loader factory may use besides the viewer. */

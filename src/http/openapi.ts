@@ -299,8 +299,10 @@ export function buildOpenApiDocument(
 
   for (const route of bodyRoutes) {
     if (route.page || !route.openapi) continue;
-    const openPath = `${REST_BASE}${route.path.replace(/:(\w+)/g, '{$1}')}`;
+    // A trailing `*` (a path of any depth) is documented as a `path` parameter that may hold slashes.
+    const openPath = `${REST_BASE}${route.path.replace(/:(\w+)/g, '{$1}').replace(/\/\*$/, '/{path}')}`;
     const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
+    if (route.path.endsWith('/*')) pathParams.push({ name: 'path', in: 'path', required: true, schema: { type: 'string' }, description: 'A file path; its slashes are sent as they are' } as never);
     const own = route.openapi.responses as Record<string, Json>;
     const errors = Object.fromEntries(Object.keys(ERROR_STATUSES).filter((code) => !BODY_ROUTE_ONLY.includes(code) || code in own).map((code) => [code, { $ref: `#/components/responses/Error${code}` }]));
     paths[openPath] ??= {};

@@ -1,3 +1,5 @@
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
@@ -85,6 +87,25 @@ function runHooks(res: ServerResponse): void {
     // The reply is already on its way: a failing log line or metric must not cut it short.
     logger.error({ err: error }, 'recording a reply failed');
   }
+}
+
+/**
+ * A body produced as it is sent (a bundle built while it downloads): the
+ * head now, then the stream piped with backpressure; a source that fails
+ * mid-body cuts the reply (abortReply). HEAD gets the head alone.
+ */
+export async function sendStream(res: ServerResponse, status: number, contentType: string, headers: HeaderValues | null, source: Readable): Promise<void> {
+  writeReplyHead(res, status, headers, contentType, null);
+  if ((res.req as IncomingMessage | undefined)?.method === 'HEAD') {
+    source.destroy();
+    return endReply(res);
+  }
+  try {
+    await pipeline(source, res);
+  } catch {
+    return abortReply(res);
+  }
+  runHooks(res);
 }
 
 /** The one place replies are written. */

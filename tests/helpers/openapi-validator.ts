@@ -107,6 +107,8 @@ export class OpenApiValidator {
         return { key, problem: `status ${reply.status} is not documented for ${operation.key} (documented: ${statuses})` };
       }
       const media = response.content?.['application/json'];
+      // A reply documented with other media types only (a file's bytes, an archive) is not JSON to validate.
+      if (!media && Object.keys(response.content ?? {}).length) return { key, problem: null };
       if (!media) {
         return reply.text ? { key, problem: `${operation.key} documents no JSON body for ${reply.status}, but the reply has one` } : { key, problem: null };
       }

@@ -1,3 +1,4 @@
+import { capabilityBundle } from './capability-downloads';
 import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { childLimit } from '../../core/loaders/children-loader';
 import type { AppContext } from '../../core/context';
@@ -7,6 +8,7 @@ import { capabilityFacets, capabilityReadme, capabilityVersions, deleteCapabilit
 import { CapabilityFilterArgs, CapabilityListArgs, PublishCapabilityRequest, VisibilityRequest } from './catalogs.inputs';
 import { toCapability } from './catalogs.mapper';
 import {
+  CapabilityBundleResponse,
   ArtifactDeleteResponse,
   ArtifactReadmeResponse,
   CapabilityArtifactDetail,
@@ -63,6 +65,17 @@ export class CapabilityResolver {
     @Ctx() ctx: AppContext,
   ): Promise<CapabilityArtifactDetail> {
     return getCapability(ctx, org, name, version);
+  }
+
+  @Query(() => CapabilityBundleResponse, { nullable: true, description: "A signed, expiring URL of the version's files as a tar.gz, with its SHA-256 and size." })
+  @Rest('GET', `${BASE}/:name/:version/bundle`, TAGS)
+  capability_bundle(
+    @Arg('org', () => String) org: string,
+    @Arg('name', () => String, { description: "The capability's name, or `owner/name` for another organization's public one." }) name: string,
+    @Arg('version', () => String, { description: 'The version (semantic version).' }) version: string,
+    @Ctx() ctx: AppContext,
+  ): Promise<CapabilityBundleResponse> {
+    return capabilityBundle(ctx, org, name, version);
   }
 
   @Query(() => ArtifactReadmeResponse, { description: "One version's README.md." })

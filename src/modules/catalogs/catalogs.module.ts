@@ -2,6 +2,7 @@ import { CapabilityFileModel, CapabilityModel, DatasetModel, TaskModel, TaskSetM
 import { defineScopes, WRITER_ROLES, type ScopeNames } from '../../core/authz/scopes';
 import type { AppModule } from '../../core/module';
 import { CapabilityResolver } from './capabilities.resolver';
+import { capabilityBundleDownload, capabilityBundleOwnerPath, capabilityFileDownload } from './capability-downloads';
 import { createCatalogLoaders } from './catalogs.loaders';
 import { DatasetResolver } from './datasets.resolver';
 import { OrganizationCatalogsResolver } from './organization-catalogs.resolver';
@@ -22,6 +23,7 @@ export const catalogsModule: AppModule = {
   models: [DatasetModel, CapabilityModel, CapabilityFileModel, TaskModel, TaskSetModel],
   loaders: createCatalogLoaders,
   scopes: SCOPES,
+  bodyRoutes: [capabilityFileDownload, capabilityBundleOwnerPath, capabilityBundleDownload],
 };
 
 declare module '../../core/authz/scopes' {

@@ -792,6 +792,21 @@ export class ArtifactDeleteResponse {
   deleted: boolean;
 }
 
+@ObjectType('CapabilityBundleResponse', { description: "Where to download a capability version's files as one tar.gz (decisions §14)." })
+export class CapabilityBundleResponse {
+  @Field(() => String, { description: 'An absolute URL this service serves, signed and expiring: fetch it without any credential.' })
+  download_url: string;
+
+  @Field(() => Date, { description: 'When the URL stops working (15 minutes after it was made).' })
+  expires_at: Date;
+
+  @Field(() => String, { description: 'SHA-256 (hex) of the archive the URL serves.' })
+  sha256: string;
+
+  @Field(() => Int, { description: 'Size of the archive in bytes.' })
+  size_bytes: number;
+}
+
 @ObjectType('TaskInstructionResponse', { description: "The latest version's instruction of a task (decisions §14)." })
 export class TaskInstructionResponse {
   @Field(() => String, { description: "The task's name." })

@@ -1,0 +1,103 @@
+import crypto from 'node:crypto';
+import zlib from 'node:zlib';
+import tar from 'tar-stream';
+import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
+import { b64, capabilityBody, catalogName, publishCapability } from '../../factories/catalogs';
+import { rest } from '../../helpers/http';
+import { useTestApp } from '../../helpers/test-app';
+
+const api = useTestApp();
+let owner: TestUser;
+let other: Awaited<ReturnType<typeof createOrgWithRoles>>;
+let name: string;
+
+/** The files of a tar.gz, by path. */
+async function untar(archive: Buffer): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  const extract = tar.extract();
+  const done = new Promise<void>((resolve, reject) => {
+    extract.on('entry', (header, stream, next) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        files[header.name] = Buffer.concat(chunks).toString('utf8');
+        next();
+      });
+    });
+    extract.on('finish', resolve);
+    extract.on('error', reject);
+  });
+  extract.end(zlib.gunzipSync(archive));
+  await done;
+  return files;
+}
+
+beforeAll(async () => {
+  ({ owner } = await createOrgWithRoles());
+  other = await createOrgWithRoles();
+  name = catalogName('bundled');
+  await publishCapability(api, owner, capabilityBody(name, '1.0.0', {
+    is_public: true,
+    files: [
+      { path: 'agents/scanner.md', content_base64: b64('# scanner') },
+      { path: 'README.md', content_base64: b64('# Hello') },
+      { path: 'tools/deep/run.py', content_base64: b64('print("hi")') },
+    ],
+  }));
+});
+
+describe('capability files and bundles', () => {
+  it('serves one published file by a path of any depth, typed by its extension', async () => {
+    const readme = await rest(api, 'GET', `/org/${owner.orgKey}/capabilities/${name}/1.0.0/files/README.md`, { token: owner.token, headers: { accept: 'application/json' } });
+    expect(readme.status).toBe(200);
+    expect(readme.text).toBe('# Hello');
+    expect(readme.headers.get('content-type')).toContain('text/markdown');
+    // A multi-segment path (not expressible as one OpenAPI path parameter, so fetched directly).
+    const deep = await fetch(`${api.baseUrl}/api/v1/org/${owner.orgKey}/capabilities/${name}/1.0.0/files/tools/deep/run.py`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(deep.status).toBe(200);
+    expect(await deep.text()).toBe('print("hi")');
+    expect((await rest(api, 'GET', `/org/${owner.orgKey}/capabilities/${name}/1.0.0/files/missing.md`, { token: owner.token })).status).toBe(404);
+    expect((await rest(api, 'GET', `/org/${other.owner.orgKey}/capabilities/${name}/1.0.0/files/README.md`, { token: other.owner.token })).status).toBe(404);
+  });
+
+  it('gives a signed, expiring, absolute URL whose tar.gz holds the files, matching its sha256 and size, with no credential', async () => {
+    const link = await rest(api, 'GET', `/org/${owner.orgKey}/capabilities/${name}/1.0.0/bundle`, { token: owner.token });
+    expect(link.status).toBe(200);
+    expect(link.body.download_url).toMatch(/^https?:\/\/[^/]+\/api\/v1\/downloads\/capability-bundle\?/);
+    expect(new Date(link.body.expires_at).getTime()).toBeGreaterThan(Date.now());
+    const url = new URL(link.body.download_url);
+    const download = await fetch(`${api.baseUrl}${url.pathname}${url.search}`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-type')).toBe('application/gzip');
+    const archive = Buffer.from(await download.arrayBuffer());
+    expect(archive.length).toBe(link.body.size_bytes);
+    expect(crypto.createHash('sha256').update(archive).digest('hex')).toBe(link.body.sha256);
+    expect(await untar(archive)).toEqual({ 'README.md': '# Hello', 'agents/scanner.md': '# scanner', 'tools/deep/run.py': 'print("hi")' });
+
+    // Another organization reads the public capability by owner/name, encoded or not.
+    const encoded = await rest(api, 'GET', `/org/${other.owner.orgKey}/capabilities/${encodeURIComponent(`${owner.orgKey}/${name}`)}/1.0.0/bundle`, { token: other.owner.token });
+    expect(encoded.body.sha256).toBe(link.body.sha256);
+    const raw = await rest(api, 'GET', `/org/${other.owner.orgKey}/capabilities/${owner.orgKey}/${name}/1.0.0/bundle`, { token: other.owner.token });
+    expect(raw.body.sha256).toBe(link.body.sha256);
+  });
+
+  it('refuses a tampered or expired signature with 403 and the envelope', async () => {
+    const link = await rest(api, 'GET', `/org/${owner.orgKey}/capabilities/${name}/1.0.0/bundle`, { token: owner.token });
+    const url = new URL(link.body.download_url);
+    const tampered = new URLSearchParams(url.search);
+    tampered.set('expires', String(Number(tampered.get('expires')) + 3600));
+    const res = await rest(api, 'GET', `/api/v1/downloads/capability-bundle?${tampered.toString()}`);
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ code: 403, type: 'forbidden_error' });
+    const past = new URLSearchParams(url.search);
+    const expires = Math.floor(Date.now() / 1000) - 10;
+    past.set('expires', String(expires));
+    // A valid signature over a past time (signed the way the service signs).
+    const { signedDownloadUrl } = await import('../../../src/modules/catalogs/capability-downloads');
+    const expired = new URL(signedDownloadUrl('capability-bundle', past.get('id')!, Date.now() - 3_600_000).url);
+    const stale = await rest(api, 'GET', `/api/v1/downloads/capability-bundle${expired.search}`);
+    expect(stale.status).toBe(403);
+    expect(stale.body.detail).toContain('expired');
+    expect((await rest(api, 'GET', '/api/v1/downloads/capability-bundle')).status).toBe(403);
+  });
+});
