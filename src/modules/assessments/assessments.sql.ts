@@ -50,13 +50,15 @@ export const insertSpansSql = () => `
     FROM jsonb_array_elements($attacks::jsonb) WITH ORDINALITY AS e(doc, ord)
     CROSS JOIN LATERAL jsonb_to_record(e.doc) AS r(${RECORD_COLUMNS})`;
 
-/** A JSON attribute value read as a number, a boolean or text, whichever way the SDK encoded it (decisions §15). */
-const num = (v: string) =>
+/** A JSON attribute value read as a number, a boolean or text, whichever way the SDK encoded it (decisions §15); shared by the trials route. */
+export const num = (v: string) =>
   `(CASE jsonb_typeof(${v}) WHEN 'number' THEN (${v})::float8 WHEN 'string' THEN CASE WHEN (${v} #>> '{}') ~ '^\\s*-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]{1,3})?\\s*$' THEN (${v} #>> '{}')::float8 END END)`;
-const bool = (v: string) =>
+export const bool = (v: string) =>
   `(CASE jsonb_typeof(${v}) WHEN 'boolean' THEN (${v})::boolean WHEN 'number' THEN (${v})::float8 <> 0 WHEN 'string' THEN lower(${v} #>> '{}') IN ('1', 'true', 'yes') END)`;
-const txt = (v: string) => `(CASE jsonb_typeof(${v}) WHEN 'string' THEN ${v} #>> '{}' WHEN 'null' THEN NULL ELSE (${v})::text END)`;
-const airt = (name: string) => `st.attributes -> 'dreadnode.airt.${name}'`;
+export const txt = (v: string) => `(CASE jsonb_typeof(${v}) WHEN 'string' THEN ${v} #>> '{}' WHEN 'null' THEN NULL ELSE (${v})::text END)`;
+/** A `dreadnode.airt.*` attribute of the span aliased `alias`. */
+export const airtAttr = (alias: string, name: string) => `${alias}.attributes -> 'dreadnode.airt.${name}'`;
+const airt = (name: string) => airtAttr('st', name);
 
 /**
  * A `study` span's attack record (decisions §15): the `dreadnode.airt.*`

@@ -3,6 +3,7 @@ import { NotFoundError } from '../../core/errors';
 import { checkPageDepth } from '../../core/pagination';
 import { requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
+import { isUuid } from '../../core/scalars';
 import { ASSESSMENT_WRITE, getAssessment } from './assessments.service';
 import { FINDING_ORDER, findingColumns, severitySql } from './findings.sql';
 import type { AssessmentReportCreateRequest, FindingListArgs, ProjectReportGenerateRequest, ReportListArgs } from './reports.inputs';
@@ -65,11 +66,9 @@ export async function assessmentSandbox(ctx: AppContext, org: string, ws: string
   return assessment.sandbox_detail as Record<string, unknown>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** `{project}`: a project of the workspace by key or id, or 404. */
 async function projectOf(scope: WorkspaceScope, ref: string): Promise<{ id: string; key: string; name: string }> {
-  const byId = UUID.test(ref);
+  const byId = isUuid(ref);
   const [project] = await plainQuery<{ id: string; key: string; name: string }>(
     `SELECT p.id, p.key, p.name FROM projects p WHERE p.workspace_id = $workspace_id AND ${byId ? 'p.id = $ref::uuid' : 'p.key = $ref'}`,
     { workspace_id: scope.workspace.id, ref },

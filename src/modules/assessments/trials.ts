@@ -6,6 +6,7 @@ import { UUIDScalar } from '../../core/scalars';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import { getAssessment } from './assessments.service';
+import { airtAttr, bool, num, txt } from './assessments.sql';
 
 @ObjectType('AttackTrialResponse', { description: "One trial of an attack: a `trial` span under the attack's `study` span (decisions §14, §15)." })
 export class AttackTrialResponse {
@@ -65,12 +66,9 @@ export class TrialListArgs {
   limit?: number | null;
 }
 
-const attr = (alias: string, name: string) => `${alias}.attributes -> 'dreadnode.airt.${name}'`;
-const text = (v: string) => `coalesce(CASE jsonb_typeof(${v}) WHEN 'string' THEN ${v} #>> '{}' WHEN 'null' THEN NULL ELSE (${v})::text END, '')`;
-const num = (v: string) =>
-  `(CASE jsonb_typeof(${v}) WHEN 'number' THEN (${v})::float8 WHEN 'string' THEN CASE WHEN (${v} #>> '{}') ~ '^\\s*-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]{1,3})?\\s*$' THEN (${v} #>> '{}')::float8 END END)`;
-const bool = (v: string) =>
-  `coalesce(CASE jsonb_typeof(${v}) WHEN 'boolean' THEN (${v})::boolean WHEN 'number' THEN (${v})::float8 <> 0 WHEN 'string' THEN lower(${v} #>> '{}') IN ('1', 'true', 'yes') END, false)`;
+const attr = airtAttr;
+const text = (v: string) => `coalesce(${txt(v)}, '')`;
+const boolOrFalse = (v: string) => `coalesce(${bool(v)}, false)`;
 
 /** The trials of an assessment's study spans, in start order, filtered in SQL. */
 const TRIALS_SQL = `
@@ -79,7 +77,7 @@ const TRIALS_SQL = `
            left(coalesce(nullif(${text(attr('st', 'attack_name'))}, ''), st.name), 255) AS attack_name,
            ${text(attr('st', 'goal'))} AS goal,
            coalesce(${num(attr('c', 'judge_score'))}, 0) AS score,
-           ${bool(attr('c', 'is_jailbreak'))} AS is_jailbreak,
+           ${boolOrFalse(attr('c', 'is_jailbreak'))} AS is_jailbreak,
            ${text(attr('c', 'candidate'))} AS candidate,
            ${text(attr('c', 'response'))} AS response,
            CASE WHEN jsonb_typeof(${attr('c', 'transforms')}) = 'array'

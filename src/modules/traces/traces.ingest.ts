@@ -1,4 +1,5 @@
 import { config } from '../../config/config';
+import { isUuid } from '../../core/scalars';
 import type { AppContext } from '../../core/context';
 import { InvalidError, PayloadTooLargeError } from '../../core/errors';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
@@ -18,8 +19,7 @@ import { COPY_SPANS_SQL, EXPORT_PROJECTS_SQL, INSERT_SPANS_SQL, LOCK_TRACES_SQL,
  */
 export const TRACES_WRITE = 'traces:write' as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const uuidOr = (value: unknown): string | null => (typeof value === 'string' && UUID.test(value) ? value.toLowerCase() : null);
+const uuidOr = (value: unknown): string | null => (isUuid(value) ? value.toLowerCase() : null);
 const textOr = (value: unknown): string | null => (typeof value === 'string' && value ? value.slice(0, 255) : typeof value === 'number' ? String(value) : null);
 
 export interface IngestResult {
