@@ -103,9 +103,13 @@ const schema = z.object({
   DEVICE_CODE_TTL_SECONDS: z.coerce.number().int().min(60).max(3600).default(600),
   /** Days of spans kept (POST …/otel/traces): older daily partitions are dropped whole, and older spans refused at ingest. */
   TRACE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-  /** An OTLP export's body as sent (compressed) and once inflated, in bytes; larger is 413 without inflating the rest. */
+  /**
+   * An OTLP export's body as sent (compressed) and once inflated, in bytes; larger is 413 without inflating the
+   * rest. The inflated limit also bounds what decoding can allocate (a body of tiny repeated entries decodes into
+   * about 17× its size in objects), so it stays small: a 512-span export is a few hundred KB.
+   */
   OTLP_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
-  OTLP_MAX_INFLATED_BYTES: z.coerce.number().int().min(1024).default(32 * 1024 * 1024),
+  OTLP_MAX_INFLATED_BYTES: z.coerce.number().int().min(1024).default(8 * 1024 * 1024),
   /** Spans in one export (the SDK's batch is 512); more is 413. */
   OTLP_MAX_SPANS: z.coerce.number().int().min(1).default(5000),
   /** Attributes kept per span (the rest dropped and counted) and characters kept per attribute string (longer ones cut), as OpenTelemetry's span limits do. */

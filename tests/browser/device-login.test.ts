@@ -99,6 +99,12 @@ it('says so for a wrong password, a wrong user code and an expired one', async (
   await close();
 });
 
+it('treats a malformed cookie as none', async () => {
+  const res = await fetch(`${api.baseUrl}/login/device?code=ACDE-FGHJ`, { headers: { cookie: 'device_login=%E0%A4%A; device_csrf=%' } });
+  expect(res.status).toBe(200);
+  expect(await res.text()).toContain('Sign in');
+});
+
 it('refuses a form posted without the page\'s CSRF token', async () => {
   const grant = await start();
   const res = await fetch(`${api.baseUrl}/login/device`, {
@@ -107,5 +113,12 @@ it('refuses a form posted without the page\'s CSRF token', async () => {
     body: new URLSearchParams({ action: 'approve', code: grant.user_code, csrf: 'forged' }).toString(),
   });
   expect(res.status).toBe(403);
+  // A nonce planted as the page's cookie (by a sibling site) and echoed in the form is refused too: the form must carry the server's HMAC of it.
+  const planted = await fetch(`${api.baseUrl}/login/device`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: 'device_csrf=KNOWN' },
+    body: new URLSearchParams({ action: 'approve', code: grant.user_code, csrf: 'KNOWN' }).toString(),
+  });
+  expect(planted.status).toBe(403);
   expect((await rest(api, 'GET', `/auth/device/code/${grant.device_code}`)).body.status).toBe('pending');
 });

@@ -6,7 +6,7 @@ import { enforceAuthQuota } from '../../core/rate-limit';
 import type { Viewer } from '../../core/viewer';
 import { login } from './auth.service';
 import { decideDeviceCode, displayUserCode, normalizeUserCode, pendingUserCode } from './device-login.service';
-import { jwtAuthenticator } from './jwt';
+import { jwtAuthenticator, jwtSecret } from './jwt';
 
 /**
  * The device-login page, `/login/device?code=XXXX-XXXX` (decisions §14): a
@@ -18,9 +18,10 @@ import { jwtAuthenticator } from './jwt';
  * - Signed in: a cookie set by this page only (`HttpOnly`, `SameSite=Strict`,
  *   `Path=/login/device`, `Secure` when PUBLIC_URL is https) holding an access
  *   token; the API never reads cookies, so it grants nothing elsewhere.
- * - CSRF: every form carries a random token that must equal the page's own
- *   `device_csrf` cookie (double submit), and a cross-site POST
- *   (`Sec-Fetch-Site: cross-site`) is refused.
+ * - CSRF: the page's `device_csrf` cookie holds a random nonce and every form
+ *   carries an HMAC of it under a server key (so a nonce planted by a sibling
+ *   site is useless), and a POST whose `Sec-Fetch-Site` is neither
+ *   `same-origin` nor `none` is refused.
  * - Rate limit: every POST spends the per-IP account quota
  *   (AUTH_RATE_LIMIT_PER_MINUTE), sign-in also the per-account one.
  */
@@ -38,7 +39,12 @@ function cookies(header: string | undefined): Map<string, string> {
   const out = new Map<string, string>();
   for (const part of (header ?? '').split(';')) {
     const at = part.indexOf('=');
-    if (at > 0) out.set(part.slice(0, at).trim(), decodeURIComponent(part.slice(at + 1).trim()));
+    if (at <= 0) continue;
+    try {
+      out.set(part.slice(0, at).trim(), decodeURIComponent(part.slice(at + 1).trim()));
+    } catch {
+      // A malformed cookie is no cookie.
+    }
   }
   return out;
 }
@@ -98,12 +104,14 @@ ${view.body}
 }
 
 const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escape(value)}">`;
+/** The CSRF field of a form, for the page's nonce. */
+const csrfField = (nonce: string) => hidden('csrf', formToken(nonce));
 
 function signInForm(csrf: string, code: string, error?: string): string {
   return `${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
 <p>Sign in to approve the login of a device${code ? ` showing <span class="code">${escape(code)}</span>` : ''}.</p>
 <form method="post" action="${PATH}">
-${hidden('csrf', csrf)}${hidden('action', 'signin')}${hidden('code', code)}
+${csrfField(csrf)}${hidden('action', 'signin')}${hidden('code', code)}
 <label for="email">E-mail or username</label>
 <input id="email" name="email" type="text" autocomplete="username" required>
 <label for="password">Password</label>
@@ -123,7 +131,7 @@ ${signOutForm(csrf)}`;
 }
 
 function signOutForm(csrf: string): string {
-  return `<form method="post" action="${PATH}">${hidden('csrf', csrf)}${hidden('action', 'signout')}<button type="submit">Sign out</button></form>`;
+  return `<form method="post" action="${PATH}">${csrfField(csrf)}${hidden('action', 'signout')}<button type="submit">Sign out</button></form>`;
 }
 
 async function decisionView(viewer: Viewer, csrf: string, code: string): Promise<View> {
@@ -139,8 +147,8 @@ async function decisionView(viewer: Viewer, csrf: string, code: string): Promise
 <p>A device asked to sign in as you at ${escape(pending.created_at.toISOString().replace('T', ' ').slice(0, 16))} UTC. Check that it shows this code:</p>
 <p class="code" id="user-code">${escape(pending.user_code)}</p>
 <p class="muted">The request expires in about ${minutes} minute${minutes === 1 ? '' : 's'}. Approve only a login you started yourself.</p>
-<form class="inline" method="post" action="${PATH}">${hidden('csrf', csrf)}${hidden('code', pending.user_code)}${hidden('action', 'approve')}<button type="submit" id="approve">Approve</button></form>
-<form class="inline" method="post" action="${PATH}">${hidden('csrf', csrf)}${hidden('code', pending.user_code)}${hidden('action', 'deny')}<button type="submit" id="deny">Deny</button></form>
+<form class="inline" method="post" action="${PATH}">${csrfField(csrf)}${hidden('code', pending.user_code)}${hidden('action', 'approve')}<button type="submit" id="approve">Approve</button></form>
+<form class="inline" method="post" action="${PATH}">${csrfField(csrf)}${hidden('code', pending.user_code)}${hidden('action', 'deny')}<button type="submit" id="deny">Deny</button></form>
 ${signOutForm(csrf)}`,
     };
   } catch (error) {
@@ -151,9 +159,18 @@ ${signOutForm(csrf)}`,
 
 const newCsrf = () => crypto.randomBytes(24).toString('base64url');
 
-function sameToken(a: string | undefined, b: string | undefined): boolean {
-  if (!a || !b || a.length !== b.length) return false;
-  return crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+/**
+ * The token a form carries for the nonce in the `device_csrf` cookie: an HMAC
+ * under a server key, so a cookie planted by a sibling site (a known nonce)
+ * is of no use without the token only this server can make for it.
+ */
+const formToken = (nonce: string) => crypto.createHmac('sha256', jwtSecret()).update(`device-login-csrf\n${nonce}`).digest('base64url');
+
+function validToken(nonce: string | undefined, given: string | undefined): boolean {
+  if (!nonce || !given) return false;
+  const expected = Buffer.from(formToken(nonce));
+  const actual = Buffer.from(given);
+  return actual.length === expected.length && crypto.timingSafeEqual(actual, expected);
 }
 
 export const deviceLoginPage: BodyRoute = {
@@ -181,7 +198,8 @@ export const deviceLoginForm: BodyRoute = {
     const form = new URLSearchParams((await call.body(16 * 1024, 16 * 1024)).toString('utf8'));
     const csrf = cookies(call.req.headers.cookie).get(CSRF_COOKIE);
     const code = (form.get('code') ?? '').slice(0, 32);
-    if (call.req.headers['sec-fetch-site'] === 'cross-site' || !sameToken(csrf, form.get('csrf') ?? undefined)) {
+    const site = call.req.headers['sec-fetch-site'];
+    if ((site !== undefined && site !== 'same-origin' && site !== 'none') || !validToken(csrf, form.get('csrf') ?? undefined)) {
       return render(call, { status: 403, title: 'Device login', body: `<p class="error" role="alert">This form expired or came from another site. Open the page again.</p>`, csrf: newCsrf() });
     }
     const action = form.get('action');

@@ -128,6 +128,9 @@ export async function pendingUserCode(userCode: string): Promise<{ user_code: st
  * the other, like an unknown, decided or expired code, is 404).
  */
 export async function decideDeviceCode(viewer: Viewer, userCode: string, approve: boolean): Promise<{ status: 'approved' | 'denied'; user_code: string }> {
+  // Approving hands the device a full access token of the user: only the user's own sign-in (a JWT) may, never an
+  // API key (a limited key would otherwise mint an unlimited token).
+  if (viewer.apiKey) throw new ForbiddenError('Approve a device login signed in as yourself (an access token), not with an API key');
   const code = normalizeUserCode(userCode);
   if (!code) throw new NotFoundError('Device code');
   const [row] = await plainQuery<{ user_code: string }>(

@@ -84,7 +84,8 @@ const STUDY_RECORD = `
   coalesce(${bool(airt('is_jailbreak'))}, false) AS is_jailbreak,
   st.span_id, st.trace_id,
   CASE WHEN jsonb_typeof(${airt('transforms')}) = 'array'
-       THEN (SELECT coalesce(jsonb_agg(x #>> '{}'), '[]'::jsonb) FROM jsonb_array_elements(${airt('transforms')}) AS x) ELSE '[]'::jsonb END AS transforms`;
+       THEN (SELECT coalesce(jsonb_agg(x #>> '{}'), '[]'::jsonb) FROM jsonb_array_elements(${airt('transforms')}) AS x WHERE jsonb_typeof(x) <> 'null')
+       ELSE '[]'::jsonb END AS transforms`;
 
 /**
  * The attacks of an assessment's `study` spans among ($trace_ids, $span_ids):
@@ -95,15 +96,18 @@ export const upsertStudyAttacksSql = () => `
   INSERT INTO airt_attack_spans (assessment_id, seq, organization_id, workspace_id, from_trace, ${SPAN_COLUMNS}, reply_json, reply_version)
   SELECT $assessment_id::uuid, $base_seq::int + (row_number() OVER (ORDER BY r.start_time, r.span_id))::int, $organization_id::uuid, $workspace_id::uuid, true,
          ${SPAN_COLUMNS.split(',').map((column) => `r.${column.trim()}`).join(', ')}, ${spanReplyJson('r')}, ${spanReplyVersion()}
-    FROM (SELECT st.start_time, ${STUDY_RECORD}
+    FROM (SELECT DISTINCT ON (st.trace_id, st.span_id) st.start_time, ${STUDY_RECORD}
             FROM spans st
            CROSS JOIN LATERAL (
                  SELECT count(*)::int AS total,
                         count(*) FILTER (WHERE coalesce(c.attributes ->> 'dreadnode.airt.trial_status', '') NOT IN ('pending', 'running'))::int AS finished
                    FROM spans c
-                  WHERE c.organization_id = st.organization_id AND c.trace_id = st.trace_id AND c.parent_span_id = st.span_id AND c.span_type = 'trial') tr
+                  WHERE c.organization_id = st.organization_id AND c.workspace_id = st.workspace_id AND c.trace_id = st.trace_id
+                    AND c.parent_span_id = st.span_id AND c.span_type = 'trial') tr
            WHERE st.organization_id = $organization_id AND st.workspace_id = $workspace_id AND st.assessment_id = $assessment_id AND st.span_type = 'study'
-             AND (st.trace_id, st.span_id) IN (SELECT k.t, k.s FROM unnest($trace_ids::text[], $span_ids::text[]) AS k(t, s))) r
+             AND (st.trace_id, st.span_id) IN (SELECT k.t, k.s FROM unnest($trace_ids::text[], $span_ids::text[]) AS k(t, s))
+           -- One attack per study span, even if it was stored twice under two start times (the newest wins).
+           ORDER BY st.trace_id, st.span_id, st.start_time DESC) r
   ON CONFLICT (assessment_id, trace_id, span_id) WHERE from_trace DO UPDATE SET
     ${SPAN_COLUMNS.split(',').map((column) => `${column.trim()} = EXCLUDED.${column.trim()}`).join(', ')},
     reply_json = EXCLUDED.reply_json, reply_version = EXCLUDED.reply_version`;

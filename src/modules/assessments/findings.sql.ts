@@ -22,7 +22,7 @@ export const severityRankSql = (s: string) => `(CASE ${severitySql(s)} WHEN 'cri
 export const findingColumns = (s: string, a: string) => `
   md5(${s}.assessment_id::text || ':' || ${s}.seq)::uuid AS id, ${s}.assessment_id, ${a}.name AS assessment_name, ${s}.attack_name, ${s}.goal,
   ${s}.goal_category, ${s}.category, ${s}.sub_category, ${severitySql(s)} AS severity, ${s}.best_score, ${s}.is_jailbreak,
-  ${s}.total_trials, ${s}.finished_trials, ARRAY(SELECT jsonb_array_elements_text(${s}.transforms)) AS transforms_applied,
+  ${s}.total_trials, ${s}.finished_trials, ARRAY(SELECT x #>> '{}' FROM jsonb_array_elements(${s}.transforms) AS x WHERE jsonb_typeof(x) <> 'null') AS transforms_applied,
   ${s}.target_model, ${s}.attacker_model, ${s}.evaluator_model, ${s}.execution_time_s, ${s}.created_at`;
 
 /** The sort of the findings list: the column, then best score and position for a stable order. */

@@ -73,7 +73,8 @@ const boolOrFalse = (v: string) => `coalesce(${bool(v)}, false)`;
 /** The trials of an assessment's study spans, in start order, filtered in SQL. */
 const TRIALS_SQL = `
   SELECT * FROM (
-    SELECT coalesce(nullif(${text(attr('c', 'trial_id'))}, ''), c.span_id) AS trial_id,
+    -- One row per trial span, even if it (or its study) was stored twice under two start times.
+    SELECT DISTINCT ON (c.trace_id, c.span_id) coalesce(nullif(${text(attr('c', 'trial_id'))}, ''), c.span_id) AS trial_id,
            left(coalesce(nullif(${text(attr('st', 'attack_name'))}, ''), st.name), 255) AS attack_name,
            ${text(attr('st', 'goal'))} AS goal,
            coalesce(${num(attr('c', 'judge_score'))}, 0) AS score,
@@ -81,12 +82,14 @@ const TRIALS_SQL = `
            ${text(attr('c', 'candidate'))} AS candidate,
            ${text(attr('c', 'response'))} AS response,
            CASE WHEN jsonb_typeof(${attr('c', 'transforms')}) = 'array'
-                THEN ARRAY(SELECT x #>> '{}' FROM jsonb_array_elements(${attr('c', 'transforms')}) AS x) ELSE '{}'::text[] END AS transforms,
+                THEN ARRAY(SELECT x #>> '{}' FROM jsonb_array_elements(${attr('c', 'transforms')}) AS x WHERE jsonb_typeof(x) <> 'null') ELSE '{}'::text[] END AS transforms,
            greatest(0, coalesce(${num(attr('c', 'execution_time_ms'))}, c.duration_ms)) AS execution_time_ms,
            c.span_id, c.trace_id, c.start_time AS created_at
       FROM spans st
-      JOIN spans c ON c.organization_id = st.organization_id AND c.trace_id = st.trace_id AND c.parent_span_id = st.span_id AND c.span_type = 'trial'
-     WHERE st.assessment_id = $assessment_id AND st.workspace_id = $workspace_id AND st.span_type = 'study') t
+      JOIN spans c ON c.organization_id = st.organization_id AND c.workspace_id = st.workspace_id AND c.trace_id = st.trace_id
+                  AND c.parent_span_id = st.span_id AND c.span_type = 'trial'
+     WHERE st.assessment_id = $assessment_id AND st.workspace_id = $workspace_id AND st.span_type = 'study'
+     ORDER BY c.trace_id, c.span_id, c.start_time DESC) t
    WHERE ($attack_name::text IS NULL OR t.attack_name = $attack_name)
      AND ($min_score::float8 IS NULL OR t.score >= $min_score)
      AND (NOT $jailbreaks_only::boolean OR t.is_jailbreak)

@@ -10,7 +10,7 @@ import { resolveOrg } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import { jwtSecret } from '../accounts/jwt';
 import { publicLink } from '../mail/mail.service';
-import { findArtifactRow, parseNameRef } from './versioned-artifacts';
+import { checkPathVersion, findArtifactRow, parseNameRef } from './versioned-artifacts';
 
 /**
  * Capability downloads (decisions §14):
@@ -41,6 +41,7 @@ interface CapabilityRow {
 }
 
 async function readableCapability(ctx: AppContext, org: string, name: string, version: string): Promise<CapabilityRow> {
+  checkPathVersion(version);
   const scope = await resolveOrg(ctx, org);
   return findArtifactRow<CapabilityRow>('capabilities', 'a.id, a.name, a.version, o.key AS owner', scope, parseNameRef(scope, name, WHAT), version, WHAT);
 }
@@ -178,7 +179,13 @@ export const capabilityFileDownload: BodyRoute = {
   async handle({ params, context, reply }) {
     const ctx = await context({ org: params.org, workspace: null });
     const capability = await readableCapability(ctx, params.org, params.name, params.version);
-    const filePath = params['*'].split('/').map((segment) => decodeURIComponent(segment)).join('/');
+    let filePath: string;
+    try {
+      filePath = params['*'].split('/').map((segment) => decodeURIComponent(segment)).join('/');
+    } catch {
+      throw new NotFoundError('Capability file');
+    }
+    if (filePath.includes('\0')) throw new NotFoundError('Capability file');
     const [file] = await plainQuery<{ content: Buffer }>('SELECT content FROM capability_files WHERE capability_id = $id AND path = $path', { id: capability.id, path: filePath });
     if (!file) throw new NotFoundError('Capability file');
     reply(200, file.content, mime.lookup(filePath) || 'application/octet-stream', { 'Content-Disposition': `inline; filename="${filePath.split('/').pop()!.replace(/"/g, '')}"` });

@@ -136,7 +136,7 @@ function anyValue(value: unknown, limits: ExportLimits, depth = 0): unknown {
       return v.boolValue === true || v.boolValue === 'true';
     case 'intValue': {
       const number = Number(String(v.intValue));
-      return Number.isSafeInteger(number) ? number : String(v.intValue);
+      return Number.isSafeInteger(number) ? number : clean(String(v.intValue));
     }
     case 'doubleValue': {
       const number = Number(v.doubleValue);
@@ -149,15 +149,27 @@ function anyValue(value: unknown, limits: ExportLimits, depth = 0): unknown {
     case 'kvlistValue':
       return keyValues((v.kvlistValue as { values?: unknown } | null)?.values, limits, depth + 1).values;
     case 'bytesValue':
-      return v.bytesValue instanceof Uint8Array ? Buffer.from(v.bytesValue).toString('base64') : String(v.bytesValue);
+      return v.bytesValue instanceof Uint8Array ? Buffer.from(v.bytesValue).toString('base64') : clean(String(v.bytesValue));
     default:
       return null;
   }
 }
 
-/** PostgreSQL text and jsonb hold no NUL character: it is removed. */
-function clean(text: string): string {
-  return text.includes('\0') ? text.replace(/\0/g, '') : text;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
+/** PostgreSQL text and jsonb hold no NUL character (removed) and no lone UTF-16 surrogate (replaced by U+FFFD). */
+export function clean(text: string): string {
+  const withoutNul = text.includes('\0') ? text.replace(/\0/g, '') : text;
+  return LONE_SURROGATE.test(withoutNul) ? withoutNul.replace(LONE_SURROGATES, '\uFFFD') : withoutNul;
+}
+
+/** `clean` through a parsed JSON value (only needed when its text escaped a surrogate). */
+function deepClean(value: unknown): unknown {
+  if (typeof value === 'string') return clean(value);
+  if (Array.isArray(value)) return value.map(deepClean);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [clean(key), deepClean(item)]));
+  return value;
 }
 
 function stringValue(raw: string, limits: ExportLimits): unknown {
@@ -167,7 +179,9 @@ function stringValue(raw: string, limits: ExportLimits): unknown {
   // (as does JSON spelling a NUL character, which jsonb cannot hold).
   if ((first === 0x5b || first === 0x7b || text === 'null') && text.length <= limits.maxAttributeLength && !text.includes('\\u0000')) {
     try {
-      return JSON.parse(text) as unknown;
+      const parsed = JSON.parse(text) as unknown;
+      // JSON may escape a lone surrogate (\ud800), which jsonb refuses: cleaned like any text.
+      return /\\u[dD][89a-fA-F]/.test(text) ? deepClean(parsed) : parsed;
     } catch {
       // Text that only looks like JSON.
     }
@@ -183,7 +197,7 @@ function keyValues(list: unknown, limits: ExportLimits, depth = 0): { values: Re
   let dropped = 0;
   for (const item of list) {
     const key = (item as { key?: unknown } | null)?.key;
-    if (typeof key !== 'string' || !key || key.length > 255 || key.includes('\0') || key.includes('\\u0000')) {
+    if (typeof key !== 'string' || !key || key.length > 255 || key.includes('\0') || key.includes('\\u0000') || clean(key) !== key) {
       dropped += 1;
       continue;
     }
@@ -267,7 +281,7 @@ function readSpan(raw: Record<string, unknown>, resource: Record<string, unknown
     end_us: end,
     duration_ms: (end - start) / 1000,
     status_code: Number.isInteger(statusCode) && statusCode >= 0 && statusCode <= 2 ? statusCode : 0,
-    status_message: typeof status.message === 'string' && status.message ? status.message.slice(0, limits.maxAttributeLength) : null,
+    status_message: typeof status.message === 'string' && status.message ? clean(status.message.slice(0, limits.maxAttributeLength)) : null,
     attributes,
     resource,
     events,

@@ -117,7 +117,8 @@ async function storeRows(scope: OrgScope, rows: SpanRow[], transaction: Transact
   const roots = rows.filter((row) => row.parent_span_id === null && !row.project_inferred);
   if (roots.length) {
     const moved = roots.map((row) => ({ trace_id: row.trace_id, project_id: row.project_id, workspace_id: row.workspace_id }));
-    await plainQuery(REHOME_SQL, { organization_id: scope.org.id, roots: JSON.stringify(moved) }, { transaction, prepare: 'spans-rehome' });
+    // A workspace-limited key moves only spans of its own workspace.
+    await plainQuery(REHOME_SQL, { organization_id: scope.org.id, roots: JSON.stringify(moved), key_workspace_id: scope.viewer.apiKey?.workspace_id ?? null }, { transaction, prepare: 'spans-rehome' });
   }
   await deriveAttacksFromSpans(scope.org.id, stored, transaction);
 }

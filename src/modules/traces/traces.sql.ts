@@ -61,7 +61,8 @@ export const STORED_ROOTS_SQL = `
 export const REHOME_SQL = `
   UPDATE spans s SET project_id = r.project_id, workspace_id = r.workspace_id, project_inferred = false
     FROM jsonb_to_recordset($roots::jsonb) AS r(trace_id text, project_id uuid, workspace_id uuid)
-   WHERE s.organization_id = $organization_id AND s.trace_id = r.trace_id AND s.project_inferred`;
+   WHERE s.organization_id = $organization_id AND s.trace_id = r.trace_id AND s.project_inferred
+     AND ($key_workspace_id::uuid IS NULL OR s.workspace_id = $key_workspace_id::uuid)`;
 
 /**
  * Root spans as trace summaries, with their trace's span and error counts

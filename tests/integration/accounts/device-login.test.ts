@@ -95,6 +95,14 @@ describe('device-code login', () => {
     expect(empty.body.errors[0].loc).toEqual(['body', 'device_code']);
   });
 
+  it('refuses an approval made with an API key (a limited key must not mint a full token)', async () => {
+    const grant = await start();
+    const key = await rest(api, 'POST', '/user/api-keys', { token: user.token, body: { name: 'limited', allowed_scopes: ['traces:write'] } });
+    const res = await rest(api, 'POST', '/auth/device/approve', { headers: { 'x-api-key': key.body.key }, body: { user_code: grant.user_code } });
+    expect(res.status).toBe(403);
+    expect((await status(grant.device_code)).body.status).toBe('pending');
+  });
+
   it('lets exactly one of two racing exchanges have the token', async () => {
     const grant = await start();
     await approve(grant.user_code);

@@ -57,6 +57,11 @@ describe('capability files and bundles', () => {
     expect(deep.status).toBe(200);
     expect(await deep.text()).toBe('print("hi")');
     expect((await rest(api, 'GET', `/org/${owner.orgKey}/capabilities/${name}/1.0.0/files/missing.md`, { token: owner.token })).status).toBe(404);
+    const malformed = await fetch(`${api.baseUrl}/api/v1/org/${owner.orgKey}/capabilities/${name}/1.0.0/files/bad/%E0%A4%A.md`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(malformed.status).toBe(404);
+    const nul = await fetch(`${api.baseUrl}/api/v1/org/${owner.orgKey}/capabilities/${name}/1.0.0/files/a%00b`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(nul.status).toBe(404);
+    expect((await rest(api, 'GET', `/org/${owner.orgKey}/capabilities/${name}/1.0.0%00/bundle`, { token: owner.token })).status).toBe(422);
     expect((await rest(api, 'GET', `/org/${other.owner.orgKey}/capabilities/${name}/1.0.0/files/README.md`, { token: other.owner.token })).status).toBe(404);
   });
 

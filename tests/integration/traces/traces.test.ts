@@ -245,6 +245,16 @@ describe('POST /org/{org}/otel/traces', () => {
     expect(read.body.attributes).toEqual({ text: 'a\\b\t"c"\r\n', nul: 'beforeafter', json: { path: 'C:\\dir' } });
   });
 
+  it('stores NUL characters and lone surrogates anywhere in a span without a 500 (removed or replaced by U+FFFD)', async () => {
+    const traceId = hex(16);
+    const raw = JSON.stringify(exportOf([{ ...span({ traceId, name: 'bad\ud800name', attributes: { k: 'v\udc00', json: '["a\\ud800", {"\\ud800k": 1}]' } }), status: { code: 2, message: 'a\u0000b' } }]));
+    const res = await send(undefined, { raw });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ accepted: 1 });
+    const read = await rest(api, 'GET', `${WS}/traces/${traceId}/spans`, { token: owner.token });
+    expect(read.body.data[0]).toMatchObject({ name: 'bad\ufffdname', status_message: 'ab', attributes: { k: 'v\ufffd', json: ['a\ufffd', { '\ufffdk': 1 }] } });
+  });
+
   it("accepts the SDK client's {traces: [...]} form", async () => {
     const traceId = hex(16);
     const res = await send({ traces: [exportOf([span({ traceId })]), exportOf([span({ traceId })])] });
@@ -272,6 +282,30 @@ describe('red-team spans arriving in separate exports at once', () => {
     expect(attacks.body.map((attack: { total_trials: number }) => attack.total_trials)).toEqual(Array(studies).fill(2));
     const analytics = await rest(api, 'GET', `${WS}/airt/assessments/${assessmentId}/analytics`, { token: owner.token });
     expect(analytics.body).toMatchObject({ total_attacks: studies, total_trials: studies * 2 });
+  });
+});
+
+describe('red-team spans from hostile or repeated exports', () => {
+  it('keeps one attack per study span stored twice, reads null transforms as absent, and never counts another workspace\'s trials', async () => {
+    const assessment = (await rest(api, 'POST', `${WS}/airt/assessments`, { token: owner.token, body: { name: 'Hostile spans' } })).body.id;
+    const traceId = hex(16);
+    const studyId = hex(8);
+    const study = (startNs: bigint) =>
+      span({ traceId, spanId: studyId, startNs, attributes: { 'dreadnode.type': 'study', 'dreadnode.airt.assessment_id': assessment, 'dreadnode.airt.transforms': '["b64", null]' } });
+    await send(exportOf([study(nowNs())]));
+    await send(exportOf([study(nowNs() + 1n)]));
+    await send(exportOf([span({ traceId, parentSpanId: studyId, attributes: { 'dreadnode.type': 'trial', 'dreadnode.airt.transforms': '[null, "rot13"]' } })]));
+    // A key limited to another workspace sends a trial under the same study: it stays in its workspace and counts nowhere here.
+    const created = await rest(api, 'POST', `/org/${owner.orgKey}/ws`, { token: owner.token, body: { key: `ws-${hex(3)}`, name: 'Elsewhere' } });
+    const limited = (await createApiKey(api, owner, { workspace_id: created.body.id })).key;
+    expect((await send(exportOf([span({ traceId, parentSpanId: studyId, attributes: { 'dreadnode.type': 'trial' } })]), { apiKey: limited })).body.accepted).toBe(1);
+
+    const attacks = await rest(api, 'GET', `${WS}/airt/assessments/${assessment}/traces/attacks`, { token: owner.token });
+    expect(attacks.body).toHaveLength(1);
+    expect(attacks.body[0]).toMatchObject({ transforms: ['b64'], total_trials: 1 });
+    const trials = await rest(api, 'GET', `${WS}/airt/assessments/${assessment}/traces/trials`, { token: owner.token });
+    expect(trials.status).toBe(200);
+    expect(trials.body.map((trial: { transforms: string[] }) => trial.transforms)).toEqual([['rot13']]);
   });
 });
 
