@@ -37,7 +37,7 @@ export async function createApp(): Promise<App> {
   const graphql = await createGraphQLTransport(schema, engine);
   const rest = createRestTransport(schema, engine);
   const opsTable = opsRoutes(rest.openApi);
-  // Module routes that read their own bodies (an OTLP export), matched before the REST routes.
+  // Module routes that read their own bodies (an OTLP export, a page's form, a download), matched before the REST routes.
   const bodyTable = platform.bodyRoutes.reduce((table, route) => table.add(route.method, route.page ? route.path : `${REST_BASE}${route.path}`, route), new RouteTable<BodyRoute>());
 
   /** The methods a path has (Allow), none for a path nothing serves. */
@@ -45,8 +45,8 @@ export async function createApp(): Promise<App> {
     if (path === '/graphql') return ['GET', 'HEAD', 'POST', 'OPTIONS'];
     const ops = allowedMethods(opsTable, path);
     if (ops.length) return ops;
-    const own = bodyTable.methodsOf(path);
-    if (own.length) return [...own, 'OPTIONS'];
+    const own = allowedMethods(bodyTable, path);
+    if (own.length) return own;
     return path.startsWith(`${REST_BASE}/`) ? rest.methodsOf(path) : [];
   }
 
@@ -72,7 +72,8 @@ export async function createApp(): Promise<App> {
         replyStream: (status, contentType, headers, source) => sendStream(res, status, contentType, headers, source),
       });
     }
-    if (bodyTable.methodsOf(url.pathname).length) throw new MethodNotAllowedError([...bodyTable.methodsOf(url.pathname), 'OPTIONS']);
+    const ownMethods = allowedMethods(bodyTable, url.pathname);
+    if (ownMethods.length) throw new MethodNotAllowedError(ownMethods);
     if (url.pathname.startsWith(`${REST_BASE}/`)) return rest.handle(req, res, url, state);
     throw new NotFoundError('Route');
   }

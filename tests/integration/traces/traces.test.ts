@@ -255,6 +255,12 @@ describe('POST /org/{org}/otel/traces', () => {
     expect(read.body.data[0]).toMatchObject({ name: 'bad\ufffdname', status_message: 'ab', attributes: { k: 'v\ufffd', json: ['a\ufffd', { '\ufffdk': 1 }] } });
   });
 
+  it('answers another method with 405 and Allow', async () => {
+    const res = await rest(api, 'GET', `/org/${owner.orgKey}/otel/traces`, { headers: { 'x-api-key': key } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
   it("accepts the SDK client's {traces: [...]} form", async () => {
     const traceId = hex(16);
     const res = await send({ traces: [exportOf([span({ traceId })]), exportOf([span({ traceId })])] });
