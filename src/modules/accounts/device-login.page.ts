@@ -6,7 +6,7 @@ import { enforceAuthQuota } from '../../core/rate-limit';
 import type { Viewer } from '../../core/viewer';
 import { login } from './auth.service';
 import { decideDeviceCode, displayUserCode, normalizeUserCode, pendingUserCode } from './device-login.service';
-import { jwtAuthenticator, jwtSecret } from './jwt';
+import { jwtAuthenticator, serverMac } from './jwt';
 
 /**
  * The device-login page, `/login/device?code=XXXX-XXXX` (decisions §14): a
@@ -164,7 +164,7 @@ const newCsrf = () => crypto.randomBytes(24).toString('base64url');
  * under a server key, so a cookie planted by a sibling site (a known nonce)
  * is of no use without the token only this server can make for it.
  */
-const formToken = (nonce: string) => crypto.createHmac('sha256', jwtSecret()).update(`device-login-csrf\n${nonce}`).digest('base64url');
+const formToken = (nonce: string) => serverMac('device-login-csrf', nonce);
 
 function validToken(nonce: string | undefined, given: string | undefined): boolean {
   if (!nonce || !given) return false;

@@ -33,6 +33,15 @@ export function jwtSecret(): crypto.KeyObject {
   return secretKey;
 }
 
+/**
+ * A MAC by this server, for values it hands out and later checks (signed
+ * download links, the device page's CSRF tokens): HMAC-SHA-256 under the JWT
+ * secret, separated by `purpose` so one kind of value never passes for another.
+ */
+export function serverMac(purpose: string, message: string): string {
+  return crypto.createHmac('sha256', jwtSecret()).update(`${purpose}\n${message}`).digest('base64url');
+}
+
 export function signAccessToken(user: { id: string; token_version: number }): string {
   return jwt.sign({ tv: user.token_version }, jwtSecret(), {
     algorithm: 'HS256',

@@ -3,7 +3,7 @@ import { NotFoundError } from '../../core/errors';
 import { checkPageDepth } from '../../core/pagination';
 import { requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
-import { isUuid } from '../../core/scalars';
+import { projectByKeyOrId } from '../projects/projects.service';
 import { ASSESSMENT_WRITE, getAssessment } from './assessments.service';
 import { FINDING_ORDER, findingColumns, severitySql } from './findings.sql';
 import type { AssessmentReportCreateRequest, FindingListArgs, ProjectReportGenerateRequest, ReportListArgs } from './reports.inputs';
@@ -66,17 +66,6 @@ export async function assessmentSandbox(ctx: AppContext, org: string, ws: string
   return assessment.sandbox_detail as Record<string, unknown>;
 }
 
-/** `{project}`: a project of the workspace by key or id, or 404. */
-async function projectOf(scope: WorkspaceScope, ref: string): Promise<{ id: string; key: string; name: string }> {
-  const byId = isUuid(ref);
-  const [project] = await plainQuery<{ id: string; key: string; name: string }>(
-    `SELECT p.id, p.key, p.name FROM projects p WHERE p.workspace_id = $workspace_id AND ${byId ? 'p.id = $ref::uuid' : 'p.key = $ref'}`,
-    { workspace_id: scope.workspace.id, ref },
-  );
-  if (!project) throw new NotFoundError('Project');
-  return project;
-}
-
 interface FindingQuery {
   where: string;
   bind: Record<string, unknown>;
@@ -119,7 +108,7 @@ async function findings(query: FindingQuery, sortBy: string, sortDir: string, li
 
 export async function listFindings(ctx: AppContext, org: string, ws: string, projectRef: string, args: FindingListArgs): Promise<FindingListResponse> {
   const scope = await resolveWorkspace(ctx, org, ws);
-  const project = await projectOf(scope, projectRef);
+  const project = await projectByKeyOrId(scope, projectRef);
   const page = args.page ?? 1;
   const pageSize = args.page_size ?? 50;
   checkPageDepth(page, pageSize);
@@ -162,7 +151,7 @@ async function summaryOf(scope: WorkspaceScope, project: { id: string; key: stri
 
 export async function projectSummary(ctx: AppContext, org: string, ws: string, projectRef: string): Promise<ProjectRedTeamSummary> {
   const scope = await resolveWorkspace(ctx, org, ws);
-  const project = await projectOf(scope, projectRef);
+  const project = await projectByKeyOrId(scope, projectRef);
   const { row, topFindings } = await summaryOf(scope, project, 5);
   return {
     project_id: project.id,
@@ -197,7 +186,7 @@ const fixed = (value: number | null, digits: number) => (value === null ? 'n/a' 
  */
 export async function generateProjectReport(ctx: AppContext, org: string, ws: string, projectRef: string, input: ProjectReportGenerateRequest): Promise<GeneratedProjectReport> {
   const scope = await resolveWorkspace(ctx, org, ws);
-  const project = await projectOf(scope, projectRef);
+  const project = await projectByKeyOrId(scope, projectRef);
   // Generating is a writer's action like storing a report (every POST of the API needs a write scope); readers read the summary and findings.
   requireScope(scope, ASSESSMENT_WRITE);
   const [{ row, topFindings }, assessments, bySeverity] = await Promise.all([

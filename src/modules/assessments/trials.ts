@@ -66,7 +66,6 @@ export class TrialListArgs {
   limit?: number | null;
 }
 
-const attr = airtAttr;
 const text = (v: string) => `coalesce(${txt(v)}, '')`;
 const boolOrFalse = (v: string) => `coalesce(${bool(v)}, false)`;
 
@@ -74,16 +73,16 @@ const boolOrFalse = (v: string) => `coalesce(${bool(v)}, false)`;
 const TRIALS_SQL = `
   SELECT * FROM (
     -- One row per trial span, even if it (or its study) was stored twice under two start times.
-    SELECT DISTINCT ON (c.trace_id, c.span_id) coalesce(nullif(${text(attr('c', 'trial_id'))}, ''), c.span_id) AS trial_id,
-           left(coalesce(nullif(${text(attr('st', 'attack_name'))}, ''), st.name), 255) AS attack_name,
-           ${text(attr('st', 'goal'))} AS goal,
-           coalesce(${num(attr('c', 'judge_score'))}, 0) AS score,
-           ${boolOrFalse(attr('c', 'is_jailbreak'))} AS is_jailbreak,
-           ${text(attr('c', 'candidate'))} AS candidate,
-           ${text(attr('c', 'response'))} AS response,
-           CASE WHEN jsonb_typeof(${attr('c', 'transforms')}) = 'array'
-                THEN ARRAY(SELECT x #>> '{}' FROM jsonb_array_elements(${attr('c', 'transforms')}) AS x WHERE jsonb_typeof(x) <> 'null') ELSE '{}'::text[] END AS transforms,
-           greatest(0, coalesce(${num(attr('c', 'execution_time_ms'))}, c.duration_ms)) AS execution_time_ms,
+    SELECT DISTINCT ON (c.trace_id, c.span_id) coalesce(nullif(${text(airtAttr('c', 'trial_id'))}, ''), c.span_id) AS trial_id,
+           left(coalesce(nullif(${text(airtAttr('st', 'attack_name'))}, ''), st.name), 255) AS attack_name,
+           ${text(airtAttr('st', 'goal'))} AS goal,
+           coalesce(${num(airtAttr('c', 'judge_score'))}, 0) AS score,
+           ${boolOrFalse(airtAttr('c', 'is_jailbreak'))} AS is_jailbreak,
+           ${text(airtAttr('c', 'candidate'))} AS candidate,
+           ${text(airtAttr('c', 'response'))} AS response,
+           CASE WHEN jsonb_typeof(${airtAttr('c', 'transforms')}) = 'array'
+                THEN ARRAY(SELECT x #>> '{}' FROM jsonb_array_elements(${airtAttr('c', 'transforms')}) AS x WHERE jsonb_typeof(x) <> 'null') ELSE '{}'::text[] END AS transforms,
+           greatest(0, coalesce(${num(airtAttr('c', 'execution_time_ms'))}, c.duration_ms)) AS execution_time_ms,
            c.span_id, c.trace_id, c.start_time AS created_at
       FROM spans st
       JOIN spans c ON c.organization_id = st.organization_id AND c.workspace_id = st.workspace_id AND c.trace_id = st.trace_id

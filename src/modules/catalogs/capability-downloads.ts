@@ -8,7 +8,7 @@ import { ForbiddenError, NotFoundError } from '../../core/errors';
 import type { BodyRoute } from '../../core/module';
 import { resolveOrg } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
-import { jwtSecret } from '../accounts/jwt';
+import { serverMac } from '../accounts/jwt';
 import { publicLink } from '../mail/mail.service';
 import { checkPathVersion, findArtifactRow, parseNameRef } from './versioned-artifacts';
 
@@ -19,8 +19,8 @@ import { checkPathVersion, findArtifactRow, parseNameRef } from './versioned-art
  *   published file (a multi-segment path), content type by extension.
  * - `GET ORG/capabilities/{name}/{version}/bundle`: `{download_url,
  *   expires_at, sha256, size_bytes}`. The URL is absolute (PUBLIC_URL's host),
- *   expires after DOWNLOAD_URL_TTL_SECONDS and is signed (HMAC-SHA-256 under a
- *   key derived from the JWT secret), so the client fetches it without any
+ *   expires after DOWNLOAD_URL_TTL_SECONDS and is signed (serverMac: HMAC-SHA-256
+ *   under the JWT secret), so the client fetches it without any
  *   credential; a tampered or expired one is 403 with the envelope.
  * - The bundle is a tar.gz of the version's published files, built while it
  *   is sent: files read from PostgreSQL a few at a time, in path order, into
@@ -86,11 +86,7 @@ async function bundleDigest(capabilityId: string): Promise<{ sha256: string; siz
   return { sha256: hash.digest('hex'), size_bytes: size };
 }
 
-function signingKey(): Buffer {
-  return crypto.createHmac('sha256', jwtSecret()).update('download-urls').digest();
-}
-
-const signature = (kind: string, id: string, expires: number) => crypto.createHmac('sha256', signingKey()).update(`${kind}\n${id}\n${expires}`).digest('base64url');
+const signature = (kind: string, id: string, expires: number) => serverMac('download-urls', `${kind}\n${id}\n${expires}`);
 
 /** An absolute, expiring, signed URL this service serves for `kind`/`id`. */
 export function signedDownloadUrl(kind: string, id: string, now = Date.now()): { url: string; expires_at: Date } {

@@ -1,3 +1,4 @@
+import { isUuid } from '../../core/scalars';
 import type { Transaction } from 'sequelize';
 import { ProjectModel } from '../../../models';
 import { requireScope, resolveWorkspace } from '../../core/tenancy/tenant-scope';
@@ -45,6 +46,11 @@ async function findProject(workspaceId: string, key: string, transaction?: Trans
   const project = await ProjectModel.findOne({ where: { workspace_id: workspaceId, key }, transaction });
   if (!project) throw new NotFoundError('Project');
   return project;
+}
+
+/** A project of the workspace named in a path by its key or its id (`{project}` of the red-team routes), or 404. */
+export function projectByKeyOrId(workspace: WorkspaceRef, ref: string): Promise<ProjectModel> {
+  return isUuid(ref) ? resolveProject(workspace, ref) : findProject(workspaceIdOf(workspace), ref);
 }
 
 export async function getProject(ctx: AppContext, orgKey: string, workspaceKey: string, projectKey: string): Promise<ProjectModel> {

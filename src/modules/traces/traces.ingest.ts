@@ -175,9 +175,13 @@ function rejectionMessage(rejected: Rejection[]): string {
  */
 async function placeSpans(scope: OrgScope, spans: SpanRecord[], rejected: Rejection[]): Promise<(Placement | null)[]> {
   const keyWorkspace = scope.viewer.apiKey?.workspace_id ?? null;
+  // Each span's own reference, read once.
+  const ownRefs = spans.map(projectRef);
   const rootRefs = new Map<string, string | null>();
-  for (const span of spans) if (span.parent_span_id === null) rootRefs.set(span.trace_id, projectRef(span));
-  const refs = [...new Set(spans.map(projectRef).filter((ref): ref is string => ref !== null))];
+  spans.forEach((span, index) => {
+    if (span.parent_span_id === null) rootRefs.set(span.trace_id, ownRefs[index]);
+  });
+  const refs = [...new Set(ownRefs.filter((ref): ref is string => ref !== null))];
   const projects = await plainQuery<ProjectRow>(EXPORT_PROJECTS_SQL, { organization_id: scope.org.id, refs: [...refs, ...refs.map((ref) => ref.toLowerCase())], key_workspace_id: keyWorkspace });
   const byRef = new Map<string, ProjectRow>();
   for (const project of projects) {
@@ -190,9 +194,8 @@ async function placeSpans(scope: OrgScope, spans: SpanRecord[], rejected: Reject
   }
   const fallback = projects.find((row) => row.is_default && (keyWorkspace ? row.workspace_id === keyWorkspace : row.workspace_is_default));
   if (!fallback) throw new InvalidError('The organization has no default project to receive spans');
-  const orphanTraces = [...new Set(spans.filter((span) => !projectRef(span) && !rootRefs.get(span.trace_id)).map((span) => span.trace_id))].filter(
-    (trace) => !rootRefs.has(trace),
-  );
+  // Traces with a span that names no project and no root in this export: their stored root decides.
+  const orphanTraces = [...new Set(spans.filter((span, index) => !ownRefs[index] && !rootRefs.has(span.trace_id)).map((span) => span.trace_id))];
   const storedRoots = orphanTraces.length
     ? new Map(
         (await plainQuery<{ trace_id: string; project_id: string; workspace_id: string }>(STORED_ROOTS_SQL, { organization_id: scope.org.id, trace_ids: orphanTraces })).map(
@@ -201,8 +204,8 @@ async function placeSpans(scope: OrgScope, spans: SpanRecord[], rejected: Reject
       )
     : new Map<string, { project_id: string; workspace_id: string }>();
 
-  return spans.map((span) => {
-    const ref = projectRef(span) ?? rootRefs.get(span.trace_id) ?? null;
+  return spans.map((span, index) => {
+    const ref = ownRefs[index] ?? rootRefs.get(span.trace_id) ?? null;
     const named = ref ? (byRef.get(ref) ?? byRef.get(ref.toLowerCase())) : undefined;
     if (named && keyWorkspace && named.workspace_id !== keyWorkspace) {
       rejected.push({ span_id: span.span_id, reason: `project ${ref} is outside the API key's workspace` });

@@ -5,7 +5,7 @@ import { resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant
 import { plainQuery } from '../../db/hot';
 import { resolveProject } from '../projects/projects.service';
 import type { SpanListArgs, TraceListArgs } from './traces.inputs';
-import { SPAN_COLUMNS, spanStatsSql, traceCountSql, traceSummariesSql } from './traces.sql';
+import { SPAN_COLUMNS, spanStatsSql, traceCounts, traceCountSql, traceSummariesSql } from './traces.sql';
 import { SpanOrderBy, SpanOrderDirection, type SpanResponse, type TraceDetail, type TraceListResponse, type TraceSpansResponse, type TraceStatsResponse, type TraceSummary } from './traces.types';
 
 /**
@@ -154,8 +154,7 @@ export async function evaluationTraceItems(scope: WorkspaceScope, evaluationId: 
             sum(c.span_count)::int AS span_count, sum(c.error_count)::int AS error_count, sum(root.duration_ms)::float8 AS duration_ms
        FROM spans root
        LEFT JOIN evaluation_items i ON i.id = root.evaluation_item_id AND i.evaluation_id = root.evaluation_id
-      CROSS JOIN LATERAL (SELECT count(*)::int AS span_count, count(*) FILTER (WHERE x.status_code = 2)::int AS error_count
-                            FROM spans x WHERE x.organization_id = root.organization_id AND x.trace_id = root.trace_id AND x.workspace_id = root.workspace_id) c
+      ${traceCounts('root')}
       WHERE root.workspace_id = $workspace_id AND root.parent_span_id IS NULL AND root.evaluation_id = $evaluation_id AND root.evaluation_item_id IS NOT NULL
       GROUP BY root.evaluation_item_id
       ORDER BY min(i.created_at) NULLS LAST, root.evaluation_item_id

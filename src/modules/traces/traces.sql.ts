@@ -64,6 +64,12 @@ export const REHOME_SQL = `
    WHERE s.organization_id = $organization_id AND s.trace_id = r.trace_id AND s.project_inferred
      AND ($key_workspace_id::uuid IS NULL OR s.workspace_id = $key_workspace_id::uuid)`;
 
+/** `c.span_count` and `c.error_count` of the trace of root span `root` (its spans in the root's workspace). */
+export const traceCounts = (root: string) => `CROSS JOIN LATERAL (
+    SELECT count(*)::int AS span_count, count(*) FILTER (WHERE x.status_code = 2)::int AS error_count
+      FROM spans x
+     WHERE x.organization_id = ${root}.organization_id AND x.trace_id = ${root}.trace_id AND x.workspace_id = ${root}.workspace_id) c`;
+
 /**
  * Root spans as trace summaries, with their trace's span and error counts
  * (a lateral count per root: with ORDER BY … LIMIT it runs for the page's
@@ -74,9 +80,7 @@ export function traceSummariesSql(where: string, tail: string, extraColumns = ''
   SELECT s.trace_id, s.organization_id, s.workspace_id, s.name, s.span_type, s.project_id, s.start_time, s.end_time, s.duration_ms,
          c.span_count, c.error_count, CASE WHEN s.status_code = 2 OR c.error_count > 0 THEN 'error' ELSE 'ok' END AS status${extraColumns}
     FROM spans s
-   CROSS JOIN LATERAL (SELECT count(*)::int AS span_count, count(*) FILTER (WHERE x.status_code = 2)::int AS error_count
-                         FROM spans x
-                        WHERE x.organization_id = s.organization_id AND x.trace_id = s.trace_id AND x.workspace_id = s.workspace_id) c
+   ${traceCounts('s')}
    WHERE s.parent_span_id IS NULL AND ${where}
    ${tail}`;
 }
