@@ -154,7 +154,9 @@ export function compileQuery(
       // A root declared for the other shape (one row, a list), or a key PostgreSQL would cut, is the resolvers' (before the root's check reads anything).
       if (!root || !definition || isListType(getNullableType(definition.type)) !== 'rows' in root) return null;
       columnName(key);
-      roots.push({ key, field: name, root, args: getArgumentValues(definition, nodes[0], variables), as: nextAlias(), nodes, type: objectTypeOf(definition) });
+      const args = getArgumentValues(definition, nodes[0], variables);
+      if ('compiles' in root && root.compiles && !root.compiles(args)) return null;
+      roots.push({ key, field: name, root, args, as: nextAlias(), nodes, type: objectTypeOf(definition) });
     }
     if (!roots.length) return null;
     const keys = [...selected.keys()];

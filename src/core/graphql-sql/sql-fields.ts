@@ -64,6 +64,8 @@ export interface SqlList {
  */
 export interface SqlRoot {
   from(ctx: AppContext, args: Record<string, unknown>, params: SqlParams, as: string): Promise<string>;
+  /** False when these arguments ask for more than the declared fields give: the resolvers answer (checked before any statement). */
+  compiles?(args: Record<string, unknown>): boolean;
 }
 
 /**

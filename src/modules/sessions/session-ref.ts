@@ -2,6 +2,7 @@ import { Op, type Transaction } from 'sequelize';
 import { SessionModel, type RecordOf } from '../../../models';
 import { plainQuery } from '../../db/hot';
 import { sessionOfRow } from './session-relations';
+import { asksForEvents } from './sessions.inputs';
 import { visibleSql, visibleWhere } from './session.policy';
 import type { SqlRoot } from '../../core/graphql-sql/sql-fields';
 import type { AppContext } from '../../core/context';
@@ -81,6 +82,8 @@ export async function readSession(scope: WorkspaceScope, ref: string): Promise<R
  * several make the statement fail and the resolver answer 409.
  */
 export const SESSION_ROOT: SqlRoot = {
+  // A read that asks for events (their messages are read in node) is the resolvers'.
+  compiles: (args) => !asksForEvents(args),
   async from(ctx, args, params, as) {
     const ref = String(args.session_id);
     const { from, bind } = referenceFrom(await resolveSessionWorkspace(ctx, String(args.org), String(args.workspace), ref), ref, as);

@@ -275,6 +275,25 @@ export class SessionListArgs extends SessionFilterArgs {
   sort_dir?: SortDirection | null;
 }
 
+/** Most transcript events one session reply carries. */
+export const MAX_SESSION_EVENTS = 1000;
+
+/** `GET WS/sessions/{id}` ?limit&after_sequence (decisions §14): the transcript events the reply carries, when either is given. */
+@ArgsType()
+export class SessionEventsArgs {
+  @Field(() => Int, { nullable: true, description: 'Events in the reply: 1 to 1000 (default 100 when only `after_sequence` is given). Giving it adds `events`.' })
+  @Min(1)
+  @Max(MAX_SESSION_EVENTS)
+  limit?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Events after this sequence number (default 0). Giving it adds `events`.' })
+  @Min(0)
+  after_sequence?: number | null;
+}
+
+/** Whether a session read asks for its events (`limit` or `after_sequence` given). */
+export const asksForEvents = (args: SessionEventsArgs) => args.limit != null || args.after_sequence != null;
+
 @ArgsType()
 export class TranscriptReadArgs {
   @Field(() => Int, { nullable: true, description: '1 to 1000, default 100.' })

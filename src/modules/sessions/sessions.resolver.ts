@@ -12,6 +12,7 @@ import { toSessionGroup } from '../session-groups/session-groups.mapper';
 import { SessionGroupSummary } from '../session-groups/session-groups.types';
 import {
   SessionCreateRequest,
+  SessionEventsArgs,
   SessionFilterArgs,
   SessionListArgs,
   SessionUpdateRequest,
@@ -28,7 +29,7 @@ import { sessionFacets } from './session-facets.service';
 import { listSessions, SESSION_LIST_ROOT } from './session-list.service';
 import { SESSION_ROOT } from './session-ref';
 import { deleteSession, freezeSession, getSession, saveSession, setArchived, updateSession } from './sessions.service';
-import { appendTranscript, compactTranscript, readTranscript, rewindTranscript } from './transcript.service';
+import { appendTranscript, compactTranscript, readTranscript, rewindTranscript, sessionEvents } from './transcript.service';
 import {
   SessionArchivedScope,
   SessionCreatorResponse,
@@ -101,9 +102,12 @@ export class SessionResolver {
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
     @Arg('session_id', () => String, { description: "The session's id, or a unique prefix of at least 4 characters." }) sessionId: string,
+    @Args(() => SessionEventsArgs) events: SessionEventsArgs,
     @Ctx() ctx: AppContext,
   ): Promise<SessionResponse> {
-    return toSession(await getSession(ctx, org, workspace, sessionId));
+    const session = await getSession(ctx, org, workspace, sessionId);
+    const rows = await sessionEvents(session.id, events);
+    return Object.assign(toSession(session), { events: rows && rows.map((row) => fromRow(TranscriptMessage, row)) });
   }
 
   @Mutation(() => SessionResponse, { description: 'Save a session: 201 when the id is new, 200 when the owner saves it again (spec 2).' })

@@ -1,9 +1,9 @@
-import { derived, fromRow, Sql, timestamp } from '../../core/graphql-sql/sql-fields';
+import { derived, expression, fromRow, Sql, timestamp } from '../../core/graphql-sql/sql-fields';
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
 import { JSONObjectScalar, JSONScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { SessionGroupSummary } from '../session-groups/session-groups.types';
-import { MAX_APPEND_MESSAGES } from './sessions.inputs';
+import { MAX_APPEND_MESSAGES, MAX_SESSION_EVENTS } from './sessions.inputs';
 import { PageEnvelope, pageItems } from '../../core/pagination';
 
 export enum SessionOriginEnum {
@@ -286,6 +286,16 @@ export class SessionResponse {
 
   @Field(() => SessionUsageResponse, { description: "Token, cost and tool-call usage summed from the transcript's messages at read time." })
   usage?: SessionUsageResponse;
+
+  // Given only by the `session` query when asked (its `limit`/`after_sequence`, which then runs the resolvers): null in every other reply.
+  @Sql(expression(() => 'NULL::json'))
+  @Field(() => [TranscriptMessage], {
+    nullable: true,
+    description:
+      'Transcript events (the non-compacted messages) after `after_sequence`, at most `limit`, in seq order: only on the `session` query when it is given either argument; null otherwise.',
+  })
+  @MaxItems(MAX_SESSION_EVENTS)
+  events?: TranscriptMessage[] | null;
 
   /** Not exposed: the sharer's id, resolved into `shared_by`. */
   shared_by_id: string | null;

@@ -10,7 +10,7 @@ import { requireOwnerWrite } from './session.policy';
 import { findSession, resolveSessionWorkspace } from './session-ref';
 import { forgetSession } from './sessions.service';
 import { addToGroupRollup, recountGroups } from '../session-groups/group-rollups';
-import type { TranscriptAppendRequest, TranscriptCompactRequest, TranscriptMessageInput, TranscriptReadArgs, TranscriptRewindRequest } from './sessions.inputs';
+import { asksForEvents, type SessionEventsArgs, type TranscriptAppendRequest, type TranscriptCompactRequest, type TranscriptMessageInput, type TranscriptReadArgs, type TranscriptRewindRequest } from './sessions.inputs';
 
 /**
  * Transcripts: messages appended under the session's row lock (gap-free
@@ -220,15 +220,24 @@ export async function readTranscript(
 ): Promise<{ session: SessionModel; messages: SessionMessageModel[]; has_more: boolean }> {
   const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
   const session = await findSession(scope, ref);
-  const limit = args.limit ?? 100;
-  const rows = await SessionMessageModel.findAll({
-    where: {
-      session_id: session.id,
-      seq: { [Op.gt]: args.after_seq ?? 0 },
-      ...(args.include_compacted ? {} : { compacted_at: null }),
-    },
-    order: [['seq', 'ASC']],
-    limit: limit + 1,
-  });
+  const limit = args.limit ?? DEFAULT_PAGE;
+  const rows = await messagesAfter(session.id, args.after_seq ?? 0, limit + 1, Boolean(args.include_compacted));
   return { session, messages: rows.slice(0, limit), has_more: rows.length > limit };
+}
+
+const DEFAULT_PAGE = 100;
+
+/** Up to `limit` messages of a session after seq `after`, in seq order; compacted ones only when asked. */
+function messagesAfter(sessionId: string, after: number, limit: number, includeCompacted: boolean): Promise<SessionMessageModel[]> {
+  return SessionMessageModel.findAll({
+    where: { session_id: sessionId, seq: { [Op.gt]: after }, ...(includeCompacted ? {} : { compacted_at: null }) },
+    order: [['seq', 'ASC']],
+    limit,
+  });
+}
+
+/** The events a session read asks for: its non-compacted transcript messages after `after_sequence`, as a transcript page reads them; null when not asked. */
+export async function sessionEvents(sessionId: string, args: SessionEventsArgs): Promise<SessionMessageModel[] | null> {
+  if (!asksForEvents(args)) return null;
+  return messagesAfter(sessionId, args.after_sequence ?? 0, args.limit ?? DEFAULT_PAGE, false);
 }
