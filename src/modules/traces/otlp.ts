@@ -55,8 +55,12 @@ export function decodeProtobuf(body: Buffer): ExportRequest {
 
 /** The protobuf ExportTraceServiceResponse, with partial_success when spans were rejected. */
 export function encodeProtobufResponse(rejected: number, message: string): Buffer {
+  if (!rejected) return (fullSuccess ??= encodeResponse({}));
+  return encodeResponse({ partialSuccess: { rejectedSpans: rejected, errorMessage: message } });
+}
+let fullSuccess: Buffer | undefined;
+function encodeResponse(value: object): Buffer {
   const { response } = otlpTypes();
-  const value = rejected ? { partialSuccess: { rejectedSpans: rejected, errorMessage: message } } : {};
   return Buffer.from(response.encode(response.fromObject(value)).finish());
 }
 
@@ -95,8 +99,16 @@ const HEX = /^[0-9a-f]+$/;
 
 function hexId(value: unknown, bytes: number): string | null {
   if (value === undefined || value === null || value === '') return null;
-  const text = Buffer.isBuffer(value) || value instanceof Uint8Array ? Buffer.from(value).toString('hex') : typeof value === 'string' ? value.toLowerCase() : null;
-  if (text === null || text.length !== bytes * 2 || !HEX.test(text)) return null;
+  let text: string;
+  if (value instanceof Uint8Array) {
+    if (value.length !== bytes) return null;
+    text = Buffer.from(value.buffer, value.byteOffset, value.length).toString('hex');
+  } else if (typeof value === 'string') {
+    text = value.toLowerCase();
+    if (text.length !== bytes * 2 || !HEX.test(text)) return null;
+  } else {
+    return null;
+  }
   // All zeros is OTLP's "no id".
   return /^0+$/.test(text) ? null : text;
 }
@@ -119,6 +131,14 @@ function micros(value: unknown): number | null {
   return Number(nanos / 1000n);
 }
 
+/** A signed protobufjs Long within ±2^53 as a number, without its slow decimal text; null otherwise. */
+function longNumber(value: unknown): number | null {
+  const long = value as { high?: unknown; low?: unknown } | null;
+  if (!long || typeof long !== 'object' || typeof long.high !== 'number' || typeof long.low !== 'number') return null;
+  const number = long.high * 4294967296 + (long.low >>> 0);
+  return Number.isSafeInteger(number) ? number : null;
+}
+
 /**
  * An OTLP AnyValue as JSON. Section 15: the SDK sends values that are not a
  * string, number or boolean as compact JSON text (`None` as "null"), so a
@@ -135,7 +155,7 @@ function anyValue(value: unknown, limits: ExportLimits, depth = 0): unknown {
     case 'boolValue':
       return v.boolValue === true || v.boolValue === 'true';
     case 'intValue': {
-      const number = Number(String(v.intValue));
+      const number = typeof v.intValue === 'number' ? v.intValue : longNumber(v.intValue) ?? Number(String(v.intValue));
       return Number.isSafeInteger(number) ? number : clean(String(v.intValue));
     }
     case 'doubleValue': {

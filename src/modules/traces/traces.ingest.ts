@@ -127,10 +127,16 @@ function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '23505';
 }
 
-/** Microseconds since the epoch as timestamptz text (microsecond precision). */
+/** Microseconds since the epoch as timestamptz text (microsecond precision); spans of one export share their second, formatted once. */
+let secondText = '';
+let secondOf = NaN;
 function timestampText(us: number): string {
-  const iso = new Date(Math.floor(us / 1000)).toISOString();
-  return `${iso.slice(0, 23)}${String(us % 1000).padStart(3, '0')}Z`;
+  const second = Math.floor(us / 1_000_000);
+  if (second !== secondOf) {
+    secondOf = second;
+    secondText = new Date(second * 1000).toISOString().slice(0, 19);
+  }
+  return `${secondText}.${String(us - second * 1_000_000).padStart(6, '0')}Z`;
 }
 
 /** Text in COPY's text format: backslash, tab, newline and carriage return escaped (JSON text only ever needs the backslash). */
@@ -182,7 +188,7 @@ async function placeSpans(scope: OrgScope, spans: SpanRecord[], rejected: Reject
     if (span.parent_span_id === null) rootRefs.set(span.trace_id, ownRefs[index]);
   });
   const refs = [...new Set(ownRefs.filter((ref): ref is string => ref !== null))];
-  const projects = await plainQuery<ProjectRow>(EXPORT_PROJECTS_SQL, { organization_id: scope.org.id, refs: [...refs, ...refs.map((ref) => ref.toLowerCase())], key_workspace_id: keyWorkspace });
+  const projects = await plainQuery<ProjectRow>(EXPORT_PROJECTS_SQL, { organization_id: scope.org.id, refs: [...refs, ...refs.map((ref) => ref.toLowerCase())], key_workspace_id: keyWorkspace }, { prepare: 'spans-export-projects' });
   const byRef = new Map<string, ProjectRow>();
   for (const project of projects) {
     // A key names a project in each workspace: the key's workspace first, then the default workspace, then the oldest.
@@ -249,3 +255,4 @@ function rowOf(span: SpanRecord, placement: Placement) {
     assessment_id: spanType === 'study' ? uuidOr(attributes['dreadnode.airt.assessment_id']) : null,
   };
 }
+

@@ -9,6 +9,8 @@ import { gql, rest } from '../../helpers/http';
 import { countStatements } from '../../helpers/statements';
 import { useTestApp } from '../../helpers/test-app';
 import { config, overrideConfig } from '../../../src/config/config';
+import { database } from '../../../src/db/database';
+import { QueryTypes } from 'sequelize';
 
 const api = useTestApp();
 let roles: Awaited<ReturnType<typeof createOrgWithRoles>>;
@@ -183,6 +185,48 @@ describe('POST /org/{org}/otel/traces', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/x-protobuf');
     expect(Response.toObject(Response.decode(res.body), { longs: Number })).toMatchObject({ partialSuccess: { rejectedSpans: 1 } });
+
+    // A clean export: the empty response, every time; 64-bit integers and microseconds as sent.
+    const traceId = crypto.randomBytes(16);
+    const at = BigInt(Math.floor(Date.now() / 1000)) * 1_000_000_000n + 123_456n;
+    const clean = Request.fromObject({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  traceId,
+                  spanId: crypto.randomBytes(8),
+                  name: 'ints',
+                  startTimeUnixNano: String(at),
+                  endTimeUnixNano: String(at + 2_500_000n),
+                  attributes: [
+                    { key: 'small', value: { intValue: 42 } },
+                    { key: 'negative', value: { intValue: -7 } },
+                    { key: 'big', value: { intValue: '9007199254740993' } },
+                    { key: 'most_negative', value: { intValue: '-9223372036854775808' } },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    for (let round = 0; round < 2; round += 1) {
+      const ok = await sendRaw(Buffer.from(Request.encode(clean).finish()), { 'content-type': 'application/x-protobuf' });
+      expect(ok.status).toBe(200);
+      expect(ok.body.length).toBe(0);
+    }
+    const stored = await rest(api, 'GET', `${WS}/traces/${traceId.toString('hex')}`, { token: owner.token });
+    expect(stored.body.attributes).toEqual({ small: 42, negative: -7, big: '9007199254740993', most_negative: '-9223372036854775808' });
+    expect(stored.body.duration_ms).toBe(2.5);
+    const [{ start_time }] = await database().query<{ start_time: string }>(`SELECT to_char(start_time AT TIME ZONE 'UTC', 'SS.US') AS start_time FROM spans WHERE trace_id = $id`, {
+      type: QueryTypes.SELECT,
+      bind: { id: traceId.toString('hex') },
+    });
+    expect(start_time).toMatch(/\.000123$/);
   });
 
   it('refuses a gzip bomb with 413 and the envelope without inflating it whole', async () => {
