@@ -43,6 +43,11 @@ export interface EndpointRow {
   route: string;
   path: (t: Target) => string;
   body?: (t: Target) => unknown;
+  /**
+   * A POST that only reads what the reader may read (a dataset download
+   * link): the reader's 403 row does not apply; the reader succeeds instead.
+   */
+  readerMay?: boolean;
 }
 
 /**

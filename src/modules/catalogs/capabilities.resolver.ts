@@ -5,7 +5,7 @@ import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { MAX_LIST_PAGE, pageInfo } from '../../core/pagination';
 import { capabilityFacets, capabilityReadme, capabilityVersions, deleteCapability, getCapability, listCapabilities, publishCapability, setCapabilityVisibility } from './capabilities.service';
-import { CapabilityFilterArgs, CapabilityListArgs, PublishCapabilityRequest, VisibilityRequest } from './catalogs.inputs';
+import { CapabilityFilterArgs, CapabilityListArgs, FILES_BODY_LIMIT, PublishCapabilityRequest, VisibilityRequest } from './catalogs.inputs';
 import { toCapability } from './catalogs.mapper';
 import {
   CapabilityBundleResponse,
@@ -20,8 +20,6 @@ import {
 
 const BASE = '/org/:org/capabilities';
 const TAGS = { tags: ['catalogs'] };
-/** Capability bundles carry their files: this route alone takes bodies up to 50 MiB. */
-export const CAPABILITY_BODY_LIMIT = 50 * 1024 * 1024;
 
 @Resolver(() => CapabilityArtifactSummary)
 export class CapabilityResolver {
@@ -90,7 +88,7 @@ export class CapabilityResolver {
   }
 
   @Mutation(() => CapabilityArtifactDetail, { description: 'Publish a capability version: manifest and files (base64), up to 50 MiB over REST.' })
-  @Rest('POST', BASE, { status: 201, bodyLimit: CAPABILITY_BODY_LIMIT, ...TAGS })
+  @Rest('POST', BASE, { status: 201, bodyLimit: FILES_BODY_LIMIT, ...TAGS })
   publish_capability(
     @Arg('org', () => String) org: string,
     @Arg('input', () => PublishCapabilityRequest, { description: 'The capability version: manifest and files.' }) input: PublishCapabilityRequest,

@@ -1,6 +1,7 @@
 import { ArrayMaxSize, IsIn, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
-import { JSONObjectScalar, TokenCountScalar } from '../../core/scalars';
+import { MAX_OFFSET_ROWS } from '../../core/pagination';
+import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import { bundlePathProblem, isStrictBase64 } from './capability-file-rules';
 import { isCatalogVersion } from './semver-key';
@@ -24,6 +25,12 @@ export const MAX_FILTER_VALUES = 1000;
 export const MAX_TAGS = 100;
 export const MAX_TASK_SET_MEMBERS = 10_000;
 export const MAX_CAPABILITY_FILES = 2000;
+export const MAX_DATASET_FILES = 2000;
+/** Publishing files (capabilities, datasets): these routes alone take REST bodies up to 50 MiB (GraphQL keeps 1 MiB). */
+export const FILES_BODY_LIMIT = 50 * 1024 * 1024;
+/** A dataset split: letters, digits, `-`, `_` and `.`, 1 to 64 characters. */
+export const DATASET_SPLIT_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+const SPLIT_MESSAGE = 'must be 1 to 64 letters, digits, -, _ or .';
 
 function IsSemver(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
@@ -72,7 +79,28 @@ function EachMaxLength(max: number, options?: ValidationOptions): PropertyDecora
 
 // ------------------------------------------------------------ publishing
 
-@ApiInput('PublishDatasetRequest', { description: 'A dataset version to publish (its metadata).' })
+@ApiInput('CapabilityFileInput', { description: 'One file of a capability bundle.' })
+export class CapabilityFileInput {
+  @Field(() => String, {
+    description:
+      "Relative path in the bundle: non-empty segments, no '.' or '..', no leading '/', drive letter or backslash, no control, bidirectional or invisible formatting characters, also once percent-decoded.",
+  })
+  @IsBundlePath()
+  path: string;
+
+  @Field(() => String, { description: 'The file content, base64.' })
+  @IsBase64()
+  content_base64: string;
+}
+
+@ApiInput('DatasetFileInput', { description: 'One file of a dataset version, optionally in a split.' })
+export class DatasetFileInput extends CapabilityFileInput {
+  @Field(() => String, { nullable: true, description: 'The split the file belongs to (`train`, `test`, …): letters, digits, `-`, `_` and `.`, 1 to 64 characters; none when absent.' })
+  @Matches(DATASET_SPLIT_PATTERN, { message: `split ${SPLIT_MESSAGE}` })
+  split?: string | null;
+}
+
+@ApiInput('PublishDatasetRequest', { description: 'A dataset version to publish: its metadata and, optionally, its files.' })
 export class PublishDatasetRequest {
   @Field(() => String, { description: 'Lower-case slug, 1 to 100 characters.' })
   @MinLength(1)
@@ -137,20 +165,24 @@ export class PublishDatasetRequest {
 
   @Field(() => JSONObjectScalar, { nullable: true, description: 'Where the data comes from (free-form).' })
   origin?: Record<string, unknown> | null;
+
+  @Field(() => [DatasetFileInput], { nullable: true, description: "The version's files (at most 2000, unique paths), base64, each in an optional split; none for metadata only. Up to 50 MiB over REST." })
+  @ArrayMaxSize(MAX_DATASET_FILES)
+  @UniquePaths()
+  @ValidateNested({ each: true })
+  files?: DatasetFileInput[] | null;
 }
 
-@ApiInput('CapabilityFileInput', { description: 'One file of a capability bundle.' })
-export class CapabilityFileInput {
-  @Field(() => String, {
-    description:
-      "Relative path in the bundle: non-empty segments, no '.' or '..', no leading '/', drive letter or backslash, no control, bidirectional or invisible formatting characters, also once percent-decoded.",
-  })
-  @IsBundlePath()
-  path: string;
+@ApiInput('DatasetDownloadRequest', { description: 'What to download of a dataset version.' })
+export class DatasetDownloadRequest {
+  @Field(() => String, { nullable: true, description: "`raw` (default: the files as published) or the dataset's own `format`; anything else is 422." })
+  @MinLength(1)
+  @MaxLength(50)
+  format?: string | null;
 
-  @Field(() => String, { description: 'The file content, base64.' })
-  @IsBase64()
-  content_base64: string;
+  @Field(() => String, { nullable: true, description: "Only the files of this split (one of the version's splits, else 422); every file when absent." })
+  @Matches(DATASET_SPLIT_PATTERN, { message: `split ${SPLIT_MESSAGE}` })
+  split?: string | null;
 }
 
 @ApiInput('PublishCapabilityRequest', { description: 'A capability version to publish: its manifest and files.' })
@@ -426,6 +458,26 @@ export class DatasetListArgs extends DatasetFilterArgs {
   @Min(1)
   @Max(200)
   limit?: number | null;
+}
+
+@ArgsType()
+export class DatasetActivityArgs {
+  @Field(() => Int, { nullable: true, defaultValue: 50, description: 'Entries to return, 1 to 100 (default 50).' })
+  @Min(1)
+  @Max(100)
+  limit?: number | null;
+
+  @Field(() => Int, { nullable: true, defaultValue: 0, description: `Entries to skip, 0 to ${MAX_OFFSET_ROWS} (default 0).` })
+  @Min(0)
+  @Max(MAX_OFFSET_ROWS)
+  offset?: number | null;
+
+  @Field(() => UUIDScalar, { nullable: true, description: "Only this user's activity." })
+  user_id?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Only this dataset: `name` (any owner) or `<owner>/<name>`.' })
+  @MaxLength(300)
+  dataset_name?: string | null;
 }
 
 @ArgsType()

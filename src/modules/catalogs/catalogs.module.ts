@@ -1,9 +1,10 @@
-import { CapabilityFileModel, CapabilityModel, DatasetModel, TaskModel, TaskSetModel } from '../../../models';
+import { CapabilityFileModel, CapabilityModel, DatasetActivityModel, DatasetFileModel, DatasetModel, TaskModel, TaskSetModel } from '../../../models';
 import { defineScopes, WRITER_ROLES, type ScopeNames } from '../../core/authz/scopes';
 import type { AppModule } from '../../core/module';
 import { CapabilityResolver } from './capabilities.resolver';
 import { capabilityBundleDownload, capabilityBundleOwnerPath, capabilityFileDownload } from './capability-downloads';
 import { createCatalogLoaders } from './catalogs.loaders';
+import { datasetArchiveDownload, datasetFileDownload } from './dataset-downloads';
 import { DatasetResolver } from './datasets.resolver';
 import { OrganizationCatalogsResolver } from './organization-catalogs.resolver';
 import { TaskSetResolver } from './task-sets.resolver';
@@ -20,10 +21,10 @@ const SCOPES = defineScopes({
 export const catalogsModule: AppModule = {
   name: 'catalogs',
   resolvers: [DatasetResolver, CapabilityResolver, TaskResolver, TaskSetResolver, OrganizationCatalogsResolver],
-  models: [DatasetModel, CapabilityModel, CapabilityFileModel, TaskModel, TaskSetModel],
+  models: [DatasetModel, DatasetFileModel, DatasetActivityModel, CapabilityModel, CapabilityFileModel, TaskModel, TaskSetModel],
   loaders: createCatalogLoaders,
   scopes: SCOPES,
-  bodyRoutes: [capabilityFileDownload, capabilityBundleOwnerPath, capabilityBundleDownload],
+  bodyRoutes: [capabilityFileDownload, capabilityBundleOwnerPath, capabilityBundleDownload, datasetArchiveDownload, datasetFileDownload],
 };
 
 declare module '../../core/authz/scopes' {

@@ -6,7 +6,7 @@ import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decor
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { LabelFacetEntry } from '../sessions/sessions.types';
 import { EMBEDDED_LIST_CAP, PageEnvelope, pageItems } from '../../core/pagination';
-import { MAX_CAPABILITY_FILES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.inputs';
+import { MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.inputs';
 
 export enum CatalogSortDirection {
   asc = 'asc',
@@ -299,6 +299,102 @@ export class DatasetFacetsResponse {
 
   @Field(() => Int, { description: 'Datasets matching every filter.' })
   filtered_total: number;
+}
+
+@ObjectType('DatasetDownloadFile', { description: 'One file of a dataset download, with its own signed link.' })
+export class DatasetDownloadFile {
+  @Field(() => String, { description: "The file's relative path in the version (and in the archive)." })
+  path: string;
+
+  @Field(() => String, { nullable: true, description: 'The split the file was published in; null when none.' })
+  split: string | null;
+
+  @Field(() => Int, { description: "The file's size in bytes." })
+  size_bytes: number;
+
+  @Field(() => String, { description: "SHA-256 of the file's content, hex." })
+  sha256: string;
+
+  @Field(() => String, { description: "An absolute, signed, expiring URL of the file's raw bytes (same expiry as the archive's): fetch it without any credential." })
+  download_url: string;
+}
+
+@ObjectType('DatasetDownloadResponse', { description: 'Where to download a dataset version (decisions §14); the download is recorded.' })
+export class DatasetDownloadResponse {
+  @Field(() => String, { description: 'An absolute URL this service serves, signed and expiring, of the selected files as one tar.gz: fetch it without any credential.' })
+  download_url: string;
+
+  @Field(() => Date, { description: 'When the URLs stop working (15 minutes after they were made).' })
+  expires_at: Date;
+
+  @Field(() => String, { description: "The format asked for: `raw` or the dataset's own format (the files are served as published)." })
+  format: string;
+
+  @Field(() => [DatasetDownloadFile], { description: 'The selected files (every file, or those of the split asked for), in path order.' })
+  @MaxItems(() => MAX_DATASET_FILES)
+  files: DatasetDownloadFile[];
+}
+
+export enum DatasetActivityAction {
+  publish = 'publish',
+  download = 'download',
+  delete = 'delete',
+}
+registerEnumType(DatasetActivityAction, {
+  name: 'DatasetActivityAction',
+  description: 'What happened to a dataset version.',
+  valuesConfig: {
+    publish: { description: 'The version was published.' },
+    download: { description: 'The version was downloaded (a download link was made).' },
+    delete: { description: 'The version was deleted.' },
+  },
+});
+
+@ObjectType('DatasetActivityEntry', { description: "One publish, download or delete of a dataset version, in the organization's activity." })
+export class DatasetActivityEntry {
+  @Sql()
+  @Field(() => UUIDScalar, { description: "The entry's id." })
+  id: string;
+
+  @Sql(expression((a) => `${a}.dataset_owner || '/' || ${a}.dataset_name`))
+  @Field(() => String, { description: 'The canonical `<owner>/<name>` of the dataset, as it was (the entry outlives the version).' })
+  dataset_name: string;
+
+  @Sql()
+  @Field(() => String, { description: 'The version acted on.' })
+  version: string;
+
+  @Sql()
+  @Field(() => UUIDScalar, { nullable: true, description: 'The user who acted; null once that account is deleted.' })
+  user_id: string | null;
+
+  @Sql()
+  @Field(() => DatasetActivityAction, { description: 'publish, download or delete.' })
+  action: DatasetActivityAction;
+
+  @Sql()
+  @Field(() => String, { nullable: true, description: 'The format asked for, on a download; null otherwise.' })
+  format: string | null;
+
+  @Sql(timestamp)
+  @Field(() => Date, { description: 'When it happened.' })
+  created_at: Date;
+}
+
+@ObjectType('DatasetActivityListResponse', { description: "A page of the organization's dataset activity, newest first." })
+export class DatasetActivityListResponse {
+  @Field(() => [DatasetActivityEntry], { description: 'The entries of this page, newest first.' })
+  @PageItems()
+  items: DatasetActivityEntry[];
+
+  @Field(() => Int, { description: 'Entries matching the filters, over every page.' })
+  total: number;
+
+  @Field(() => Int, { description: 'Entries per page, as asked (default 50).' })
+  limit: number;
+
+  @Field(() => Int, { description: 'Entries skipped, as asked (default 0).' })
+  offset: number;
 }
 
 // ------------------------------------------------------------ capabilities

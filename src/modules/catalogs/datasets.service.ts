@@ -1,4 +1,5 @@
-import { DatasetModel } from '../../../models';
+import crypto from 'node:crypto';
+import { DatasetFileModel, DatasetModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { rowSelect, type SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
@@ -6,6 +7,7 @@ import { plainQuery } from '../../db/hot';
 import type { DatasetFilterArgs, DatasetListArgs, PublishDatasetRequest } from './catalogs.inputs';
 import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
 import { DatasetArtifactSummary, DatasetSortBy, type DatasetFacetsResponse, type DatasetVersionList } from './catalogs.types';
+import { recordDatasetActivity } from './dataset-activity';
 import {
   checkPathVersion,
   deleteVersion,
@@ -121,11 +123,20 @@ export async function datasetVersions(ctx: AppContext, orgKey: string, name: str
   return { name: latest.name, versions, latest };
 }
 
+/** Each file decoded, with its sha256 and size computed here (the input rules checked the base64 and the paths). */
+function datasetFiles(input: PublishDatasetRequest) {
+  return (input.files ?? []).map((file) => {
+    const content = Buffer.from(file.content_base64, 'base64');
+    return { path: file.path, split: file.split ?? null, content, sha256: crypto.createHash('sha256').update(content).digest('hex'), size_bytes: content.length };
+  });
+}
+
 export async function publishDataset(ctx: AppContext, orgKey: string, input: PublishDatasetRequest): Promise<DatasetArtifactSummary> {
   const scope = await resolveOrg(ctx, orgKey);
   requireScope(scope, 'catalog:publish');
+  const files = datasetFiles(input);
   await publishVersion('datasets', WHAT, scope, input.name, input.version, input.is_public, async (values, transaction) => {
-    await DatasetModel.create(
+    const dataset = await DatasetModel.create(
       {
         organization_id: scope.org.id,
         name: input.name,
@@ -148,6 +159,8 @@ export async function publishDataset(ctx: AppContext, orgKey: string, input: Pub
       },
       { transaction },
     );
+    if (files.length) await DatasetFileModel.bulkCreate(files.map((file) => ({ dataset_id: dataset.id, ...file })), { transaction });
+    await recordDatasetActivity(scope, { dataset_id: dataset.id, dataset_owner: scope.org.key, dataset_name: input.name, version: input.version, action: 'publish' }, transaction);
   });
   return findArtifactRow<DatasetArtifactSummary>('datasets', datasetSelect(), scope, { owner: scope.org.key, name: input.name, own: true }, input.version, WHAT);
 }
@@ -158,6 +171,9 @@ export async function setDatasetVisibility(ctx: AppContext, orgKey: string, name
 }
 
 export async function deleteDataset(ctx: AppContext, orgKey: string, name: string, version: string) {
-  const { scope, ref, deleted } = await deleteVersion(ctx, orgKey, 'datasets', WHAT, name, version);
+  const { scope, ref, deleted } = await deleteVersion(ctx, orgKey, 'datasets', WHAT, name, version, (row, transaction) =>
+    // The version goes with this transaction: the entry names it, without a dataset id to keep.
+    recordDatasetActivity(row.scope, { dataset_id: null, dataset_owner: row.scope.org.key, dataset_name: row.ref.name, version, action: 'delete' }, transaction),
+  );
   return { ...deleted, name: `${scope.org.key}/${ref.name}` };
 }

@@ -177,8 +177,19 @@ export async function setNameVisibility(ctx: AppContext, orgKey: string, table: 
   return { scope, ref };
 }
 
-/** `DELETE …/{name}/{version}`: one version of one of the organization's names; `latest` moves to the next highest. */
-export async function deleteVersion(ctx: AppContext, orgKey: string, table: ArtifactTable, what: string, rawName: string, version: string) {
+/**
+ * `DELETE …/{name}/{version}`: one version of one of the organization's names; `latest` moves to the next highest.
+ * `alongside` writes what goes with the deletion (a dataset's activity entry) in its transaction, before the row goes.
+ */
+export async function deleteVersion(
+  ctx: AppContext,
+  orgKey: string,
+  table: ArtifactTable,
+  what: string,
+  rawName: string,
+  version: string,
+  alongside?: (deleted: { id: string; scope: OrgScope; ref: NameRef }, transaction: Transaction) => Promise<void>,
+) {
   checkPathVersion(version);
   const { scope, ref } = await ownWrite(ctx, orgKey, table, what, rawName, version);
   const deleted = await database().transaction(async (transaction) => {
@@ -189,6 +200,7 @@ export async function deleteVersion(ctx: AppContext, orgKey: string, table: Arti
       { transaction },
     );
     if (!row) throw new NotFoundError(what);
+    await alongside?.({ id: row.id, scope, ref }, transaction);
     await plainQuery(`DELETE FROM ${table} WHERE id = $id`, { id: row.id }, { transaction });
     await refreshLatest(table, scope.org.id, ref.name, transaction);
     return { name: ref.name, version, deleted: true as const };

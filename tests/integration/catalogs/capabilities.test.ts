@@ -114,7 +114,7 @@ describe('capability publishing', () => {
     expect((await rest(api, 'GET', `/org/${org}/capabilities/${name}`, { token: owner.token })).status).toBe(404);
   });
 
-  it('takes bodies over 1 MiB on the capability route only', async () => {
+  it('takes bodies over 1 MiB on the routes that publish files only (capabilities, datasets)', async () => {
     const big = b64('x'.repeat(2 * 1024 * 1024));
     const name = catalogName('cap');
     const res = await rest(api, 'POST', `/org/${org}/capabilities`, {
@@ -123,9 +123,11 @@ describe('capability publishing', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.file_manifest[0].size_bytes).toBe(2 * 1024 * 1024);
-    const dataset = await rest(api, 'POST', `/org/${org}/datasets`, { token: owner.token, body: { name, version: '1.0.0', summary: big } });
-    expect(dataset.status).toBe(400);
-    expect(dataset.body.type).toBe('invalid_error');
+    const dataset = await rest(api, 'POST', `/org/${org}/datasets`, { token: owner.token, body: { name, version: '1.0.0', files: [{ path: 'big.bin', content_base64: big }] } });
+    expect(dataset.status).toBe(201);
+    const task = await rest(api, 'POST', `/org/${org}/tasks`, { token: owner.token, body: { name, version: '1.0.0', readme: big } });
+    expect(task.status).toBe(400);
+    expect(task.body.type).toBe('invalid_error');
   });
 
   it('lists capabilities with paging and facets, and works through GraphQL', async () => {

@@ -98,7 +98,7 @@ describe('capability files and bundles', () => {
     const expires = Math.floor(Date.now() / 1000) - 10;
     past.set('expires', String(expires));
     // A valid signature over a past time (signed the way the service signs).
-    const { signedDownloadUrl } = await import('../../../src/modules/catalogs/capability-downloads');
+    const { signedDownloadUrl } = await import('../../../src/modules/catalogs/signed-downloads');
     const expired = new URL(signedDownloadUrl('capability-bundle', past.get('id')!, Date.now() - 3_600_000).url);
     const stale = await rest(api, 'GET', `/api/v1/downloads/capability-bundle${expired.search}`);
     expect(stale.status).toBe(403);

@@ -1,4 +1,4 @@
-import { capabilityBody } from '../../factories/catalogs';
+import { b64, capabilityBody } from '../../factories/catalogs';
 import type { EndpointRow, Target, TenancySetup } from '../../helpers/tenancy';
 
 /**
@@ -16,7 +16,7 @@ const slug = (t: Target) => t.unique().replace(/[^a-z0-9-]/g, '');
 
 export const setup: TenancySetup = async (t, sendAsOwner) => {
   const sends: [string, unknown][] = [
-    ['datasets', { name: DS, version: '1.0.0' }],
+    ['datasets', { name: DS, version: '1.0.0', files: [{ path: 'train.csv', content_base64: b64('a,b\n1,2\n'), split: 'train' }] }],
     ['capabilities', capabilityBody(CAP, '1.0.0')],
     ['tasks', { name: TASK, version: '1.0.0', readme: '# readme', instruction: 'Find the flag.' }],
     ['task-sets', { name: SET, members: [TASK] }],
@@ -30,6 +30,7 @@ export const setup: TenancySetup = async (t, sendAsOwner) => {
 export const rows: EndpointRow[] = [
   { method: 'GET', route: '/org/:org/datasets', path: (t) => `${org(t)}/datasets` },
   { method: 'GET', route: '/org/:org/datasets/facets', path: (t) => `${org(t)}/datasets/facets` },
+  { method: 'GET', route: '/org/:org/datasets/activity', path: (t) => `${org(t)}/datasets/activity` },
   { method: 'GET', route: '/org/:org/datasets/:name', path: (t) => `${org(t)}/datasets/${DS}` },
   { method: 'GET', route: '/org/:org/datasets/:name/versions', path: (t) => `${org(t)}/datasets/${DS}/versions` },
   { method: 'GET', route: '/org/:org/datasets/:name/:version', path: (t) => `${org(t)}/datasets/${DS}/1.0.0` },
@@ -55,6 +56,8 @@ export const rows: EndpointRow[] = [
   { method: 'GET', route: '/org/:org/task-sets/facets', path: (t) => `${org(t)}/task-sets/facets` },
   { method: 'GET', route: '/org/:org/task-sets/:name', path: (t) => `${org(t)}/task-sets/${SET}` },
   { method: 'POST', route: '/org/:org/datasets', path: (t) => `${org(t)}/datasets`, body: (t) => ({ name: slug(t), version: '1.0.0' }) },
+  // A download reads the catalogue (it records the download): readers may, so it is no write of the matrix.
+  { method: 'POST', route: '/org/:org/datasets/:name/:version/download', path: (t) => `${org(t)}/datasets/${DS}/1.0.0/download`, body: () => ({ split: 'train' }), readerMay: true },
   { method: 'POST', route: '/org/:org/capabilities', path: (t) => `${org(t)}/capabilities`, body: (t) => capabilityBody(slug(t)) },
   { method: 'POST', route: '/org/:org/tasks', path: (t) => `${org(t)}/tasks`, body: (t) => ({ name: slug(t), version: '1.0.0' }) },
   { method: 'POST', route: '/org/:org/task-sets', path: (t) => `${org(t)}/task-sets`, body: (t) => ({ name: slug(t), members: [TASK] }) },

@@ -9,7 +9,8 @@ import { useTestApp } from '../../helpers/test-app';
  * Tenancy matrix: one row per organization-scoped endpoint. For every row a
  * member of another organization gets 404 (for the first organization's paths,
  * and for its ids under their own organization), and for every write a reader
- * gets 403 while the owner succeeds with the same request.
+ * gets 403 while the owner succeeds with the same request (a read sent as a
+ * POST, marked `readerMay`, lets the reader through instead).
  *
  * The rows live with their domain: tests/integration/<domain>/*.tenancy.ts
  * exports `rows` (see tests/helpers/tenancy.ts). To cover a new endpoint, add
@@ -19,7 +20,9 @@ import { useTestApp } from '../../helpers/test-app';
 const ROW_FILES = tenancyRowFiles();
 const ROWS: EndpointRow[] = ROW_FILES.flatMap(({ rows }) => rows);
 
-const WRITES = ROWS.filter((row) => row.method !== 'GET');
+const WRITES = ROWS.filter((row) => row.method !== 'GET' && !row.readerMay);
+/** Non-GET rows a reader may send (reads sent as POST). */
+const READER_POSTS = ROWS.filter((row) => row.method !== 'GET' && row.readerMay);
 /** The route's path parameters below `:org`, read from the route itself (no list of names to keep). */
 const idParams = (row: EndpointRow) => [...row.route.matchAll(/:(\w+)/g)].map((match) => match[1]).filter((name) => name !== 'org');
 /** Rows whose path names a resource below the organization (a workspace, or anything else by id, key or name). */
@@ -144,6 +147,11 @@ describe('tenancy matrix', () => {
     const res = await send(row, first, reader);
     expect(res.status).toBe(403);
     expect(res.body.type).toBe('forbidden_error');
+  });
+
+  it.each(READER_POSTS.map((row) => [label(row), row] as const))('lets a reader through %s, a read sent as POST', async (_label, row) => {
+    const res = await send(row, first, reader);
+    expect([res.status, res.status < 300 ? null : res.body]).toEqual([200, null]);
   });
 
   it('lets the owner through every write of the matrix, so the refusals above are about tenancy and role', async () => {

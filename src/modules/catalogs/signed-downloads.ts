@@ -1,0 +1,117 @@
+import crypto from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { PassThrough, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import tar from 'tar-stream';
+import { ForbiddenError } from '../../core/errors';
+import { plainQuery } from '../../db/hot';
+import { serverMac } from '../accounts/jwt';
+import { publicLink } from '../mail/mail.service';
+
+/**
+ * What every catalog download shares (decisions §14): links and archives.
+ *
+ * - A link is absolute (PUBLIC_URL's host), expires after
+ *   DOWNLOAD_URL_TTL_SECONDS and is signed (serverMac: HMAC-SHA-256 over the
+ *   kind, the id and the expiry, under the JWT secret), so the client fetches
+ *   it from `GET /api/v1/downloads/{kind}` without any credential; a
+ *   tampered, malformed or expired one is 403 with the envelope. The kind
+ *   names the route, the id what it serves (a capability version; a dataset
+ *   version and split; a dataset file).
+ * - An archive is a tar.gz of some published files, built while it is sent:
+ *   files read from PostgreSQL a few at a time, in path order, into the tar
+ *   stream, compressed as it goes, with backpressure. Entries carry fixed
+ *   metadata (mode 0644, mtime 0), so the same files make the same bytes.
+ */
+
+const DOWNLOAD_URL_TTL_SECONDS = 15 * 60;
+const FILES_PER_READ = 16;
+
+/** The headers of every signed download: made for one holder of the link, never kept by a cache. */
+export const DOWNLOAD_CACHE_HEADERS = { 'Cache-Control': 'private, no-store' } as const;
+
+const signature = (kind: string, id: string, expires: number) => serverMac('download-urls', `${kind}\n${id}\n${expires}`);
+
+/** An absolute, expiring, signed URL this service serves for `kind`/`id`. */
+export function signedDownloadUrl(kind: string, id: string, now = Date.now()): { url: string; expires_at: Date } {
+  const expires = Math.floor(now / 1000) + DOWNLOAD_URL_TTL_SECONDS;
+  const query = new URLSearchParams({ id, expires: String(expires), signature: signature(kind, id, expires) });
+  return { url: publicLink(`/api/v1/downloads/${kind}?${query.toString()}`), expires_at: new Date(expires * 1000) };
+}
+
+/** The id a signed download URL names, or 403 for a tampered, malformed or expired one. */
+export function verifyDownload(kind: string, query: URLSearchParams): string {
+  const id = query.get('id') ?? '';
+  const expires = Number(query.get('expires'));
+  const given = Buffer.from(query.get('signature') ?? '');
+  const expected = Buffer.from(signature(kind, id, expires));
+  if (!id || !Number.isInteger(expires) || given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) {
+    throw new ForbiddenError('The download link is not valid');
+  }
+  if (expires * 1000 < Date.now()) throw new ForbiddenError('The download link has expired; ask for a new one');
+  return id;
+}
+
+/** The id of a signed download request (`GET /api/v1/downloads/{kind}?id&expires&signature`), or 403. */
+export function verifiedRequest(kind: string, req: IncomingMessage): string {
+  return verifyDownload(kind, new URL(req.url ?? '/', 'http://localhost').searchParams);
+}
+
+/**
+ * `Content-Disposition` for a file name of any characters: an ASCII fallback
+ * and the exact name as RFC 5987 `filename*` (a header value may not carry
+ * characters beyond Latin-1, and a quote or backslash would end the value).
+ */
+export function contentDisposition(kind: 'inline' | 'attachment', filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+/**
+ * Which published files an archive holds: the rows of `table` (alias `f`,
+ * with `path` and `content`) that `where` selects, with its `bind`.
+ * `statement` names the prepared statement: one name per `where`.
+ */
+export interface ArchiveFiles {
+  table: 'capability_files' | 'dataset_files';
+  where: string;
+  bind: Record<string, unknown>;
+  statement: string;
+}
+
+/** The tar.gz of `files` in path order, produced as it is read. */
+export function archiveStream(files: ArchiveFiles): Readable {
+  const pack = tar.pack();
+  const gzip = zlib.createGzip({ level: 6 });
+  const out = new PassThrough();
+  pack.pipe(gzip).pipe(out);
+  const fail = (error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error)));
+  gzip.on('error', fail);
+  const sql = `SELECT f.path, f.content FROM ${files.table} f WHERE ${files.where} AND f.path > $after ORDER BY f.path LIMIT ${FILES_PER_READ}`;
+  (async () => {
+    let after = '';
+    for (;;) {
+      const rows = await plainQuery<{ path: string; content: Buffer }>(sql, { ...files.bind, after }, { prepare: files.statement });
+      for (const file of rows) {
+        await new Promise<void>((resolve, reject) => pack.entry({ name: file.path, size: file.content.length, mode: 0o644, mtime: new Date(0) }, file.content, (error) => (error ? reject(error) : resolve())));
+      }
+      if (rows.length < FILES_PER_READ) break;
+      after = rows[rows.length - 1].path;
+      // Wait while the compressed side is full: the archive never runs ahead of the download.
+      if (out.writableNeedDrain) await new Promise((resolve) => out.once('drain', resolve));
+    }
+    pack.finalize();
+  })().catch(fail);
+  return out;
+}
+
+/** SHA-256 and size of an archive, by producing it once through a hash (nothing kept). */
+export async function archiveDigest(files: ArchiveFiles): Promise<{ sha256: string; size_bytes: number }> {
+  const hash = crypto.createHash('sha256');
+  let size = 0;
+  for await (const chunk of archiveStream(files)) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { sha256: hash.digest('hex'), size_bytes: size };
+}
