@@ -12,6 +12,7 @@ import { database } from '../src/db/database';
 import { generateApiKey } from '../src/modules/api-keys/api-keys.service';
 import { signAccessToken } from '../src/modules/accounts/jwt';
 import { ensureSpanPartitions } from '../src/modules/traces/span-partitions';
+import { COPY_SPANS_SQL } from '../src/modules/traces/traces.sql';
 import { captureStatements, replayer, replayPool } from './capture';
 import { log, startService, withBenchDatabase } from './harness';
 import { percentile } from './load';
@@ -104,23 +105,26 @@ function encodeExport(spans: BenchSpan[]): Buffer {
   return zlib.gzipSync(Buffer.from(Request.encode(message).finish()));
 }
 
-/** The same spans as COPY text rows of `spans` (what the ingest stores for them). */
+/**
+ * The same spans as COPY text rows of `spans`: every column the ingest
+ * stores for them (COPY_COLUMNS, in that order), with the values it stores.
+ */
 function copyRows(spans: BenchSpan[], ids: { org: string; ws: string; project: string }): string {
   const escape = (text: string) => text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n');
-  return spans
-    .map((span) => {
-      const start = new Date(Number(span.startNs / 1_000_000n)).toISOString();
-      const end = new Date(Number((span.startNs + 5_000_000n) / 1_000_000n)).toISOString();
-      return [
-        ids.org, ids.ws, ids.project, span.traceId.toString('hex'), span.spanId.toString('hex'), span.parentSpanId ? span.parentSpanId.toString('hex') : '\\N',
-        span.name, span.type, '1', start, end, '5', '1', escape(JSON.stringify(span.attributes)), escape(JSON.stringify({ 'service.name': 'bench' })), '[]',
-      ].join('\t');
-    })
-    .join('\n') + '\n';
+  return (
+    spans
+      .map((span) => {
+        const start = new Date(Number(span.startNs / 1_000_000n)).toISOString();
+        const end = new Date(Number((span.startNs + 5_000_000n) / 1_000_000n)).toISOString();
+        return [
+          ids.org, ids.ws, ids.project, 'false', span.traceId.toString('hex'), span.spanId.toString('hex'), span.parentSpanId ? span.parentSpanId.toString('hex') : '\\N',
+          span.name, span.type, '1', start, end, '5', '1', '\\N', escape(JSON.stringify(span.attributes)), escape(JSON.stringify({ 'service.name': 'bench' })), '[]',
+          String(span.attributes['dreadnode.run.id']), '\\N', '\\N', '\\N', '\\N',
+        ].join('\t');
+      })
+      .join('\n') + '\n'
+  );
 }
-
-const COPY_SQL = `COPY spans (organization_id, workspace_id, project_id, trace_id, span_id, parent_span_id, name, span_type, kind, start_time, end_time,
-  duration_ms, status_code, attributes, resource, events) FROM STDIN`;
 
 async function fixture() {
   const db = database();
@@ -206,7 +210,7 @@ async function copyIngest(pool: pg.Pool, texts: string[], connections: number) {
         while (next < texts.length) {
           const text = texts[next];
           next += 1;
-          await pipeline(Readable.from([text]), client.query(copyFrom(COPY_SQL)));
+          await pipeline(Readable.from([text]), client.query(copyFrom(COPY_SPANS_SQL)));
         }
       } finally {
         client.release();

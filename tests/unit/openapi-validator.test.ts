@@ -60,6 +60,7 @@ function session(overrides: Record<string, unknown> = {}): Record<string, unknow
     shared_at: null,
     shared_by: null,
     usage,
+    events: null,
     ...overrides,
   };
 }

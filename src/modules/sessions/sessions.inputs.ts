@@ -275,13 +275,14 @@ export class SessionListArgs extends SessionFilterArgs {
   sort_dir?: SortDirection | null;
 }
 
-/** Most transcript events one session reply carries. */
+/** Most transcript events one session reply carries, and how many when only `after_sequence` is given. */
 export const MAX_SESSION_EVENTS = 1000;
+export const DEFAULT_EVENTS = 100;
 
 /** `GET WS/sessions/{id}` ?limit&after_sequence (decisions §14): the transcript events the reply carries, when either is given. */
 @ArgsType()
 export class SessionEventsArgs {
-  @Field(() => Int, { nullable: true, description: 'Events in the reply: 1 to 1000 (default 100 when only `after_sequence` is given). Giving it adds `events`.' })
+  @Field(() => Int, { nullable: true, description: `Events in the reply: 1 to ${MAX_SESSION_EVENTS} (default ${DEFAULT_EVENTS} when only \`after_sequence\` is given). Giving it adds \`events\`.` })
   @Min(1)
   @Max(MAX_SESSION_EVENTS)
   limit?: number | null;

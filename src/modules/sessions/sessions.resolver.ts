@@ -11,6 +11,8 @@ import { ProjectResponse } from '../projects/projects.types';
 import { toSessionGroup } from '../session-groups/session-groups.mapper';
 import { SessionGroupSummary } from '../session-groups/session-groups.types';
 import {
+  asksForEvents,
+  DEFAULT_EVENTS,
   SessionCreateRequest,
   SessionEventsArgs,
   SessionFilterArgs,
@@ -95,7 +97,12 @@ export class SessionResolver {
     return sessionFacets(ctx, org, workspace, args);
   }
 
-  @Query(() => SessionResponse, { nullable: true, description: 'Get one session by id or unique id prefix (4+ characters).' })
+  @Query(() => SessionResponse, {
+    nullable: true,
+    description: 'Get one session by id or unique id prefix (4+ characters), with its transcript `events` when `limit` or `after_sequence` is given.',
+    // One session; asked for events, a page of them (`events` prices one, this its page).
+    complexity: ({ args, childComplexity }) => (asksForEvents(args) ? (args.limit ?? DEFAULT_EVENTS) : 1) * (1 + childComplexity),
+  })
   @Rest('GET', `${WS}/:session_id`, TAGS)
   @SqlRootField(SESSION_ROOT)
   async session(

@@ -287,14 +287,16 @@ export class SessionResponse {
   @Field(() => SessionUsageResponse, { description: "Token, cost and tool-call usage summed from the transcript's messages at read time." })
   usage?: SessionUsageResponse;
 
-  // Given only by the `session` query when asked (its `limit`/`after_sequence`, which then runs the resolvers): null in every other reply.
+  // Given only by the session read when asked (its `limit`/`after_sequence`, which then runs the resolvers): null in every other reply.
+  // Priced as one element here; the `session` query multiplies by its `limit` when it asks for events.
   @Sql(expression(() => 'NULL::json'))
   @Field(() => [TranscriptMessage], {
     nullable: true,
     description:
-      'Transcript events (the non-compacted messages) after `after_sequence`, at most `limit`, in seq order: only on the `session` query when it is given either argument; null otherwise.',
+      'Transcript events (the non-compacted messages) after `after_sequence`, at most `limit`, in seq order: only on the `session` read when it is given either argument; null otherwise.',
+    complexity: ({ childComplexity }) => 1 + childComplexity,
   })
-  @MaxItems(MAX_SESSION_EVENTS)
+  @MaxItems(() => MAX_SESSION_EVENTS)
   events?: TranscriptMessage[] | null;
 
   /** Not exposed: the sharer's id, resolved into `shared_by`. */

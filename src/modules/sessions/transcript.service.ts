@@ -10,7 +10,7 @@ import { requireOwnerWrite } from './session.policy';
 import { findSession, resolveSessionWorkspace } from './session-ref';
 import { forgetSession } from './sessions.service';
 import { addToGroupRollup, recountGroups } from '../session-groups/group-rollups';
-import { asksForEvents, type SessionEventsArgs, type TranscriptAppendRequest, type TranscriptCompactRequest, type TranscriptMessageInput, type TranscriptReadArgs, type TranscriptRewindRequest } from './sessions.inputs';
+import { asksForEvents, DEFAULT_EVENTS, type SessionEventsArgs, type TranscriptAppendRequest, type TranscriptCompactRequest, type TranscriptMessageInput, type TranscriptReadArgs, type TranscriptRewindRequest } from './sessions.inputs';
 
 /**
  * Transcripts: messages appended under the session's row lock (gap-free
@@ -239,5 +239,5 @@ function messagesAfter(sessionId: string, after: number, limit: number, includeC
 /** The events a session read asks for: its non-compacted transcript messages after `after_sequence`, as a transcript page reads them; null when not asked. */
 export async function sessionEvents(sessionId: string, args: SessionEventsArgs): Promise<SessionMessageModel[] | null> {
   if (!asksForEvents(args)) return null;
-  return messagesAfter(sessionId, args.after_sequence ?? 0, args.limit ?? DEFAULT_PAGE, false);
+  return messagesAfter(sessionId, args.after_sequence ?? 0, args.limit ?? DEFAULT_EVENTS, false);
 }

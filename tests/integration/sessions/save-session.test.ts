@@ -11,7 +11,7 @@ let path: string;
 const SESSION_FIELDS = [
   'id', 'agent', 'model', 'title', 'origin', 'visibility', 'workspace_id', 'user_id', 'project_id', 'project_key', 'project_name',
   'runtime_id', 'group_id', 'group', 'labels', 'message_count', 'recent_message_count', 'preview_text', 'last_message_at',
-  'created_at', 'updated_at', 'archived_at', 'frozen_at', 'frozen_by', 'created_by', 'shared_at', 'shared_by', 'usage',
+  'created_at', 'updated_at', 'archived_at', 'frozen_at', 'frozen_by', 'created_by', 'shared_at', 'shared_by', 'usage', 'events',
 ];
 
 beforeAll(async () => {

@@ -79,6 +79,24 @@ describe('GET WS/sessions/{id} with events', () => {
     expect(mine.status).toBe(404);
   });
 
+  it("answers the SDK's read (limit=1000) in a fixed number of statements", async () => {
+    const { result: res, statements } = await countStatements(() => rest(api, 'GET', `${WS}/${sessionId}?limit=1000`, { token: owner.token }));
+    expect(res.status).toBe(200);
+    // The tenant, the session, its events, its usage, its creator (no project or group here).
+    expect(statements).toHaveLength(5);
+    expect(statements.filter((sql) => sql.includes('session_messages') && sql.includes('"seq" >'))).toHaveLength(1);
+  });
+
+  it('prices the events of a GraphQL read by its limit', async () => {
+    const query = (limit: number) => `query ($org: String!, $id: String!) {
+      session(org: $org, workspace: "default", session_id: $id, limit: ${limit}) { id events { seq content usage { input_tokens } tool_calls { id name } } }
+    }`;
+    const small = await gql(api, query(100), { org: owner.orgKey, id: sessionId }, owner.token);
+    expect(small.body.errors).toBeUndefined();
+    const large = await gql(api, query(1000), { org: owner.orgKey, id: sessionId }, owner.token);
+    expect(large.body.errors?.[0].extensions).toMatchObject({ status: 422, errors: [{ type: 'query_cost' }] });
+  });
+
   it('gives events in GraphQL on the session query only', async () => {
     const res = await gql(
       api,
