@@ -26,6 +26,8 @@ export const MAX_TAGS = 100;
 export const MAX_TASK_SET_MEMBERS = 10_000;
 export const MAX_CAPABILITY_FILES = 2000;
 export const MAX_DATASET_FILES = 2000;
+/** A dataset's format when its publisher names none. */
+export const DEFAULT_DATASET_FORMAT = 'parquet';
 /** Publishing files (capabilities, datasets): these routes alone take REST bodies up to 50 MiB (GraphQL keeps 1 MiB). */
 export const FILES_BODY_LIMIT = 50 * 1024 * 1024;
 /** A dataset split: letters, digits, `-`, `_` and `.`, 1 to 64 characters. */
@@ -115,7 +117,7 @@ export class PublishDatasetRequest {
   @Field(() => Boolean, { nullable: true, description: 'Visibility of the name (every version); unchanged when absent (private for a new name).' })
   is_public?: boolean | null;
 
-  @Field(() => String, { nullable: true, description: 'Default parquet.' })
+  @Field(() => String, { nullable: true, description: `Default ${DEFAULT_DATASET_FORMAT}.` })
   @MinLength(1)
   @MaxLength(50)
   format?: string | null;
@@ -460,9 +462,12 @@ export class DatasetListArgs extends DatasetFilterArgs {
   limit?: number | null;
 }
 
+/** Activity entries a page holds when no `limit` is given. */
+export const DEFAULT_ACTIVITY_PAGE = 50;
+
 @ArgsType()
 export class DatasetActivityArgs {
-  @Field(() => Int, { nullable: true, defaultValue: 50, description: 'Entries to return, 1 to 100 (default 50).' })
+  @Field(() => Int, { nullable: true, defaultValue: DEFAULT_ACTIVITY_PAGE, description: `Entries to return, 1 to 100 (default ${DEFAULT_ACTIVITY_PAGE}).` })
   @Min(1)
   @Max(100)
   limit?: number | null;

@@ -6,7 +6,7 @@ import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decor
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { LabelFacetEntry } from '../sessions/sessions.types';
 import { EMBEDDED_LIST_CAP, PageEnvelope, pageItems } from '../../core/pagination';
-import { MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.inputs';
+import { DEFAULT_DATASET_FORMAT, MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.inputs';
 
 export enum CatalogSortDirection {
   asc = 'asc',
@@ -184,8 +184,8 @@ export class DatasetArtifactSummary {
   @Field(() => Date, { nullable: true, description: 'When this version was last changed (its publication, or a visibility change of the name).' })
   updated_at: Date | null;
 
-  @Sql(expression((a) => `coalesce(${a}.format, 'parquet')`))
-  @Field(() => String, { description: 'Default parquet.' })
+  @Sql(expression((a) => `coalesce(${a}.format, '${DEFAULT_DATASET_FORMAT}')`))
+  @Field(() => String, { description: `Default ${DEFAULT_DATASET_FORMAT}.` })
   format: string;
 
   @Sql()

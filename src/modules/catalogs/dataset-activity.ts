@@ -4,7 +4,8 @@ import type { AppContext } from '../../core/context';
 import { rowSelect } from '../../core/graphql-sql/sql-fields';
 import { resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
-import type { DatasetActivityArgs } from './catalogs.inputs';
+import { DEFAULT_ACTIVITY_PAGE, type DatasetActivityArgs } from './catalogs.inputs';
+import { nameFilter } from './versioned-artifacts';
 import { DatasetActivityEntry, type DatasetActivityListResponse } from './catalogs.types';
 
 /**
@@ -46,7 +47,7 @@ const activitySelect = () => (selected ??= rowSelect(DatasetActivityEntry, 'a'))
 
 export async function listDatasetActivity(ctx: AppContext, orgKey: string, args: DatasetActivityArgs): Promise<DatasetActivityListResponse> {
   const scope = await resolveOrg(ctx, orgKey);
-  const limit = args.limit ?? 50;
+  const limit = args.limit ?? DEFAULT_ACTIVITY_PAGE;
   const offset = args.offset ?? 0;
   const conditions = ['a.organization_id = $org_id'];
   const bind: Record<string, unknown> = { org_id: scope.org.id };
@@ -55,15 +56,15 @@ export async function listDatasetActivity(ctx: AppContext, orgKey: string, args:
     bind.user_id = args.user_id;
   }
   if (args.dataset_name) {
-    // `name` (any owner) or `owner/name`, as the dataset list's `name` filter; more segments name nothing.
-    const parts = args.dataset_name.split('/');
-    if (parts.length > 2) {
+    // As the dataset list's `name` filter.
+    const filter = nameFilter(args.dataset_name);
+    if (!filter) {
       conditions.push('FALSE');
     } else {
-      bind.dataset_name = parts[parts.length - 1];
+      bind.dataset_name = filter.name;
       conditions.push('a.dataset_name = $dataset_name');
-      if (parts.length === 2) {
-        bind.dataset_owner = parts[0];
+      if (filter.owner) {
+        bind.dataset_owner = filter.owner;
         conditions.push('a.dataset_owner = $dataset_owner');
       }
     }

@@ -2,14 +2,15 @@ import mime from 'mime-types';
 import type { AppContext } from '../../core/context';
 import { AppError, NotFoundError, ValidationError, type ValidationItem } from '../../core/errors';
 import type { BodyRoute } from '../../core/module';
+import { isUuid } from '../../core/scalars';
 import { resolveOrg } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
-import type { DatasetDownloadRequest } from './catalogs.inputs';
+import { DEFAULT_DATASET_FORMAT, type DatasetDownloadRequest } from './catalogs.inputs';
 import type { DatasetDownloadResponse } from './catalogs.types';
 import { recordDatasetActivity } from './dataset-activity';
 import { archiveStream, contentDisposition, DOWNLOAD_CACHE_HEADERS, signedDownloadUrl, verifiedRequest, type ArchiveFiles } from './signed-downloads';
-import { checkPathVersion, findArtifactRow, parseNameRef } from './versioned-artifacts';
+import { checkPathVersion, findArtifactRow, parseNameRef, READABLE } from './versioned-artifacts';
 
 /**
  * Dataset downloads (decisions §14): `POST ORG/datasets/{name}/{version}/download`
@@ -20,9 +21,8 @@ import { checkPathVersion, findArtifactRow, parseNameRef } from './versioned-art
  *   capability bundle does), for the organization's own versions or another
  *   organization's public ones (`owner/name`).
  * - `download_url` is a signed link (signed-downloads.ts) of the tar.gz of the
- *   selected files (kind `dataset-archive`, id `<dataset id>` or
- *   `<dataset id>/<split>`), each file's a signed link of its bytes (kind
- *   `dataset-file`, id `<dataset id>/<path>`); all expire together.
+ *   selected files (kind `dataset-archive`), each file's a signed link of
+ *   its bytes (kind `dataset-file`); ids below (linkId); all expire together.
  * - `format` is `raw` or the dataset's own format: the files are stored and
  *   served as published (in the dataset's format), so both select the same
  *   bytes; the choice is echoed and recorded.
@@ -64,17 +64,23 @@ function archiveFiles(datasetId: string, split: string | null): ArchiveFiles {
     : { table: 'dataset_files', where: 'f.dataset_id = $id AND f.split = $split', bind: { id: datasetId, split }, statement: 'dataset-archive-split-files' };
 }
 
-/** `<dataset id>/<rest>` (a split or a path) → its two parts; the id alone has no rest. */
-function splitId(id: string): [string, string | null] {
-  const slash = id.indexOf('/');
-  return slash < 0 ? [id, null] : [id.slice(0, slash), id.slice(slash + 1)];
+/**
+ * A link's signed id: `<dataset id>/<organization id>[/<split or path>]`, the
+ * organization being the one the link was given to, so that a version made
+ * private since is served to its own organization only.
+ */
+const linkId = (datasetId: string, orgId: string, rest: string | null) => `${datasetId}/${orgId}${rest === null ? '' : `/${rest}`}`;
+function linkParts(id: string): { dataset_id: string; org_id: string; rest: string | null } {
+  const [datasetId, orgId, ...rest] = id.split('/');
+  if (!isUuid(datasetId) || !isUuid(orgId)) throw new NotFoundError(WHAT);
+  return { dataset_id: datasetId, org_id: orgId, rest: rest.length ? rest.join('/') : null };
 }
 
 export async function downloadDataset(ctx: AppContext, orgKey: string, name: string, version: string, input: DatasetDownloadRequest | null): Promise<DatasetDownloadResponse> {
   checkPathVersion(version);
   const scope = await resolveOrg(ctx, orgKey);
   const ref = parseNameRef(scope, name, WHAT);
-  const dataset = await findArtifactRow<DownloadableRow>('datasets', `a.id, a.name, a.version, o.key AS owner, coalesce(a.format, 'parquet') AS format`, scope, ref, version, WHAT);
+  const dataset = await findArtifactRow<DownloadableRow>('datasets', `a.id, a.name, a.version, o.key AS owner, coalesce(a.format, '${DEFAULT_DATASET_FORMAT}') AS format`, scope, ref, version, WHAT);
   const published = await plainQuery<FileRow>(
     'SELECT f.path, f.split, f.size_bytes, f.sha256 FROM dataset_files f WHERE f.dataset_id = $id ORDER BY f.path',
     { id: dataset.id },
@@ -97,9 +103,9 @@ export async function downloadDataset(ctx: AppContext, orgKey: string, name: str
   if (errors.length) throw new ValidationError(errors);
 
   await database().transaction(async (transaction) => {
-    // The readable condition again: a version deleted or made private since the look-up is not counted.
+    // Readable still: a version deleted or made private since the look-up is not counted.
     const counted = await plainQuery(
-      'UPDATE datasets a SET download_count = a.download_count + 1 WHERE a.id = $id AND (a.organization_id = $org_id OR a.is_public) RETURNING a.id',
+      `UPDATE datasets a SET download_count = a.download_count + 1 WHERE a.id = $id AND ${READABLE} RETURNING a.id`,
       { id: dataset.id, org_id: scope.org.id },
       { transaction },
     );
@@ -112,10 +118,10 @@ export async function downloadDataset(ctx: AppContext, orgKey: string, name: str
   });
 
   const now = Date.now();
-  const archive = signedDownloadUrl(ARCHIVE, split === null ? dataset.id : `${dataset.id}/${split}`, now);
+  const archive = signedDownloadUrl(ARCHIVE, linkId(dataset.id, scope.org.id, split), now);
   const files = (split === null ? published : published.filter((file) => file.split === split)).map((file) => ({
     ...file,
-    download_url: signedDownloadUrl(FILE, `${dataset.id}/${file.path}`, now).url,
+    download_url: signedDownloadUrl(FILE, linkId(dataset.id, scope.org.id, file.path), now).url,
   }));
   return { download_url: archive.url, expires_at: archive.expires_at, format, files };
 }
@@ -135,8 +141,8 @@ export const datasetArchiveDownload: BodyRoute = {
     },
   },
   async handle({ req, replyStream }) {
-    const [id, split] = splitId(verifiedRequest(ARCHIVE, req));
-    const [dataset] = await plainQuery<{ name: string; version: string }>('SELECT name, version FROM datasets WHERE id = $id', { id }, { prepare: 'dataset-archive-version' });
+    const { dataset_id: id, org_id, rest: split } = linkParts(verifiedRequest(ARCHIVE, req));
+    const [dataset] = await plainQuery<{ name: string; version: string }>(`SELECT a.name, a.version FROM datasets a WHERE a.id = $id AND ${READABLE}`, { id, org_id }, { prepare: 'dataset-archive-version' });
     if (!dataset) throw new NotFoundError(WHAT);
     const filename = `${dataset.name}-${dataset.version}${split === null ? '' : `-${split}`}.tar.gz`;
     await replyStream(200, 'application/gzip', { 'Content-Disposition': contentDisposition('attachment', filename), ...DOWNLOAD_CACHE_HEADERS }, archiveStream(archiveFiles(id, split)));
@@ -158,9 +164,13 @@ export const datasetFileDownload: BodyRoute = {
     },
   },
   async handle({ req, reply }) {
-    const [id, path] = splitId(verifiedRequest(FILE, req));
+    const { dataset_id: id, org_id, rest: path } = linkParts(verifiedRequest(FILE, req));
     if (path === null) throw new NotFoundError('Dataset file');
-    const [file] = await plainQuery<{ content: Buffer }>('SELECT f.content FROM dataset_files f WHERE f.dataset_id = $id AND f.path = $path', { id, path }, { prepare: 'dataset-file-content' });
+    const [file] = await plainQuery<{ content: Buffer }>(
+      `SELECT f.content FROM dataset_files f JOIN datasets a ON a.id = f.dataset_id WHERE f.dataset_id = $id AND f.path = $path AND ${READABLE}`,
+      { id, path, org_id },
+      { prepare: 'dataset-file-content' },
+    );
     if (!file) throw new NotFoundError('Dataset file');
     reply(200, file.content, mime.lookup(path) || 'application/octet-stream', { 'Content-Disposition': contentDisposition('attachment', path.split('/').pop()!), ...DOWNLOAD_CACHE_HEADERS });
   },

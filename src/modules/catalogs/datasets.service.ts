@@ -4,7 +4,7 @@ import type { AppContext } from '../../core/context';
 import { rowSelect, type SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
-import type { DatasetFilterArgs, DatasetListArgs, PublishDatasetRequest } from './catalogs.inputs';
+import { DEFAULT_DATASET_FORMAT, type DatasetFilterArgs, type DatasetListArgs, type PublishDatasetRequest } from './catalogs.inputs';
 import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
 import { DatasetArtifactSummary, DatasetSortBy, type DatasetFacetsResponse, type DatasetVersionList } from './catalogs.types';
 import { recordDatasetActivity } from './dataset-activity';
@@ -13,6 +13,7 @@ import {
   deleteVersion,
   findArtifactRow,
   catalogPage,
+  nameFilter,
   catalogPageRow,
   pageAndCount,
   parseNameRef,
@@ -34,17 +35,15 @@ function datasetWhere(orgId: string, userId: string, args: DatasetFilterArgs): C
     where.bind.user_id = userId;
   }
   if (args.name) {
-    // `name` or `owner/name`; more segments name nothing.
-    const parts = args.name.split('/');
-    if (parts.length > 2) {
+    const filter = nameFilter(args.name);
+    if (!filter) {
       where.filters.push({ name: 'name', sql: 'FALSE' });
     } else {
-      const [owner, local] = parts.length === 1 ? [null, parts[0]] : parts;
-      where.bind.f_name = local;
-      if (owner) where.bind.f_owner = owner;
+      where.bind.f_name = filter.name;
+      if (filter.owner) where.bind.f_owner = filter.owner;
       where.filters.push({
         name: 'name',
-        sql: owner ? 'a.name = $f_name AND a.organization_id = (SELECT x.id FROM organizations x WHERE x.key = $f_owner)' : 'a.name = $f_name',
+        sql: filter.owner ? 'a.name = $f_name AND a.organization_id = (SELECT x.id FROM organizations x WHERE x.key = $f_owner)' : 'a.name = $f_name',
       });
     }
   }
@@ -143,7 +142,7 @@ export async function publishDataset(ctx: AppContext, orgKey: string, input: Pub
         version: input.version,
         version_key: values.version_key,
         is_public: values.is_public,
-        format: input.format ?? 'parquet',
+        format: input.format ?? DEFAULT_DATASET_FORMAT,
         pretty_name: input.pretty_name ?? null,
         summary: input.summary ?? null,
         license: input.license ?? null,

@@ -43,13 +43,26 @@ export function checkPathVersion(version: string): void {
   if (!isCatalogVersion(version)) throw validationFailure(['version'], 'Version must be a semantic version (e.g. 1.2.3 or 1.2.3-rc.1)');
 }
 
+/** Who may read an artifact row `a`: the organization `$org_id` when it owns it, anyone when it is public. */
+export const READABLE = '(a.organization_id = $org_id OR a.is_public)';
+
+/**
+ * A `name` filter of a list (`name`, any owner, or `owner/name`): its parts,
+ * or null when it can name nothing (more than two segments).
+ */
+export function nameFilter(value: string): { owner: string | null; name: string } | null {
+  const parts = value.split('/');
+  if (parts.length > 2) return null;
+  return parts.length === 1 ? { owner: null, name: parts[0] } : { owner: parts[0], name: parts[1] };
+}
+
 /**
  * The rows of `ref` the caller may read: the organization's own, or another
  * organization's public ones. `a` is the artifact, `o` its organization.
  */
 export function refConditions(ref: NameRef, version: string | null): { sql: string; bind: Record<string, unknown> } {
   return {
-    sql: `o.key = $ref_owner AND a.name = $ref_name AND (a.organization_id = $org_id OR a.is_public)
+    sql: `o.key = $ref_owner AND a.name = $ref_name AND ${READABLE}
           AND ${version === null ? 'a.is_latest' : 'a.version = $ref_version'}`,
     bind: { ref_owner: ref.owner, ref_name: ref.name, ...(version === null ? {} : { ref_version: version }) },
   };

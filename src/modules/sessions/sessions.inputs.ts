@@ -275,16 +275,16 @@ export class SessionListArgs extends SessionFilterArgs {
   sort_dir?: SortDirection | null;
 }
 
-/** Most transcript events one session reply carries, and how many when only `after_sequence` is given. */
-export const MAX_SESSION_EVENTS = 1000;
-export const DEFAULT_EVENTS = 100;
+/** A page of transcript messages (a transcript read, a session read's events): at most, and when no `limit` is given. */
+export const MAX_TRANSCRIPT_PAGE = 1000;
+export const DEFAULT_TRANSCRIPT_PAGE = 100;
 
 /** `GET WS/sessions/{id}` ?limit&after_sequence (decisions §14): the transcript events the reply carries, when either is given. */
 @ArgsType()
 export class SessionEventsArgs {
-  @Field(() => Int, { nullable: true, description: `Events in the reply: 1 to ${MAX_SESSION_EVENTS} (default ${DEFAULT_EVENTS} when only \`after_sequence\` is given). Giving it adds \`events\`.` })
+  @Field(() => Int, { nullable: true, description: `Events in the reply: 1 to ${MAX_TRANSCRIPT_PAGE} (default ${DEFAULT_TRANSCRIPT_PAGE} when only \`after_sequence\` is given). Giving it adds \`events\`.` })
   @Min(1)
-  @Max(MAX_SESSION_EVENTS)
+  @Max(MAX_TRANSCRIPT_PAGE)
   limit?: number | null;
 
   @Field(() => Int, { nullable: true, description: 'Events after this sequence number (default 0). Giving it adds `events`.' })
@@ -297,9 +297,9 @@ export const asksForEvents = (args: SessionEventsArgs) => args.limit != null || 
 
 @ArgsType()
 export class TranscriptReadArgs {
-  @Field(() => Int, { nullable: true, description: '1 to 1000, default 100.' })
+  @Field(() => Int, { nullable: true, description: `1 to ${MAX_TRANSCRIPT_PAGE}, default ${DEFAULT_TRANSCRIPT_PAGE}.` })
   @Min(1)
-  @Max(1000)
+  @Max(MAX_TRANSCRIPT_PAGE)
   limit?: number | null;
 
   @Field(() => Int, { nullable: true, description: 'Messages after this seq (default 0).' })

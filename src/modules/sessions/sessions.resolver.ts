@@ -12,7 +12,7 @@ import { toSessionGroup } from '../session-groups/session-groups.mapper';
 import { SessionGroupSummary } from '../session-groups/session-groups.types';
 import {
   asksForEvents,
-  DEFAULT_EVENTS,
+  DEFAULT_TRANSCRIPT_PAGE,
   SessionCreateRequest,
   SessionEventsArgs,
   SessionFilterArgs,
@@ -101,7 +101,7 @@ export class SessionResolver {
     nullable: true,
     description: 'Get one session by id or unique id prefix (4+ characters), with its transcript `events` when `limit` or `after_sequence` is given.',
     // One session; asked for events, a page of them (`events` prices one, this its page).
-    complexity: ({ args, childComplexity }) => (asksForEvents(args) ? (args.limit ?? DEFAULT_EVENTS) : 1) * (1 + childComplexity),
+    complexity: ({ args, childComplexity }) => (asksForEvents(args) ? (args.limit ?? DEFAULT_TRANSCRIPT_PAGE) : 1) * (1 + childComplexity),
   })
   @Rest('GET', `${WS}/:session_id`, TAGS)
   @SqlRootField(SESSION_ROOT)

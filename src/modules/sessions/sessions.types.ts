@@ -3,7 +3,7 @@ import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
 import { JSONObjectScalar, JSONScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { SessionGroupSummary } from '../session-groups/session-groups.types';
-import { MAX_APPEND_MESSAGES, MAX_SESSION_EVENTS } from './sessions.inputs';
+import { MAX_APPEND_MESSAGES, MAX_TRANSCRIPT_PAGE } from './sessions.inputs';
 import { PageEnvelope, pageItems } from '../../core/pagination';
 
 export enum SessionOriginEnum {
@@ -296,7 +296,7 @@ export class SessionResponse {
       'Transcript events (the non-compacted messages) after `after_sequence`, at most `limit`, in seq order: only on the `session` read when it is given either argument; null otherwise.',
     complexity: ({ childComplexity }) => 1 + childComplexity,
   })
-  @MaxItems(() => MAX_SESSION_EVENTS)
+  @MaxItems(() => MAX_TRANSCRIPT_PAGE)
   events?: TranscriptMessage[] | null;
 
   /** Not exposed: the sharer's id, resolved into `shared_by`. */

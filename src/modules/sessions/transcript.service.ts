@@ -10,7 +10,7 @@ import { requireOwnerWrite } from './session.policy';
 import { findSession, resolveSessionWorkspace } from './session-ref';
 import { forgetSession } from './sessions.service';
 import { addToGroupRollup, recountGroups } from '../session-groups/group-rollups';
-import { asksForEvents, DEFAULT_EVENTS, type SessionEventsArgs, type TranscriptAppendRequest, type TranscriptCompactRequest, type TranscriptMessageInput, type TranscriptReadArgs, type TranscriptRewindRequest } from './sessions.inputs';
+import { asksForEvents, DEFAULT_TRANSCRIPT_PAGE, type SessionEventsArgs, type TranscriptAppendRequest, type TranscriptCompactRequest, type TranscriptMessageInput, type TranscriptReadArgs, type TranscriptRewindRequest } from './sessions.inputs';
 
 /**
  * Transcripts: messages appended under the session's row lock (gap-free
@@ -220,12 +220,10 @@ export async function readTranscript(
 ): Promise<{ session: SessionModel; messages: SessionMessageModel[]; has_more: boolean }> {
   const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
   const session = await findSession(scope, ref);
-  const limit = args.limit ?? DEFAULT_PAGE;
+  const limit = args.limit ?? DEFAULT_TRANSCRIPT_PAGE;
   const rows = await messagesAfter(session.id, args.after_seq ?? 0, limit + 1, Boolean(args.include_compacted));
   return { session, messages: rows.slice(0, limit), has_more: rows.length > limit };
 }
-
-const DEFAULT_PAGE = 100;
 
 /** Up to `limit` messages of a session after seq `after`, in seq order; compacted ones only when asked. */
 function messagesAfter(sessionId: string, after: number, limit: number, includeCompacted: boolean): Promise<SessionMessageModel[]> {
@@ -239,5 +237,5 @@ function messagesAfter(sessionId: string, after: number, limit: number, includeC
 /** The events a session read asks for: its non-compacted transcript messages after `after_sequence`, as a transcript page reads them; null when not asked. */
 export async function sessionEvents(sessionId: string, args: SessionEventsArgs): Promise<SessionMessageModel[] | null> {
   if (!asksForEvents(args)) return null;
-  return messagesAfter(sessionId, args.after_sequence ?? 0, args.limit ?? DEFAULT_EVENTS, false);
+  return messagesAfter(sessionId, args.after_sequence ?? 0, args.limit ?? DEFAULT_TRANSCRIPT_PAGE, false);
 }

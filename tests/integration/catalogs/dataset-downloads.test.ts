@@ -189,6 +189,23 @@ describe('dataset downloads (decisions §14)', () => {
     expect([ours.status, ours.body.total]).toEqual([200, 0]);
   });
 
+  it("stops serving another organization's links once the version is made private (its own organization's still work)", async () => {
+    const name = catalogName('flip');
+    await publishDataset(api, owner, { name, is_public: true, files: [{ path: 'a.csv', content_base64: b64('a\n1\n') }] }, org);
+    const theirs = await download(other.owner, `${org}%2F${name}`, {}, '1.0.0', other.orgKey);
+    const ours = await download(reader, name);
+    expect([theirs.status, ours.status]).toEqual([200, 200]);
+    expect((await fetchLink(theirs.body.download_url)).status).toBe(200);
+    const hidden = await rest(api, 'PATCH', `/org/${org}/datasets/${name}/visibility`, { token: owner.token, body: { is_public: false } });
+    expect(hidden.status).toBe(200);
+    for (const link of [theirs.body.download_url, theirs.body.files[0].download_url]) {
+      const res = await fetchLink(link);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ type: 'not_found_error' });
+    }
+    for (const link of [ours.body.download_url, ours.body.files[0].download_url]) expect((await fetchLink(link)).status).toBe(200);
+  });
+
   it('refuses a tampered, reused or expired signature with 403 and the envelope', async () => {
     const res = await download(reader, PUBLIC);
     const archive = new URL(res.body.download_url);

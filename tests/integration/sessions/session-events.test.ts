@@ -1,6 +1,7 @@
 import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
 import { appendMessages, saveSession } from '../../factories/sessions';
 import { gql, rest } from '../../helpers/http';
+import { runOperation } from '../../helpers/operations';
 import { countStatements } from '../../helpers/statements';
 import { useTestApp } from '../../helpers/test-app';
 
@@ -113,5 +114,8 @@ describe('GET WS/sessions/{id} with events', () => {
       { seq: 6, role: 'assistant', content: 'Four.' },
     ]);
     expect(res.body.data.sessions.sessions.find((session: any) => session.id === sessionId).events).toBeNull();
+    const example = await runOperation(api, 'SessionEvents', { org: owner.orgKey, workspace: 'default', session_id: sessionId, after_sequence: 2 }, owner.token);
+    expect(example.body.errors).toBeUndefined();
+    expect(example.body.data.session.events.map((event: any) => event.seq)).toEqual([3, 4, 5, 6, 7]);
   });
 });

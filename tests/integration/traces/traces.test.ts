@@ -188,7 +188,9 @@ describe('POST /org/{org}/otel/traces', () => {
 
     // A clean export: the empty response, every time; 64-bit integers and microseconds as sent.
     const traceId = crypto.randomBytes(16);
-    const at = BigInt(Math.floor(Date.now() / 1000)) * 1_000_000_000n + 123_456n;
+    // 0.999999 s into a second, ending 2.5 ms later in the next: both times keep their microseconds (zeros included).
+    const second = Math.floor(Date.now() / 1000);
+    const at = BigInt(second) * 1_000_000_000n + 999_999_000n;
     const clean = Request.fromObject({
       resourceSpans: [
         {
@@ -222,11 +224,11 @@ describe('POST /org/{org}/otel/traces', () => {
     const stored = await rest(api, 'GET', `${WS}/traces/${traceId.toString('hex')}`, { token: owner.token });
     expect(stored.body.attributes).toEqual({ small: 42, negative: -7, big: '9007199254740993', most_negative: '-9223372036854775808' });
     expect(stored.body.duration_ms).toBe(2.5);
-    const [{ start_time }] = await database().query<{ start_time: string }>(`SELECT to_char(start_time AT TIME ZONE 'UTC', 'SS.US') AS start_time FROM spans WHERE trace_id = $id`, {
-      type: QueryTypes.SELECT,
-      bind: { id: traceId.toString('hex') },
-    });
-    expect(start_time).toMatch(/\.000123$/);
+    const [times] = await database().query<{ start: string; end: string }>(
+      `SELECT extract(epoch FROM start_time)::numeric(20,6)::text AS start, extract(epoch FROM end_time)::numeric(20,6)::text AS end FROM spans WHERE trace_id = $id`,
+      { type: QueryTypes.SELECT, bind: { id: traceId.toString('hex') } },
+    );
+    expect(times).toEqual({ start: `${second}.999999`, end: `${second + 1}.002499` });
   });
 
   it('refuses a gzip bomb with 413 and the envelope without inflating it whole', async () => {
