@@ -4,7 +4,7 @@ import semver from 'semver';
 import { config } from './config/config';
 import { newRequestId } from './core/context';
 import { ForbiddenError, MethodNotAllowedError, NotFoundError, reportError, UpgradeRequiredError } from './core/errors';
-import { logger } from './core/logger';
+import { logger } from './config/logger';
 import { requestMetrics } from './core/metrics';
 import { createEngine } from './core/graphql-sql/engine';
 import { createGraphQLTransport } from './http/graphql-transport';

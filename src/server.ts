@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { config } from './config/config';
 import { drainBackground } from './core/background';
-import { logger } from './core/logger';
+import { logger } from './config/logger';
 import { bootDatabase, displayUrl } from './db/bootstrap';
 import { closeDatabase, connectDatabase } from './db/database';
 import type { EmbeddedDatabase } from './db/embedded';

@@ -1,4 +1,4 @@
-import { logger as rootLogger, type Logger } from '../core/logger';
+import { logger as rootLogger, type Logger } from '../config/logger';
 import { newRequestId, type AppContext, type RestRequest } from '../core/context';
 import type { Platform } from '../core/module';
 import type { ScopeHint } from '../core/tenancy/scope';

@@ -1,4 +1,4 @@
-import { logger } from './logger';
+import { logger } from '../config/logger';
 
 /**
  * Work that continues after a reply was sent (e.g. mail, so reply timing does

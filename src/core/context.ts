@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Logger } from './logger';
+import type { Logger } from '../config/logger';
 import { AuthenticationError, type AppError, type ValidationItem } from './errors';
 import type { AccessPolicy } from './authz/scopes';
 import type { PrefetchedScope, TenantScope } from './tenancy/scope';

@@ -1,6 +1,6 @@
 import type * as OtelApi from '@opentelemetry/api';
 import { config } from '../config/config';
-import { logger } from './logger';
+import { logger } from '../config/logger';
 
 /**
  * The service's own traces. With OTEL_EXPORTER_OTLP_ENDPOINT set, the

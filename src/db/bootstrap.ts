@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ModelCtor } from 'sequelize-typescript';
 import { config } from '../config/config';
-import { logger } from '../core/logger';
+import { logger } from '../config/logger';
 import { connectDatabase, migrate } from './database';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded';
 

@@ -2,7 +2,7 @@ import { Umzug } from 'umzug';
 import type { ModelCtor, Sequelize } from 'sequelize-typescript';
 import { createSequelize } from '../../models';
 import { migrations } from '../../migrations';
-import { logger } from '../core/logger';
+import { logger } from '../config/logger';
 
 /**
  * The process-wide Sequelize instance. Statement listeners let tests count SQL

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from '../config/config';
 import type { AppContext, RestRequest } from '../core/context';
 import type { ScopeHint } from '../core/tenancy/scope';
-import { logger } from '../core/logger';
+import { logger } from '../config/logger';
 import { requestMetrics } from '../core/metrics';
 import { enforceRequestQuota } from '../core/rate-limit';
 import { createContext } from '../context/context';

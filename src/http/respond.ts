@@ -6,7 +6,7 @@ import zlib from 'node:zlib';
 import Negotiator from 'negotiator';
 import { config } from '../config/config';
 import { NotFoundError, toEnvelope, ValidationError, type AppError } from '../core/errors';
-import { logger } from '../core/logger';
+import { logger } from '../config/logger';
 import type { JsonArrayReply } from '../core/json-array-reply';
 import { readAsset, type StaticBody } from './static-assets';
 

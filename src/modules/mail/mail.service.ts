@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { MailOutboxModel } from '../../../models';
 import { config } from '../../config/config';
-import { logger } from '../../core/logger';
+import { logger } from '../../config/logger';
 
 /** One outgoing mail. `link` is the action link, logged in development. */
 export interface MailMessage {

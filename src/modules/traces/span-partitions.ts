@@ -1,5 +1,5 @@
 import { config } from '../../config/config';
-import { logger } from '../../core/logger';
+import { logger } from '../../config/logger';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
 

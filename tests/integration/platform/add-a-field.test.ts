@@ -5,7 +5,7 @@ import type { AppContext } from '../../../src/core/context';
 import { Public, Rest } from '../../../src/core/graphql-decorators';
 import { createEngine, SqlData } from '../../../src/core/graphql-sql/engine';
 import { fromRow, Sql, SqlRootField, timestamp } from '../../../src/core/graphql-sql/sql-fields';
-import { logger } from '../../../src/core/logger';
+import { logger } from '../../../src/config/logger';
 import { createRestRouter } from '../../../src/http/rest-routes';
 import { useTestApp } from '../../helpers/test-app';
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { Client } from 'pg';
 import { QueryTypes } from 'sequelize';
-import { logger, type Logger } from '../../../src/core/logger';
+import { logger, type Logger } from '../../../src/config/logger';
 import { database } from '../../../src/db/database';
 import { STREAM_CHUNK_CHARS } from '../../../src/http/respond';
 import { createUser, randomKey, type TestUser } from '../../factories/accounts';

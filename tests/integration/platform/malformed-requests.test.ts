@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { logger } from '../../../src/core/logger';
+import { logger } from '../../../src/config/logger';
 import { MAX_HEADER_BYTES } from '../../../src/app';
 import { rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';

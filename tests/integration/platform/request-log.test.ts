@@ -1,4 +1,4 @@
-import { logger } from '../../../src/core/logger';
+import { logger } from '../../../src/config/logger';
 import { createUser, type TestUser } from '../../factories/accounts';
 import { rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import pino from 'pino';
 import { QueryTypes } from 'sequelize';
 import { config, overrideConfig } from '../../../src/config/config';
-import { logger } from '../../../src/core/logger';
+import { logger } from '../../../src/config/logger';
 import { database } from '../../../src/db/database';
 import { forgetSecretsKeyring, parseSecretsKey, SecretKeyMismatchError } from '../../../src/modules/secrets/secrets-crypto';
 import { resealSecrets, revealSecretValue } from '../../../src/modules/secrets/secrets.service';

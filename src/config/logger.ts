@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { config } from '../config/config';
+import { config } from './config';
 
 /** Structured JSON logs; bodies, passwords and tokens are never logged. */
 export const logger = pino({
