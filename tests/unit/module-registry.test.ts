@@ -58,7 +58,7 @@ describe('the module registry', () => {
       expect.arrayContaining(['ProjectResponse', 'SessionCreatorResponse', 'SessionGroupSummary', 'SessionListResponse', 'SessionResponse', 'SessionUsageResponse', 'WorkspaceResponse']),
     );
     const roots = Object.values(schema.getQueryType()!.getFields()).filter((field) => field.extensions.sqlRoot).map((field) => field.name);
-    expect(roots.sort()).toEqual(['assessment_analytics', 'assessment_attacks', 'datasets', 'session', 'sessions', 'tasks', 'workspace']);
+    expect(roots.sort()).toEqual(['assessment_analytics', 'assessment_attacks', 'datasets', 'session', 'sessions', 'tasks', 'trace_spans', 'workspace']);
   });
 
   it('makes a module’s loaders on first use, with the request’s viewer, once per request; two modules may not declare one loader', () => {

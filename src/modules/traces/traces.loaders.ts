@@ -2,7 +2,8 @@ import { childrenLoader } from '../../core/loaders/children-loader';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { plainQuery } from '../../db/hot';
-import { SPAN_COLUMNS, spanStatsSql, traceSummariesSql } from './traces.sql';
+import { spanStatsSql, traceSummariesSql } from './traces.sql';
+import { spanSelect } from './traces.service';
 import type { SpanResponse, TraceStatsResponse, TraceSummary } from './traces.types';
 import DataLoader from 'dataloader';
 
@@ -42,7 +43,7 @@ export function createTraceLoaders(viewer: Viewer | null) {
         ((ids, limit) =>
           plainQuery(
             `SELECT k.id AS parent_id, x.* FROM unnest($ids::text[]) AS k(id) ${KEY_PARTS}
-              CROSS JOIN LATERAL (SELECT ${SPAN_COLUMNS} FROM spans s
+              CROSS JOIN LATERAL (SELECT ${spanSelect()} FROM spans s
                                    WHERE s.organization_id = p.org AND s.workspace_id = p.ws AND s.trace_id = p.trace AND ${tenant.where('s')}
                                    ORDER BY s.start_time, s.span_id LIMIT $limit) x`,
             { ...tenant.bind, ids, limit },

@@ -9,7 +9,8 @@ import { EvaluationJobResponse } from '../evaluations/evaluations.types';
 import { WorkspaceResponse } from '../workspaces/workspaces.types';
 import { traceKey } from './traces.loaders';
 import { SpanListArgs, TraceItemsArgs, TraceListArgs } from './traces.inputs';
-import { evaluationTraceItems, evaluationTraceStats, getTrace, listTraces, traceSpans, traceStats } from './traces.service';
+import { evaluationTraceItems, evaluationTraceStats, getTrace, listTraces, TRACE_SPANS_ROOT, traceSpans, traceStats } from './traces.service';
+import { SqlRootField } from '../../core/graphql-sql/sql-fields';
 import {
   EvaluationTraceItemsResponse,
   SpanResponse,
@@ -50,6 +51,7 @@ export class TraceResolver {
 
   @Query(() => TraceSpansResponse, { description: "A window of a trace's spans, in the order asked for." })
   @Rest('GET', `${ONE}/spans`, TAGS)
+  @SqlRootField(TRACE_SPANS_ROOT)
   trace_spans(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,

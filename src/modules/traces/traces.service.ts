@@ -1,12 +1,13 @@
 import type { AppContext } from '../../core/context';
-import { NotFoundError, validationFailure } from '../../core/errors';
+import { NotFoundError } from '../../core/errors';
 import { checkPageDepth, pageInfo } from '../../core/pagination';
 import { resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
+import { rowSelect, type SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { resolveProject } from '../projects/projects.service';
 import type { SpanListArgs, TraceListArgs } from './traces.inputs';
-import { SPAN_COLUMNS, spanStatsSql, traceCounts, traceCountSql, traceSummariesSql } from './traces.sql';
-import { SpanOrderBy, SpanOrderDirection, type SpanResponse, type TraceDetail, type TraceListResponse, type TraceSpansResponse, type TraceStatsResponse, type TraceSummary } from './traces.types';
+import { spanStatsSql, spanWindowSql, traceCounts, traceCountSql, traceSummariesSql } from './traces.sql';
+import { SPAN_META, SpanOrderBy, SpanOrderDirection, SpanResponse, type TraceDetail, type TraceListResponse, type TraceSpansResponse, type TraceStatsResponse, type TraceSummary } from './traces.types';
 
 /**
  * Trace reads (decisions §15): a trace is its root span's summary; its
@@ -66,43 +67,44 @@ const ORDER_COLUMNS: Record<SpanOrderBy, string> = {
   [SpanOrderBy.SpanName]: 's.name',
 };
 
-/** ClickHouse-style column types of a span, the `meta` of the spans reply. */
-const SPAN_META = [
-  ['trace_id', 'String'],
-  ['span_id', 'String'],
-  ['parent_span_id', 'Nullable(String)'],
-  ['name', 'String'],
-  ['span_type', 'Nullable(String)'],
-  ['kind', 'UInt8'],
-  ['start_time', 'DateTime64(6)'],
-  ['end_time', 'DateTime64(6)'],
-  ['duration_ms', 'Float64'],
-  ['status_code', 'UInt8'],
-  ['status_message', 'Nullable(String)'],
-  ['attributes', 'Map(String, String)'],
-  ['resource', 'Map(String, String)'],
-  ['events', 'Array(Tuple(String, DateTime64(6), Map(String, String)))'],
-].map(([name, type]) => ({ name, type }));
+/** Spans as SpanResponse declares them (over `s`). */
+let selected: string | undefined;
+export const spanSelect = () => (selected ??= rowSelect(SpanResponse, 's'));
+
+/** The tenant, the trace id (404), then a window's order and parameters (spanWindowSql). */
+async function spanWindow(ctx: AppContext, org: string, ws: string, traceId: string, args: SpanListArgs) {
+  const scope = await resolveWorkspace(ctx, org, ws);
+  const id = checkTraceId(traceId);
+  const column = ORDER_COLUMNS[args.order_by ?? SpanOrderBy.Timestamp];
+  const direction = (args.order_dir ?? SpanOrderDirection.ASC) === SpanOrderDirection.DESC ? 'DESC' : 'ASC';
+  return {
+    scope,
+    order: `${column} ${direction}, s.span_id ${direction}`,
+    bind: { organization_id: scope.org.id, workspace_id: scope.workspace.id, trace_id: id, limit: args.limit ?? 100, offset: args.offset ?? 0 },
+  };
+}
 
 /** A window of the spans of a trace of the workspace (404 when the workspace holds none of it). */
 export async function traceSpans(ctx: AppContext, org: string, ws: string, traceId: string, args: SpanListArgs): Promise<TraceSpansResponse> {
-  const scope = await resolveWorkspace(ctx, org, ws);
-  const id = checkTraceId(traceId);
-  const limit = args.limit ?? 100;
-  const offset = args.offset ?? 0;
-  if (offset > 1_000_000) throw validationFailure(['offset'], 'Input should be less than or equal to 1000000', 'less_than_equal');
-  const column = ORDER_COLUMNS[args.order_by ?? SpanOrderBy.Timestamp];
-  const direction = (args.order_dir ?? SpanOrderDirection.ASC) === SpanOrderDirection.DESC ? 'DESC' : 'ASC';
-  const data = await plainQuery<SpanResponse>(
-    `SELECT ${SPAN_COLUMNS} FROM spans s
-      WHERE s.organization_id = $organization_id AND s.trace_id = $trace_id AND s.workspace_id = $workspace_id
-      ORDER BY ${column} ${direction}, s.span_id ${direction} LIMIT $limit OFFSET $offset`,
-    { organization_id: scope.org.id, workspace_id: scope.workspace.id, trace_id: id, limit, offset },
-    { prepare: true },
-  );
-  if (!data.length && !(await traceExists(scope, id))) throw new NotFoundError('Trace');
+  const { scope, order, bind } = await spanWindow(ctx, org, ws, traceId, args);
+  const data = await plainQuery<SpanResponse>(`SELECT ${spanSelect()} ${spanWindowSql(order)}`, bind, { prepare: true });
+  if (!data.length && !(await traceExists(scope, bind.trace_id))) throw new NotFoundError('Trace');
   return { data, rows: data.length, meta: SPAN_META };
 }
+
+/**
+ * The same window as the compiled reply's root (SqlRoot of `trace_spans`):
+ * one row whose `spans` holds the window's span rows in order. An empty
+ * window leaves the reply to the resolver (404, or no spans past the end).
+ */
+export const TRACE_SPANS_ROOT: SqlRoot = {
+  async from(ctx, args, params, as) {
+    const { order, bind } = await spanWindow(ctx, String(args.org), String(args.workspace), String(args.trace_id), args as SpanListArgs);
+    params.named(bind);
+    return `(SELECT array_agg(w.s ORDER BY w.n) AS spans FROM (SELECT s, row_number() OVER (ORDER BY ${order}) AS n ${spanWindowSql(order)}) w) ${as}
+      WHERE ${as}.spans IS NOT NULL`;
+  },
+};
 
 async function traceExists(scope: WorkspaceScope, traceId: string): Promise<boolean> {
   const rows = await plainQuery(

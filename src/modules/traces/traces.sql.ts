@@ -1,3 +1,5 @@
+import type { SqlList } from '../../core/graphql-sql/sql-fields';
+
 /**
  * The SQL of span ingest and trace reads (decisions §15). Counting, ordering
  * and statistics are PostgreSQL's; spans of a trace are read through
@@ -90,8 +92,25 @@ export function traceCountSql(where: string): string {
 }
 
 /** The spans of a trace in the workspace (the reply's columns, in SpanResponse's order). */
-export const SPAN_COLUMNS = `s.trace_id, s.span_id, s.parent_span_id, s.name, s.span_type, s.kind, s.start_time, s.end_time, s.duration_ms,
-  s.status_code, s.status_message, s.attributes, s.resource, s.events`;
+/**
+ * A window of one trace's spans `s` in a workspace, in `order`: its FROM …
+ * LIMIT (named parameters `$organization_id`, `$workspace_id`, `$trace_id`,
+ * `$limit`, `$offset`).
+ */
+export function spanWindowSql(order: string): string {
+  return `FROM spans s WHERE s.organization_id = $organization_id AND s.trace_id = $trace_id AND s.workspace_id = $workspace_id
+    ORDER BY ${order} LIMIT $limit OFFSET $offset`;
+}
+
+/**
+ * The spans of the compiled spans reply: its root's one row holds the
+ * window as an array of span rows in order (`spans`, see TRACE_SPANS_ROOT);
+ * its `data` lists them back in that order.
+ */
+export const SPAN_WINDOW_DATA: SqlList = {
+  kind: 'list',
+  rows: (row, as) => ({ select: `SELECT w.* FROM unnest(${row}.spans) WITH ORDINALITY w`, orderBy: `${as}.ordinality` }),
+};
 
 /** Statistics of the spans `s` chosen by `from` (a FROM … WHERE over spans s). */
 export function spanStatsSql(from: string): string {

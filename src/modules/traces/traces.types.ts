@@ -1,7 +1,9 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MaxItems, PageItems } from '../../core/graphql-decorators';
+import { expression, Sql, timestamp } from '../../core/graphql-sql/sql-fields';
 import { PageEnvelope } from '../../core/pagination';
 import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
+import { SPAN_WINDOW_DATA } from './traces.sql';
 
 export enum SpanOrderBy {
   Timestamp = 'Timestamp',
@@ -76,48 +78,80 @@ export class TraceListResponse extends PageEnvelope {
 
 @ObjectType('SpanResponse', { description: 'One span as received over OTLP.' })
 export class SpanResponse {
+  @Sql()
   @Field(() => String, { description: 'The trace id: 32 lowercase hex digits.' })
   trace_id: string;
 
+  @Sql()
   @Field(() => String, { description: 'The span id: 16 lowercase hex digits.' })
   span_id: string;
 
+  @Sql()
   @Field(() => String, { nullable: true, description: "The parent span's id; null for the trace's root." })
   parent_span_id: string | null;
 
+  @Sql()
   @Field(() => String, { description: 'The span name.' })
   name: string;
 
+  @Sql()
   @Field(() => String, { nullable: true, description: 'The `dreadnode.type` attribute (task, study, trial, …); null when absent.' })
   span_type: string | null;
 
+  @Sql()
   @Field(() => Int, { description: 'OTLP SpanKind: 0 unspecified, 1 internal, 2 server, 3 client, 4 producer, 5 consumer.' })
   kind: number;
 
-  @Field(() => Date, { description: 'Start time (microsecond precision).' })
+  @Sql(timestamp)
+  @Field(() => Date, { description: 'Start time, to the millisecond (stored to the microsecond; `duration_ms` keeps the microseconds).' })
   start_time: Date;
 
-  @Field(() => Date, { description: 'End time (microsecond precision).' })
+  @Sql(timestamp)
+  @Field(() => Date, { description: 'End time, to the millisecond (stored to the microsecond).' })
   end_time: Date;
 
+  @Sql()
   @Field(() => Float, { description: 'Duration in milliseconds.' })
   duration_ms: number;
 
+  @Sql()
   @Field(() => Int, { description: 'OTLP status code: 0 unset, 1 ok, 2 error.' })
   status_code: number;
 
+  @Sql()
   @Field(() => String, { nullable: true, description: 'The status message, when the span set one.' })
   status_message: string | null;
 
+  @Sql()
   @Field(() => JSONObjectScalar, { description: 'Span attributes (at most OTLP_MAX_ATTRIBUTES; longer strings cut at OTLP_MAX_ATTRIBUTE_LENGTH).' })
   attributes: Record<string, unknown>;
 
+  @Sql()
   @Field(() => JSONObjectScalar, { description: "The exporting process's resource attributes (service.name, …)." })
   resource: Record<string, unknown>;
 
+  @Sql()
   @Field(() => JSONScalar, { description: 'Span events: `[{name, timestamp, attributes}]`.' })
   events: unknown;
 }
+
+/** ClickHouse-style column types of a span, the `meta` of the spans reply. */
+export const SPAN_META: { name: string; type: string }[] = [
+  ['trace_id', 'String'],
+  ['span_id', 'String'],
+  ['parent_span_id', 'Nullable(String)'],
+  ['name', 'String'],
+  ['span_type', 'Nullable(String)'],
+  ['kind', 'UInt8'],
+  ['start_time', 'DateTime64(6)'],
+  ['end_time', 'DateTime64(6)'],
+  ['duration_ms', 'Float64'],
+  ['status_code', 'UInt8'],
+  ['status_message', 'Nullable(String)'],
+  ['attributes', 'Map(String, String)'],
+  ['resource', 'Map(String, String)'],
+  ['events', 'Array(Tuple(String, DateTime64(6), Map(String, String)))'],
+].map(([name, type]) => ({ name, type }));
 
 @ObjectType('SpanColumn', { description: 'A column of the spans reply (its `meta`).' })
 export class SpanColumn {
@@ -130,13 +164,16 @@ export class SpanColumn {
 
 @ObjectType('TraceSpansResponse', { description: "A window of a trace's spans." })
 export class TraceSpansResponse {
+  @Sql(SPAN_WINDOW_DATA)
   @Field(() => [SpanResponse], { description: 'The spans, in the order asked for.' })
   @PageItems()
   data: SpanResponse[];
 
+  @Sql(expression((r) => `cardinality(${r}.spans)`))
   @Field(() => Int, { description: 'How many spans `data` holds.' })
   rows: number;
 
+  @Sql(expression(() => `'${JSON.stringify(SPAN_META)}'::json`))
   @Field(() => [SpanColumn], { description: 'The columns of each span.' })
   @MaxItems(20)
   meta: SpanColumn[];

@@ -1,6 +1,8 @@
+import crypto from 'node:crypto';
 import { print } from 'graphql';
 import { config, overrideConfig } from '../../../src/config/config';
 import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
+import { createApiKey } from '../../factories/api-keys';
 import { catalogName, publishDataset, publishTask } from '../../factories/catalogs';
 import { appendMessages, createGroup, ESCAPED_GROUP, ESCAPED_SESSION, createProject, saveSession, sessionsPath } from '../../factories/sessions';
 import { database } from '../../../src/db/database';
@@ -50,7 +52,7 @@ async function bothWays(key: string, path: string, variables: Record<string, unk
 it('lists every route that has a PostgreSQL-built reply; each has a comparison below', () => {
   // Answered by the engine's compiled statement (compared below with the resolvers' answer, GRAPHQL_SQL off).
   const compiled = Object.values(api.app.schema.getQueryType()!.getFields()).filter((field) => field.extensions.sqlRoot && field.extensions.rest);
-  expect(compiled.map((field) => field.name).sort()).toEqual(['assessment_analytics', 'assessment_attacks', 'datasets', 'session', 'sessions', 'tasks', 'workspace']);
+  expect(compiled.map((field) => field.name).sort()).toEqual(['assessment_analytics', 'assessment_attacks', 'datasets', 'session', 'sessions', 'tasks', 'trace_spans', 'workspace']);
   expect(plans.size).toBeGreaterThan(compiled.length);
 });
 
@@ -428,5 +430,56 @@ describe('Query.sessions (GET WS/sessions)', () => {
     expect([label.status, label.body.errors.map((item: { loc: string[] }) => item.loc.join('.'))]).toEqual([422, ['query.label']]);
     const deep = await rest(api, 'GET', path, { token: owner.token, query: { page: 300, limit: 100 } });
     expect([deep.status, deep.body.errors.map((item: { loc: string[] }) => item.loc)]).toEqual([422, [['query', 'page']]]);
+  });
+});
+
+describe('Query.trace_spans (GET WS/traces/{trace_id}/spans)', () => {
+  it("equals executing the route's document: every order, direction and window, nested attributes, events, nulls and text to escape", async () => {
+    const key = (await createApiKey(api, owner, { name: 'spans' })).key;
+    const traceId = crypto.randomBytes(16).toString('hex');
+    const rootId = crypto.randomBytes(8).toString('hex');
+    const start = BigInt(Date.now()) * 1_000_000n;
+    const value = (v: unknown) => (typeof v === 'number' ? (Number.isInteger(v) ? { intValue: String(v) } : { doubleValue: v }) : typeof v === 'boolean' ? { boolValue: v } : { stringValue: v });
+    const spans = Array.from({ length: 12 }, (_, index) => ({
+      traceId,
+      spanId: index === 0 ? rootId : crypto.randomBytes(8).toString('hex'),
+      ...(index === 0 ? {} : { parentSpanId: rootId }),
+      name: index % 3 === 0 ? `tab\there "quoted" \\ ünïcödé ${index}` : `step ${String.fromCharCode(97 + (index % 5))}`,
+      kind: index % 4,
+      startTimeUnixNano: String(start + BigInt(index * 1_234_567)),
+      endTimeUnixNano: String(start + BigInt(index * 1_234_567 + (index % 4) * 2_500_123)),
+      attributes: Object.entries({
+        'dreadnode.type': index === 0 ? 'task' : 'tool',
+        nested: JSON.stringify({ list: [1, 'two', null, { deep: index }], flag: true }),
+        ratio: index / 7,
+        count: index * 1000,
+        ok: index % 2 === 0,
+      }).map(([k, v]) => ({ key: k, value: value(v) })),
+      events: index % 2 ? [{ name: 'retry', timeUnixNano: String(start + BigInt(index)), attributes: [{ key: 'attempt', value: value(index) }] }] : [],
+      status: index === 5 ? { code: 2, message: 'failed:\nwith a newline' } : { code: index % 2 },
+    }));
+    const sent = await rest(api, 'POST', `/org/${owner.orgKey}/otel/traces`, {
+      headers: { 'x-api-key': key },
+      body: { resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'equivalence' } }] }, scopeSpans: [{ scope: { name: 't' }, spans }] }] },
+    });
+    expect(sent.status).toBe(200);
+    const path = `/org/${owner.orgKey}/ws/default/traces/${traceId}/spans`;
+    const variables = { org: owner.orgKey, workspace: 'default', trace_id: traceId };
+    const all = await bothWays('Query.trace_spans', path, variables, { limit: 1000 });
+    expect(all.rest).toEqual(all.graphql);
+    expect(all.rest.rows).toBe(12);
+    expect(all.rest.data[5]).toMatchObject({ status_code: 2, status_message: 'failed:\nwith a newline', attributes: { nested: { list: [1, 'two', null, { deep: 5 }], flag: true } } });
+    for (const order_by of ['Timestamp', 'Duration', 'SpanName']) {
+      for (const order_dir of ['ASC', 'DESC']) {
+        const window = await bothWays('Query.trace_spans', path, variables, { order_by, order_dir, limit: 5, offset: 3 });
+        expect(window.rest).toEqual(window.graphql);
+        expect(window.rest.rows).toBe(5);
+      }
+    }
+    // A window past the end (no span): the resolver's empty window, not a 404.
+    const past = await rest(api, 'GET', path, { token: owner.token, query: { offset: 50 } });
+    expect([past.status, past.body.rows, past.body.data]).toEqual([200, 0, []]);
+    const unknown = await rest(api, 'GET', `/org/${owner.orgKey}/ws/default/traces/${'0'.repeat(31)}1/spans`, { token: owner.token });
+    expect(unknown.status).toBe(404);
   });
 });
