@@ -1,36 +1,14 @@
 import crypto from 'node:crypto';
-import zlib from 'node:zlib';
-import tar from 'tar-stream';
 import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
 import { b64, capabilityBody, catalogName, publishCapability } from '../../factories/catalogs';
 import { rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
+import { untar } from '../../helpers/archives';
 
 const api = useTestApp();
 let owner: TestUser;
 let other: Awaited<ReturnType<typeof createOrgWithRoles>>;
 let name: string;
-
-/** The files of a tar.gz, by path. */
-async function untar(archive: Buffer): Promise<Record<string, string>> {
-  const files: Record<string, string> = {};
-  const extract = tar.extract();
-  const done = new Promise<void>((resolve, reject) => {
-    extract.on('entry', (header, stream, next) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        files[header.name] = Buffer.concat(chunks).toString('utf8');
-        next();
-      });
-    });
-    extract.on('finish', resolve);
-    extract.on('error', reject);
-  });
-  extract.end(zlib.gunzipSync(archive));
-  await done;
-  return files;
-}
 
 beforeAll(async () => {
   ({ owner } = await createOrgWithRoles());

@@ -1,6 +1,4 @@
 import crypto from 'node:crypto';
-import zlib from 'node:zlib';
-import tar from 'tar-stream';
 import { config, overrideConfig } from '../../../src/config/config';
 import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
 import { createApiKey } from '../../factories/api-keys';
@@ -8,6 +6,7 @@ import { b64, catalogName, publishDataset } from '../../factories/catalogs';
 import { rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
+import { untar } from '../../helpers/archives';
 
 /**
  * Dataset downloads and activity (decisions §14): files published with a
@@ -33,27 +32,6 @@ const FILES: Record<string, { text: string; split?: string }> = {
 };
 const fileInputs = () => Object.entries(FILES).map(([path, { text, split }]) => ({ path, content_base64: b64(text), ...(split ? { split } : {}) }));
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
-
-/** The files of a tar.gz, by path. */
-async function untar(archive: Buffer): Promise<Record<string, string>> {
-  const files: Record<string, string> = {};
-  const extract = tar.extract();
-  const done = new Promise<void>((resolve, reject) => {
-    extract.on('entry', (header, stream, next) => {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        files[header.name] = Buffer.concat(chunks).toString('utf8');
-        next();
-      });
-    });
-    extract.on('finish', resolve);
-    extract.on('error', reject);
-  });
-  extract.end(zlib.gunzipSync(archive));
-  await done;
-  return files;
-}
 
 /** A signed link fetched from the test server, without any credential (the host is PUBLIC_URL's). */
 async function fetchLink(link: string): Promise<Response> {
