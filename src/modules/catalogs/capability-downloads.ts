@@ -4,8 +4,8 @@ import { NotFoundError } from '../../core/errors';
 import type { BodyRoute } from '../../core/module';
 import { resolveOrg } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
-import { archiveDigest, archiveStream, contentDisposition, DOWNLOAD_CACHE_HEADERS, signedDownloadUrl, verifiedRequest, type ArchiveFiles } from './signed-downloads';
-import { checkPathVersion, findArtifactRow, parseNameRef } from './versioned-artifacts';
+import { archiveDigest, archiveStream, contentDisposition, DOWNLOAD_CACHE_HEADERS, linkId, signedDownloadUrl, verifiedRequest, type ArchiveFiles } from './signed-downloads';
+import { checkPathVersion, findArtifactRow, parseNameRef, READABLE } from './versioned-artifacts';
 
 /**
  * Capability downloads (decisions §14):
@@ -28,10 +28,11 @@ interface CapabilityRow {
   owner: string;
 }
 
-async function readableCapability(ctx: AppContext, org: string, name: string, version: string): Promise<CapabilityRow> {
+async function readableCapability(ctx: AppContext, org: string, name: string, version: string): Promise<CapabilityRow & { reader_org_id: string }> {
   checkPathVersion(version);
   const scope = await resolveOrg(ctx, org);
-  return findArtifactRow<CapabilityRow>('capabilities', 'a.id, a.name, a.version, o.key AS owner', scope, parseNameRef(scope, name, WHAT), version, WHAT);
+  const row = await findArtifactRow<CapabilityRow>('capabilities', 'a.id, a.name, a.version, o.key AS owner', scope, parseNameRef(scope, name, WHAT), version, WHAT);
+  return { ...row, reader_org_id: scope.org.id };
 }
 
 /** The files of a capability version's bundle. */
@@ -51,7 +52,7 @@ export interface CapabilityBundleLink {
 
 export async function capabilityBundle(ctx: AppContext, org: string, name: string, version: string): Promise<CapabilityBundleLink> {
   const capability = await readableCapability(ctx, org, name, version);
-  const { url, expires_at } = signedDownloadUrl('capability-bundle', capability.id);
+  const { url, expires_at } = signedDownloadUrl('capability-bundle', linkId({ artifact_id: capability.id, org_id: capability.reader_org_id, part: null }));
   return { download_url: url, expires_at, ...(await archiveDigest(bundleFiles(capability.id))) };
 }
 
@@ -70,8 +71,8 @@ export const capabilityBundleDownload: BodyRoute = {
     },
   },
   async handle({ req, replyStream }) {
-    const id = verifiedRequest('capability-bundle', req);
-    const [capability] = await plainQuery<{ name: string; version: string }>('SELECT name, version FROM capabilities WHERE id = $id', { id });
+    const { artifact_id: id, org_id } = verifiedRequest('capability-bundle', req);
+    const [capability] = await plainQuery<{ name: string; version: string }>(`SELECT a.name, a.version FROM capabilities a WHERE a.id = $id AND ${READABLE}`, { id, org_id });
     if (!capability) throw new NotFoundError(WHAT);
     await replyStream(200, 'application/gzip', { 'Content-Disposition': contentDisposition('attachment', `${capability.name}-${capability.version}.tar.gz`), ...DOWNLOAD_CACHE_HEADERS }, archiveStream(bundleFiles(id)));
   },

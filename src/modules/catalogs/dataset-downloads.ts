@@ -2,14 +2,13 @@ import mime from 'mime-types';
 import type { AppContext } from '../../core/context';
 import { AppError, NotFoundError, ValidationError, type ValidationItem } from '../../core/errors';
 import type { BodyRoute } from '../../core/module';
-import { isUuid } from '../../core/scalars';
 import { resolveOrg } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
 import { DEFAULT_DATASET_FORMAT, type DatasetDownloadRequest } from './catalogs.inputs';
 import type { DatasetDownloadResponse } from './catalogs.types';
 import { recordDatasetActivity } from './dataset-activity';
-import { archiveStream, contentDisposition, DOWNLOAD_CACHE_HEADERS, signedDownloadUrl, verifiedRequest, type ArchiveFiles } from './signed-downloads';
+import { archiveStream, contentDisposition, DOWNLOAD_CACHE_HEADERS, linkId, signedDownloadUrl, verifiedRequest, type ArchiveFiles } from './signed-downloads';
 import { checkPathVersion, findArtifactRow, parseNameRef, READABLE } from './versioned-artifacts';
 
 /**
@@ -22,7 +21,8 @@ import { checkPathVersion, findArtifactRow, parseNameRef, READABLE } from './ver
  *   organization's public ones (`owner/name`).
  * - `download_url` is a signed link (signed-downloads.ts) of the tar.gz of the
  *   selected files (kind `dataset-archive`), each file's a signed link of
- *   its bytes (kind `dataset-file`); ids below (linkId); all expire together.
+ *   its bytes (kind `dataset-file`); ids: signed-downloads.ts linkId (the
+ *   part is the split or the path); all expire together.
  * - `format` is `raw` or the dataset's own format: the files are stored and
  *   served as published (in the dataset's format), so both select the same
  *   bytes; the choice is echoed and recorded.
@@ -62,18 +62,6 @@ function archiveFiles(datasetId: string, split: string | null): ArchiveFiles {
   return split === null
     ? { table: 'dataset_files', where: 'f.dataset_id = $id', bind: { id: datasetId }, statement: 'dataset-archive-files' }
     : { table: 'dataset_files', where: 'f.dataset_id = $id AND f.split = $split', bind: { id: datasetId, split }, statement: 'dataset-archive-split-files' };
-}
-
-/**
- * A link's signed id: `<dataset id>/<organization id>[/<split or path>]`, the
- * organization being the one the link was given to, so that a version made
- * private since is served to its own organization only.
- */
-const linkId = (datasetId: string, orgId: string, rest: string | null) => `${datasetId}/${orgId}${rest === null ? '' : `/${rest}`}`;
-function linkParts(id: string): { dataset_id: string; org_id: string; rest: string | null } {
-  const [datasetId, orgId, ...rest] = id.split('/');
-  if (!isUuid(datasetId) || !isUuid(orgId)) throw new NotFoundError(WHAT);
-  return { dataset_id: datasetId, org_id: orgId, rest: rest.length ? rest.join('/') : null };
 }
 
 export async function downloadDataset(ctx: AppContext, orgKey: string, name: string, version: string, input: DatasetDownloadRequest | null): Promise<DatasetDownloadResponse> {
@@ -118,10 +106,10 @@ export async function downloadDataset(ctx: AppContext, orgKey: string, name: str
   });
 
   const now = Date.now();
-  const archive = signedDownloadUrl(ARCHIVE, linkId(dataset.id, scope.org.id, split), now);
+  const archive = signedDownloadUrl(ARCHIVE, linkId({ artifact_id: dataset.id, org_id: scope.org.id, part: split }), now);
   const files = (split === null ? published : published.filter((file) => file.split === split)).map((file) => ({
     ...file,
-    download_url: signedDownloadUrl(FILE, linkId(dataset.id, scope.org.id, file.path), now).url,
+    download_url: signedDownloadUrl(FILE, linkId({ artifact_id: dataset.id, org_id: scope.org.id, part: file.path }), now).url,
   }));
   return { download_url: archive.url, expires_at: archive.expires_at, format, files };
 }
@@ -141,7 +129,7 @@ export const datasetArchiveDownload: BodyRoute = {
     },
   },
   async handle({ req, replyStream }) {
-    const { dataset_id: id, org_id, rest: split } = linkParts(verifiedRequest(ARCHIVE, req));
+    const { artifact_id: id, org_id, part: split } = verifiedRequest(ARCHIVE, req);
     const [dataset] = await plainQuery<{ name: string; version: string }>(`SELECT a.name, a.version FROM datasets a WHERE a.id = $id AND ${READABLE}`, { id, org_id }, { prepare: 'dataset-archive-version' });
     if (!dataset) throw new NotFoundError(WHAT);
     const filename = `${dataset.name}-${dataset.version}${split === null ? '' : `-${split}`}.tar.gz`;
@@ -164,7 +152,7 @@ export const datasetFileDownload: BodyRoute = {
     },
   },
   async handle({ req, reply }) {
-    const { dataset_id: id, org_id, rest: path } = linkParts(verifiedRequest(FILE, req));
+    const { artifact_id: id, org_id, part: path } = verifiedRequest(FILE, req);
     if (path === null) throw new NotFoundError('Dataset file');
     const [file] = await plainQuery<{ content: Buffer }>(
       `SELECT f.content FROM dataset_files f JOIN datasets a ON a.id = f.dataset_id WHERE f.dataset_id = $id AND f.path = $path AND ${READABLE}`,

@@ -3,7 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import tar from 'tar-stream';
-import { ForbiddenError } from '../../core/errors';
+import { ForbiddenError, NotFoundError } from '../../core/errors';
+import { isUuid } from '../../core/scalars';
 import { plainQuery } from '../../db/hot';
 import { serverMac } from '../accounts/jwt';
 import { publicLink } from '../mail/mail.service';
@@ -52,9 +53,25 @@ export function verifyDownload(kind: string, query: URLSearchParams): string {
   return id;
 }
 
-/** The id of a signed download request (`GET /api/v1/downloads/{kind}?id&expires&signature`), or 403. */
-export function verifiedRequest(kind: string, req: IncomingMessage): string {
-  return verifyDownload(kind, new URL(req.url ?? '/', 'http://localhost').searchParams);
+/**
+ * A link's signed id: `<artifact id>/<organization id>[/<part>]` (a split, a
+ * path), the organization being the one the link was given to. Served, the
+ * artifact must still be readable by it (READABLE), so a version made
+ * private since is served to its own organization only.
+ */
+export interface LinkId {
+  artifact_id: string;
+  org_id: string;
+  part: string | null;
+}
+export const linkId = (link: LinkId) => `${link.artifact_id}/${link.org_id}${link.part === null ? '' : `/${link.part}`}`;
+
+/** The parts of a signed download request (`GET /api/v1/downloads/{kind}?id&expires&signature`): 403 unless signed, 404 when the id is not a link id. */
+export function verifiedRequest(kind: string, req: IncomingMessage): LinkId {
+  const id = verifyDownload(kind, new URL(req.url ?? '/', 'http://localhost').searchParams);
+  const [artifactId, orgId, ...part] = id.split('/');
+  if (!isUuid(artifactId) || !isUuid(orgId)) throw new NotFoundError('Download');
+  return { artifact_id: artifactId, org_id: orgId, part: part.length ? part.join('/') : null };
 }
 
 /**

@@ -83,4 +83,19 @@ describe('capability files and bundles', () => {
     expect(stale.body.detail).toContain('expired');
     expect((await rest(api, 'GET', '/api/v1/downloads/capability-bundle')).status).toBe(403);
   });
+
+  it("stops serving another organization's bundle link once the capability is made private (its own organization's still works)", async () => {
+    const flip = catalogName('flip');
+    await publishCapability(api, owner, capabilityBody(flip, '1.0.0', { is_public: true, files: [{ path: 'agents/scanner.md', content_base64: b64('# flip') }] }));
+    const theirs = await rest(api, 'GET', `/org/${other.owner.orgKey}/capabilities/${owner.orgKey}%2F${flip}/1.0.0/bundle`, { token: other.owner.token });
+    const ours = await rest(api, 'GET', `/org/${owner.orgKey}/capabilities/${flip}/1.0.0/bundle`, { token: owner.token });
+    expect([theirs.status, ours.status]).toEqual([200, 200]);
+    const fetchLink = (link: string) => fetch(`${api.baseUrl}${new URL(link).pathname}${new URL(link).search}`);
+    expect((await fetchLink(theirs.body.download_url)).status).toBe(200);
+    const hidden = await rest(api, 'PATCH', `/org/${owner.orgKey}/capabilities/${flip}/visibility`, { token: owner.token, body: { is_public: false } });
+    expect(hidden.status).toBe(200);
+    const refused = await fetchLink(theirs.body.download_url);
+    expect([refused.status, ((await refused.json()) as { type: string }).type]).toEqual([404, 'not_found_error']);
+    expect((await fetchLink(ours.body.download_url)).status).toBe(200);
+  });
 });
