@@ -23,9 +23,12 @@ export class TraceListArgs {
   span_type?: string | null;
 }
 
+/** Spans of a window when no `limit` is given. */
+export const DEFAULT_SPAN_PAGE = 100;
+
 @ArgsType()
 export class SpanListArgs {
-  @Field(() => Int, { nullable: true, defaultValue: 100, description: 'Spans to return, 1 to 1000 (default 100).' })
+  @Field(() => Int, { nullable: true, defaultValue: DEFAULT_SPAN_PAGE, description: `Spans to return, 1 to 1000 (default ${DEFAULT_SPAN_PAGE}).` })
   @Min(1)
   @Max(1000)
   limit?: number | null;

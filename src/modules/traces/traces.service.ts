@@ -5,7 +5,7 @@ import { resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant
 import { plainQuery } from '../../db/hot';
 import { rowSelect, type SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { resolveProject } from '../projects/projects.service';
-import type { SpanListArgs, TraceListArgs } from './traces.inputs';
+import { DEFAULT_SPAN_PAGE, type SpanListArgs, type TraceListArgs } from './traces.inputs';
 import { spanStatsSql, spanWindowSql, traceCounts, traceCountSql, traceSummariesSql } from './traces.sql';
 import { SPAN_META, SpanOrderBy, SpanOrderDirection, SpanResponse, type TraceDetail, type TraceListResponse, type TraceSpansResponse, type TraceStatsResponse, type TraceSummary } from './traces.types';
 
@@ -80,7 +80,7 @@ async function spanWindow(ctx: AppContext, org: string, ws: string, traceId: str
   return {
     scope,
     order: `${column} ${direction}, s.span_id ${direction}`,
-    bind: { organization_id: scope.org.id, workspace_id: scope.workspace.id, trace_id: id, limit: args.limit ?? 100, offset: args.offset ?? 0 },
+    bind: { organization_id: scope.org.id, workspace_id: scope.workspace.id, trace_id: id, limit: args.limit ?? DEFAULT_SPAN_PAGE, offset: args.offset ?? 0 },
   };
 }
 
