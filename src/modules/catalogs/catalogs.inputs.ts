@@ -4,6 +4,7 @@ import { MAX_OFFSET_ROWS } from '../../core/pagination';
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import { bundlePathProblem, isStrictBase64 } from './capability-file-rules';
+import { DEFAULT_DATASET_FORMAT } from './dataset-format';
 import { isCatalogVersion } from './semver-key';
 import {
   CapabilitySortBy,
@@ -26,8 +27,6 @@ export const MAX_TAGS = 100;
 export const MAX_TASK_SET_MEMBERS = 10_000;
 export const MAX_CAPABILITY_FILES = 2000;
 export const MAX_DATASET_FILES = 2000;
-/** A dataset's format when its publisher names none. */
-export const DEFAULT_DATASET_FORMAT = 'parquet';
 /** Publishing files (capabilities, datasets): these routes alone take REST bodies up to 50 MiB (GraphQL keeps 1 MiB). */
 export const FILES_BODY_LIMIT = 50 * 1024 * 1024;
 /** A dataset split: letters, digits, `-`, `_` and `.`, 1 to 64 characters. */

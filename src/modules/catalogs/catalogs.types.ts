@@ -6,7 +6,8 @@ import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decor
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { LabelFacetEntry } from '../sessions/sessions.types';
 import { EMBEDDED_LIST_CAP, PageEnvelope, pageItems } from '../../core/pagination';
-import { DEFAULT_DATASET_FORMAT, MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.inputs';
+import { DEFAULT_DATASET_FORMAT } from './dataset-format';
+import { MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.inputs';
 
 export enum CatalogSortDirection {
   asc = 'asc',
