@@ -72,7 +72,7 @@ export const capabilityBundleDownload: BodyRoute = {
   },
   async handle({ req, replyStream }) {
     const { artifact_id: id, org_id } = verifiedRequest('capability-bundle', req);
-    const [capability] = await plainQuery<{ name: string; version: string }>(`SELECT a.name, a.version FROM capabilities a WHERE a.id = $id AND ${READABLE}`, { id, org_id });
+    const [capability] = await plainQuery<{ name: string; version: string }>(`SELECT a.name, a.version FROM capabilities a WHERE a.id = $id AND ${READABLE}`, { id, org_id }, { prepare: 'capability-bundle-version' });
     if (!capability) throw new NotFoundError(WHAT);
     await replyStream(200, 'application/gzip', { 'Content-Disposition': contentDisposition('attachment', `${capability.name}-${capability.version}.tar.gz`), ...DOWNLOAD_CACHE_HEADERS }, archiveStream(bundleFiles(id)));
   },

@@ -17,8 +17,9 @@ import { publicLink } from '../mail/mail.service';
  *   kind, the id and the expiry, under the JWT secret), so the client fetches
  *   it from `GET /api/v1/downloads/{kind}` without any credential; a
  *   tampered, malformed or expired one is 403 with the envelope. The kind
- *   names the route, the id what it serves (a capability version; a dataset
- *   version and split; a dataset file).
+ *   names the route, the id (linkId) what it serves and to which
+ *   organization: a capability version; a dataset version and split; a
+ *   dataset file. A signed id of another shape is 404.
  * - An archive is a tar.gz of some published files, built while it is sent:
  *   files read from PostgreSQL a few at a time, in path order, into the tar
  *   stream, compressed as it goes, with backpressure. Entries carry fixed

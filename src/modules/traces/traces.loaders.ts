@@ -3,8 +3,7 @@ import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { plainQuery } from '../../db/hot';
 import { spanStatsSql, traceSummariesSql } from './traces.sql';
-import { spanSelect } from './traces.service';
-import type { SpanResponse, TraceStatsResponse, TraceSummary } from './traces.types';
+import { spanSelect, type SpanResponse, type TraceStatsResponse, type TraceSummary } from './traces.types';
 import DataLoader from 'dataloader';
 
 /** A trace as its GraphQL parent knows it: where its spans are read. */

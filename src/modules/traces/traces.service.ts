@@ -3,11 +3,11 @@ import { NotFoundError } from '../../core/errors';
 import { checkPageDepth, pageInfo } from '../../core/pagination';
 import { resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
-import { rowSelect, type SqlRoot } from '../../core/graphql-sql/sql-fields';
+import type { SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { resolveProject } from '../projects/projects.service';
 import { DEFAULT_SPAN_PAGE, type SpanListArgs, type TraceListArgs } from './traces.inputs';
 import { spanStatsSql, spanWindowSql, traceCounts, traceCountSql, traceSummariesSql } from './traces.sql';
-import { SPAN_META, SpanOrderBy, SpanOrderDirection, SpanResponse, type TraceDetail, type TraceListResponse, type TraceSpansResponse, type TraceStatsResponse, type TraceSummary } from './traces.types';
+import { SPAN_META, spanSelect, SpanOrderBy, SpanOrderDirection, type SpanResponse, type TraceDetail, type TraceListResponse, type TraceSpansResponse, type TraceStatsResponse, type TraceSummary } from './traces.types';
 
 /**
  * Trace reads (decisions §15): a trace is its root span's summary; its
@@ -67,10 +67,6 @@ const ORDER_COLUMNS: Record<SpanOrderBy, string> = {
   [SpanOrderBy.SpanName]: 's.name',
 };
 
-/** Spans as SpanResponse declares them (over `s`). */
-let selected: string | undefined;
-export const spanSelect = () => (selected ??= rowSelect(SpanResponse, 's'));
-
 /** The tenant, the trace id (404), then a window's order and parameters (spanWindowSql). */
 async function spanWindow(ctx: AppContext, org: string, ws: string, traceId: string, args: SpanListArgs) {
   const scope = await resolveWorkspace(ctx, org, ws);
@@ -79,6 +75,8 @@ async function spanWindow(ctx: AppContext, org: string, ws: string, traceId: str
   const direction = (args.order_dir ?? SpanOrderDirection.ASC) === SpanOrderDirection.DESC ? 'DESC' : 'ASC';
   return {
     scope,
+    column,
+    direction,
     order: `${column} ${direction}, s.span_id ${direction}`,
     bind: { organization_id: scope.org.id, workspace_id: scope.workspace.id, trace_id: id, limit: args.limit ?? DEFAULT_SPAN_PAGE, offset: args.offset ?? 0 },
   };
@@ -99,9 +97,10 @@ export async function traceSpans(ctx: AppContext, org: string, ws: string, trace
  */
 export const TRACE_SPANS_ROOT: SqlRoot = {
   async from(ctx, args, params, as) {
-    const { order, bind } = await spanWindow(ctx, String(args.org), String(args.workspace), String(args.trace_id), args as SpanListArgs);
+    const { column, direction, order, bind } = await spanWindow(ctx, String(args.org), String(args.workspace), String(args.trace_id), args as SpanListArgs);
     params.named(bind);
-    return `(SELECT array_agg(w.s ORDER BY w.n) AS spans FROM (SELECT s, row_number() OVER (ORDER BY ${order}) AS n ${spanWindowSql(order)}) w) ${as}
+    // The window's sort keys come out beside each row, so the LIMIT stays on the sort (top-N) and the rows are put in order again.
+    return `(SELECT array_agg(w.s ORDER BY w.k ${direction}, w.id ${direction}) AS spans FROM (SELECT s, ${column} AS k, s.span_id AS id ${spanWindowSql(order)}) w) ${as}
       WHERE ${as}.spans IS NOT NULL`;
   },
 };

@@ -1,6 +1,6 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MaxItems, PageItems } from '../../core/graphql-decorators';
-import { expression, Sql, timestamp } from '../../core/graphql-sql/sql-fields';
+import { expression, rowSelect, Sql, timestamp } from '../../core/graphql-sql/sql-fields';
 import { PageEnvelope } from '../../core/pagination';
 import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
 import { SPAN_WINDOW_DATA } from './traces.sql';
@@ -134,6 +134,10 @@ export class SpanResponse {
   @Field(() => JSONScalar, { description: 'Span events: `[{name, timestamp, attributes}]`.' })
   events: unknown;
 }
+
+/** Spans as SpanResponse declares them (over `s`), for reads in node. */
+let selected: string | undefined;
+export const spanSelect = () => (selected ??= rowSelect(SpanResponse, 's'));
 
 /** ClickHouse-style column types of a span, the `meta` of the spans reply. */
 export const SPAN_META: { name: string; type: string }[] = [
