@@ -27,6 +27,12 @@ export interface CapabilityBundle {
 const COMPONENT_TYPES = Object.values(ComponentType) as string[];
 const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const sha256 = (data: Buffer | string) => crypto.createHash('sha256').update(data).digest('hex');
+
+/** A published file as stored (capabilities, datasets): its bytes decoded, with the sha256 and size the server computes. */
+export function publishedFile(file: { path: string; content_base64: string }): CapabilityFileEntry & { content: Buffer } {
+  const content = Buffer.from(file.content_base64, 'base64');
+  return { path: file.path, sha256: sha256(content), size_bytes: content.length, content };
+}
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** JSON with object keys sorted, so equal manifests hash equally whatever their key order. */
@@ -159,10 +165,7 @@ function readAuthor(manifest: Record<string, unknown>, errors: ValidationItem[])
 
 export function buildCapabilityBundle(input: PublishCapabilityRequest): CapabilityBundle {
   const errors: ValidationItem[] = [];
-  const files = input.files.map((file) => {
-    const content = Buffer.from(file.content_base64, 'base64');
-    return { path: file.path, sha256: sha256(content), size_bytes: content.length, content };
-  });
+  const files = input.files.map(publishedFile);
   const manifest = input.manifest;
   const components = readComponents(manifest, files.map((file) => file.path), errors);
   const secrets = readSecrets(manifest, errors);

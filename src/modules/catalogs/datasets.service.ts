@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { DatasetFileModel, DatasetModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { rowSelect, type SqlRoot } from '../../core/graphql-sql/sql-fields';
@@ -8,6 +7,7 @@ import type { DatasetFilterArgs, DatasetListArgs, PublishDatasetRequest } from '
 import { DEFAULT_DATASET_FORMAT } from './dataset-format';
 import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
 import { DatasetArtifactSummary, DatasetSortBy, type DatasetFacetsResponse, type DatasetVersionList } from './catalogs.types';
+import { publishedFile } from './capability-bundle';
 import { recordDatasetActivity } from './dataset-activity';
 import {
   checkPathVersion,
@@ -125,10 +125,7 @@ export async function datasetVersions(ctx: AppContext, orgKey: string, name: str
 
 /** Each file decoded, with its sha256 and size computed here (the input rules checked the base64 and the paths). */
 function datasetFiles(input: PublishDatasetRequest) {
-  return (input.files ?? []).map((file) => {
-    const content = Buffer.from(file.content_base64, 'base64');
-    return { path: file.path, split: file.split ?? null, content, sha256: crypto.createHash('sha256').update(content).digest('hex'), size_bytes: content.length };
-  });
+  return (input.files ?? []).map((file) => ({ ...publishedFile(file), split: file.split ?? null }));
 }
 
 export async function publishDataset(ctx: AppContext, orgKey: string, input: PublishDatasetRequest): Promise<DatasetArtifactSummary> {

@@ -1,10 +1,10 @@
-import { SessionMessageModel, type SessionModel } from '../../../models';
+import type { SessionModel } from '../../../models';
 import { fromRow } from '../../core/graphql-sql/sql-fields';
 import type { AppContext } from '../../core/context';
 import { validationFailure } from '../../core/errors';
 import { findSession, resolveSessionWorkspace } from './session-ref';
 import { TranscriptMessage } from './sessions.types';
-import { contentText } from './transcript.service';
+import { contentText, messagesAfter } from './transcript.service';
 
 /**
  * A session's transcript as a trajectory (decisions §14), in three formats:
@@ -159,11 +159,7 @@ export async function sessionTrajectory(
 
 /** A session's trajectory (also an evaluation item's, through its session). */
 export async function trajectoryOf(session: SessionModel, format: TrajectoryFormat, includeCompacted: boolean): Promise<unknown> {
-  const rows = await SessionMessageModel.findAll({
-    where: { session_id: session.id, ...(includeCompacted ? {} : { compacted_at: null }) },
-    order: [['seq', 'ASC']],
-    limit: MAX_TRAJECTORY_MESSAGES + 1,
-  });
+  const rows = await messagesAfter(session.id, 0, MAX_TRAJECTORY_MESSAGES + 1, includeCompacted);
   if (rows.length > MAX_TRAJECTORY_MESSAGES) {
     throw validationFailure(['query', 'format'], `The transcript holds more than ${MAX_TRAJECTORY_MESSAGES} messages; read it page by page (GET …/transcript)`, 'too_long');
   }

@@ -225,8 +225,8 @@ export async function readTranscript(
   return { session, messages: rows.slice(0, limit), has_more: rows.length > limit };
 }
 
-/** Up to `limit` messages of a session after seq `after`, in seq order; compacted ones only when asked. */
-function messagesAfter(sessionId: string, after: number, limit: number, includeCompacted: boolean): Promise<SessionMessageModel[]> {
+/** Up to `limit` messages of a session after seq `after`, in seq order; compacted ones only when asked (every read of a transcript). */
+export function messagesAfter(sessionId: string, after: number, limit: number, includeCompacted: boolean): Promise<SessionMessageModel[]> {
   return SessionMessageModel.findAll({
     where: { session_id: sessionId, seq: { [Op.gt]: after }, ...(includeCompacted ? {} : { compacted_at: null }) },
     order: [['seq', 'ASC']],
