@@ -42,7 +42,7 @@ export function signedDownloadUrl(kind: string, id: string, now = Date.now()): {
 }
 
 /** The id a signed download URL names, or 403 for a tampered, malformed or expired one. */
-export function verifyDownload(kind: string, query: URLSearchParams): string {
+function verifyDownload(kind: string, query: URLSearchParams): string {
   const id = query.get('id') ?? '';
   const expires = Number(query.get('expires'));
   const given = Buffer.from(query.get('signature') ?? '');
