@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +8,7 @@ import { createApp, createHttpServer, type App } from '../src/app';
 import { config } from '../src/config/config';
 import { closeDatabase, connectDatabase, migrate } from '../src/db/database';
 import { startEmbeddedPostgres } from '../src/db/embedded';
+import { freePort } from '../src/db/free-port';
 import { platform } from '../src/modules';
 
 /** What every benchmark shares: a migrated database (BENCH_DATABASE_URL, else a throw-away embedded one) and the app on loopback. */
@@ -55,6 +57,58 @@ export async function startService(): Promise<{ app: App; base: string; stop: ()
       server.closeAllConnections();
       await closed;
       await app.stop();
+    },
+  };
+}
+
+/**
+ * The service as operators run it, in processes of its own (`src/server.ts`
+ * with WEB_CONCURRENCY workers) on an ephemeral 127.0.0.1 port, against
+ * `url` (already migrated). `cpuSeconds` reads the CPU time of the primary
+ * and its workers so far (from /proc).
+ */
+export async function spawnService(url: string, workers: number): Promise<{ base: string; cpuSeconds: () => number; rss: () => number; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.resolve(__dirname, '../scripts/run.js'), path.resolve(__dirname, '../src/server.ts')], {
+    env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', WEB_CONCURRENCY: String(workers), SEED_DEMO: 'false' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; ; attempt += 1) {
+    const ready = await fetch(`${base}/api/v1/health/ready`).then((response) => response.ok, () => false);
+    // Every worker listens before the port answers for all of them: wait a moment more once one does.
+    if (ready) break;
+    if (attempt > 600 || child.exitCode !== null) throw new Error(`the service did not start (exit ${child.exitCode})`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const tree = () => {
+    const pids = [child.pid!];
+    for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === child.pid) pids.push(Number(pid));
+      } catch {
+        // Ended meanwhile.
+      }
+    }
+    return pids.map((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').slice(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2).split(' ');
+        return { cpu: (Number(stat[11]) + Number(stat[12])) / 100, rss: Number(stat[21]) * 4096 };
+      } catch {
+        return { cpu: 0, rss: 0 };
+      }
+    });
+  };
+  return {
+    base,
+    cpuSeconds: () => tree().reduce((sum, item) => sum + item.cpu, 0),
+    rss: () => tree().reduce((sum, item) => sum + item.rss, 0),
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
     },
   };
 }

@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
@@ -14,7 +16,7 @@ import { signAccessToken } from '../src/modules/accounts/jwt';
 import { ensureSpanPartitions } from '../src/modules/traces/span-partitions';
 import { COPY_SPANS_SQL } from '../src/modules/traces/traces.sql';
 import { captureStatements, replayer, replayPool } from './capture';
-import { log, startService, withBenchDatabase } from './harness';
+import { log, spawnService, startService, withBenchDatabase } from './harness';
 import { percentile } from './load';
 import { measureRounds, roundsLine } from './rounds';
 
@@ -28,7 +30,10 @@ import { measureRounds, roundsLine } from './rounds';
  *    that alternate which goes first (the lower middle round is reported). Target:
  *    HTTP at least half of COPY's rate. The server's memory (RSS, heap) is sampled while it
  *    ingests (the bench's client runs in the same process, so this is an
- *    upper bound).
+ *    upper bound), and the CPU time per export of every PostgreSQL process
+ *    and of this process (the service with its client, or the bench
+ *    sending COPY), from /proc: on two cores both runs are CPU-bound, so
+ *    these say where the difference goes.
  * 2. Reads at 1,000,000 spans (BENCH_TRACE_SPANS): the trace list and the
  *    1,000 spans of one trace over loopback HTTP at 2 connections (p50,
  *    p99), beside exactly the statements the service sent replayed directly.
@@ -44,6 +49,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Ingest rounds: BENCH_ROUNDS made even, so HTTP and COPY go first equally often. */
 const INGEST_ROUNDS = Math.max(2, ROUNDS + (ROUNDS % 2));
+/** The service's HTTP workers (WEB_CONCURRENCY) in the ingest runs: one, and one per core (BENCH_TRACE_WORKERS). */
+const WORKERS = [...new Set([1, Number(process.env.BENCH_TRACE_WORKERS ?? os.cpus().length)])];
 
 const root = new protobuf.Root();
 root.resolvePath = (_origin, target) => path.resolve(__dirname, '../src/modules/traces/proto', target);
@@ -156,14 +163,26 @@ async function fixture() {
 
 /**
  * The exporters' side, in a worker thread: `connections` loops POSTing the
- * pre-encoded bodies back to back, so the service's event loop does only the
- * service's work (a real exporter is another process). Posts back the
+ * pre-encoded bodies back to back over keep-alive connections (node:http:
+ * fetch costs the sender about twice the CPU, which on two cores is taken
+ * from the service; a real exporter runs elsewhere). Posts back the
  * per-export latencies and failures.
  */
 const CLIENT = `
+const http = require('node:http');
 const { parentPort, workerData } = require('node:worker_threads');
 (async () => {
   const { url, apiKey, bodies, connections } = workerData;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const post = (body) => new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', agent, headers: { 'x-api-key': apiKey, 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip', 'content-length': body.length } }, (response) => {
+      response.on('data', () => undefined);
+      response.on('end', () => resolve(response.statusCode));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
   let next = 0;
   let failures = 0;
   const latencies = [];
@@ -173,39 +192,46 @@ const { parentPort, workerData } = require('node:worker_threads');
       const body = bodies[next];
       next += 1;
       const t0 = performance.now();
-      const response = await fetch(url, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' }, body });
-      await response.arrayBuffer();
+      const status = await post(body);
       latencies.push(performance.now() - t0);
-      if (response.status !== 200) failures += 1;
+      if (status !== 200) failures += 1;
     }
   }));
+  agent.destroy();
   parentPort.postMessage({ latencies, failures, seconds: (performance.now() - started) / 1000 });
 })();
 `;
 
-/** `bodies` sent by `connections` exporters (a worker thread); spans per second, per-export p50/p99, and the process's memory sampled meanwhile. */
-async function ingest(url: string, apiKey: string, bodies: Buffer[], connections: number) {
+type Service = Awaited<ReturnType<typeof spawnService>>;
+
+/**
+ * `bodies` sent by `connections` exporters (a worker thread of this process)
+ * to the service; spans per second, per-export p50/p99, the service's memory
+ * (RSS of its processes) sampled meanwhile, and CPU per export.
+ */
+async function ingest(service: Service, apiKey: string, orgKey: string, bodies: Buffer[], connections: number) {
   let rssPeak = 0;
-  let heapPeak = 0;
-  const sampler = setInterval(() => {
-    const usage = process.memoryUsage();
-    rssPeak = Math.max(rssPeak, usage.rss);
-    heapPeak = Math.max(heapPeak, usage.heapUsed);
-  }, 50);
-  const worker = new Worker(CLIENT, { eval: true, workerData: { url, apiKey, bodies: bodies.map((body) => new Uint8Array(body)), connections } });
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, service.rss())), 100);
+  const before = cpuSeconds(service);
+  const worker = new Worker(CLIENT, {
+    eval: true,
+    workerData: { url: `${service.base}/api/v1/org/${orgKey}/otel/traces`, apiKey, bodies: bodies.map((body) => new Uint8Array(body)), connections },
+  });
   const result = await new Promise<{ latencies: number[]; failures: number; seconds: number }>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
+  const cpu = perExport(before, cpuSeconds(service), bodies.length);
   await worker.terminate();
   clearInterval(sampler);
   const latencies = result.latencies.sort((a, b) => a - b);
-  return { perSecond: (bodies.length * BATCH) / result.seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures: result.failures, rssPeak, heapPeak };
+  return { perSecond: (bodies.length * BATCH) / result.seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures: result.failures, rssPeak, cpu };
 }
 
 /** The same rows by COPY, one COPY per batch, `connections` at a time. */
 async function copyIngest(pool: pg.Pool, texts: string[], connections: number) {
   let next = 0;
+  const cpuBefore = cpuSeconds();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: connections }, async () => {
@@ -221,7 +247,31 @@ async function copyIngest(pool: pg.Pool, texts: string[], connections: number) {
       }
     }),
   );
-  return (texts.length * BATCH) / ((performance.now() - started) / 1000);
+  return { perSecond: (texts.length * BATCH) / ((performance.now() - started) / 1000), cpu: perExport(cpuBefore, cpuSeconds(), texts.length) };
+}
+
+/** CPU milliseconds per export between two readings. */
+function perExport(before: ReturnType<typeof cpuSeconds>, after: ReturnType<typeof cpuSeconds>, exports: number) {
+  const ms = (key: keyof typeof before) => ((after[key] - before[key]) * 1000) / exports;
+  return { postgres: ms('postgres'), service: ms('service'), bench: ms('bench') };
+}
+
+/** CPU seconds (user + system) so far of every PostgreSQL process, of the service's processes, and of this one (the bench: exporters, or COPY). */
+function cpuSeconds(service?: Service): { postgres: number; service: number; bench: number } {
+  const tick = 100;
+  let postgres = 0;
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // A backend that ended (a pool closing an idle connection) is counted in its postmaster's children's time.
+      if (stat.includes('(postgres)')) postgres += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / tick;
+    } catch {
+      // A process that ended meanwhile.
+    }
+  }
+  const usage = process.cpuUsage();
+  return { postgres, service: service?.cpuSeconds() ?? 0, bench: (usage.user + usage.system) / 1e6 };
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -230,34 +280,43 @@ export async function main(): Promise<void> {
   await withBenchDatabase('traces', 20, async (url) => {
     await ensureSpanPartitions(true);
     const { orgKey, ids, apiKey, token } = await fixture();
-    const service = await startService();
     const pool = replayPool(url, 20);
-    const ingestUrl = `${service.base}/api/v1/org/${orgKey}/otel/traces`;
     const lines: string[] = [];
+    let service: Awaited<ReturnType<typeof startService>> | null = null;
     try {
-      // 1. Ingest over HTTP beside COPY, at 2 and 8 connections.
-      for (const connections of [2, 8]) {
-        // An even number of rounds, HTTP and COPY taking turns at going first (the one that goes second meets a larger
-        // table, and autovacuum or a checkpoint after a run lands on it); the lower of the two middle rounds is reported,
-        // with every round's ratio.
-        const rounds: { http: Awaited<ReturnType<typeof ingest>>; copy: number; ratio: number }[] = [];
-        const rssBefore = process.memoryUsage().rss;
-        for (let round = 0; round < INGEST_ROUNDS; round += 1) {
-          log(`encoding ${BATCHES} exports of ${BATCH} spans (round ${round + 1} of ${INGEST_ROUNDS} at ${connections})`);
-          const bodies = Array.from({ length: BATCHES }, (_, index) => encodeExport(batchSpans(index)));
-          const copyTexts = Array.from({ length: BATCHES }, (_, index) => copyRows(batchSpans(index), ids));
-          let copy = round % 2 ? await copyIngest(pool, copyTexts, connections) : 0;
-          const http = await ingest(ingestUrl, apiKey, bodies, connections);
-          if (!(round % 2)) copy = await copyIngest(pool, copyTexts, connections);
-          rounds.push({ http, copy, ratio: http.perSecond / copy });
+      // 1. Ingest over HTTP beside COPY: the service in processes of its own (src/server.ts) with 1 and WORKERS
+      // HTTP workers, at 2 and 8 connections.
+      for (const workers of WORKERS) {
+        const spawned = await spawnService(url, workers);
+        try {
+          for (const connections of [2, 8]) {
+            // An even number of rounds, HTTP and COPY taking turns at going first (the one that goes second meets a larger
+            // table, and autovacuum or a checkpoint after a run lands on it); the lower of the two middle rounds is reported,
+            // with every round's ratio.
+            const rounds: { http: Awaited<ReturnType<typeof ingest>>; copy: Awaited<ReturnType<typeof copyIngest>>; ratio: number }[] = [];
+            const rssBefore = spawned.rss();
+            for (let round = 0; round < INGEST_ROUNDS; round += 1) {
+              log(`encoding ${BATCHES} exports of ${BATCH} spans (round ${round + 1} of ${INGEST_ROUNDS}, ${workers} worker(s), ${connections} connections)`);
+              const bodies = Array.from({ length: BATCHES }, (_, index) => encodeExport(batchSpans(index)));
+              const copyTexts = Array.from({ length: BATCHES }, (_, index) => copyRows(batchSpans(index), ids));
+              let copy = round % 2 ? await copyIngest(pool, copyTexts, connections) : null;
+              const http = await ingest(spawned, apiKey, orgKey, bodies, connections);
+              copy ??= await copyIngest(pool, copyTexts, connections);
+              rounds.push({ http, copy, ratio: http.perSecond / copy.perSecond });
+            }
+            const ratios = rounds.map((item) => item.ratio);
+            const { http, copy, ratio } = [...rounds].sort((a, b) => a.ratio - b.ratio)[rounds.length / 2 - 1];
+            const line =
+              `| ${workers} | ${connections} | ${http.perSecond.toFixed(0)} | ${http.p50.toFixed(1)} | ${http.p99.toFixed(1)} | ${copy.perSecond.toFixed(0)} | ` +
+              `${ratio.toFixed(2)} (${ratios.map((value) => value.toFixed(2)).join(', ')}) | ${ratio >= 0.5 ? 'met' : 'MISSED'} | ` +
+              `${http.cpu.postgres.toFixed(1)} + ${http.cpu.service.toFixed(1)} + ${http.cpu.bench.toFixed(1)} | ${copy.cpu.postgres.toFixed(1)} + ${copy.cpu.bench.toFixed(1)} | ` +
+              `${mb(rssBefore)} → ${mb(Math.max(...rounds.map((item) => item.http.rssPeak)))} | ${rounds.reduce((sum, item) => sum + item.http.failures, 0)} |`;
+            lines.push(line);
+            log(line);
+          }
+        } finally {
+          await spawned.stop();
         }
-        const ratios = rounds.map((item) => item.ratio);
-        const { http, copy, ratio } = [...rounds].sort((a, b) => a.ratio - b.ratio)[rounds.length / 2 - 1];
-        const line =
-          `| ${connections} | ${http.perSecond.toFixed(0)} | ${http.p50.toFixed(1)} | ${http.p99.toFixed(1)} | ${copy.toFixed(0)} | ${ratio.toFixed(2)} (${ratios.map((value) => value.toFixed(2)).join(', ')}) | ${ratio >= 0.5 ? 'met' : 'MISSED'} | ` +
-          `${mb(rssBefore)} → ${mb(Math.max(...rounds.map((item) => item.http.rssPeak)))} | ${mb(Math.max(...rounds.map((item) => item.http.heapPeak)))} | ${rounds.reduce((sum, item) => sum + item.http.failures, 0)} |`;
-        lines.push(line);
-        log(line);
       }
 
       // 2. Reads at exactly TOTAL_SPANS spans (the ingested ones removed): 1,000 spans of one trace, the rest in traces of 100.
@@ -284,6 +343,7 @@ export async function main(): Promise<void> {
       );
       // Steady state: autovacuum would have set the visibility map by now (the list's count is an index-only scan then).
       await database().query('VACUUM ANALYZE spans');
+      service = await startService();
       const base = `${service.base}/api/v1/org/${orgKey}/ws/default/traces`;
       const reads = [
         { name: 'trace list (page of 20)', url: base },
@@ -304,8 +364,11 @@ export async function main(): Promise<void> {
       }
 
       console.log(`\nIngest: OTLP protobuf exports of ${BATCH} spans (gzip), ${BATCHES} per round, beside COPY of the same rows (${BATCH} per COPY); the lower middle of ${INGEST_ROUNDS} rounds\n`);
-      console.log('| connections | HTTP spans/s | per export p50 (ms) | p99 (ms) | COPY spans/s | HTTP / COPY (every round) | target (≥ 0.5) | RSS before → peak | heap peak | failed exports |');
-      console.log('|---|---|---|---|---|---|---|---|---|---|');
+      console.log(
+        '| HTTP workers | connections | HTTP spans/s | per export p50 (ms) | p99 (ms) | COPY spans/s | HTTP / COPY (every round) | target (≥ 0.5) | ' +
+          'CPU ms per export, HTTP: PostgreSQL + service + exporters | COPY: PostgreSQL + bench | service RSS before → peak | failed exports |',
+      );
+      console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
       for (const line of lines) console.log(line);
       console.log(`\nReads at ${TOTAL_SPANS.toLocaleString('en-US')} spans, 2 connections\n`);
       console.log('| read | statements | direct SQL p50 (ms) | HTTP p50 (ms) | HTTP p99 (ms) | req/s | HTTP p50 / SQL p50 |');
@@ -313,7 +376,7 @@ export async function main(): Promise<void> {
       for (const line of readLines) console.log(line);
     } finally {
       await pool.end();
-      await service.stop();
+      await service?.stop();
     }
   });
 }

@@ -1,8 +1,8 @@
 import { config } from '../../config/config';
 import { InvalidError, UnsupportedMediaTypeError, ValidationError } from '../../core/errors';
 import type { BodyRoute } from '../../core/module';
-import { decodeProtobuf, encodeProtobufResponse, MalformedExportError, type ExportRequest } from './otlp';
-import { authorizeIngest, ingestExport, type IngestResult } from './traces.ingest';
+import { encodeProtobufResponse, MalformedExportError, readJsonExport, readProtobufExport, type ExportRequest } from './otlp';
+import { authorizeIngest, exportLimits, ingestExport, type IngestResult } from './traces.ingest';
 
 const PROTOBUF = 'application/x-protobuf';
 
@@ -68,7 +68,7 @@ export const otlpTracesRoute: BodyRoute = {
     const body = await readBody(settings.OTLP_MAX_BODY_BYTES, settings.OTLP_MAX_INFLATED_BYTES);
     let result: IngestResult;
     try {
-      result = type === PROTOBUF ? await ingestExport(scope, decodeProtobuf(body)) : await ingestJson(scope, body);
+      result = type === PROTOBUF ? await ingestExport(scope, readProtobufExport(body, exportLimits())) : await ingestJson(scope, body);
     } catch (error) {
       if (error instanceof MalformedExportError) throw new InvalidError(error.message);
       throw error;
@@ -95,7 +95,7 @@ async function ingestJson(scope: Parameters<typeof ingestExport>[0], body: Buffe
       if (!Array.isArray(list)) throw new MalformedExportError('each of traces must be an OTLP export request with resourceSpans');
       return list;
     });
-    return ingestExport(scope, { resourceSpans });
+    return ingestExport(scope, readJsonExport({ resourceSpans }, exportLimits()));
   }
-  return ingestExport(scope, value as ExportRequest);
+  return ingestExport(scope, readJsonExport(value as ExportRequest, exportLimits()));
 }

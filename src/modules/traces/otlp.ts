@@ -5,27 +5,48 @@ import protobuf from 'protobufjs';
 /**
  * OTLP/HTTP trace exports decoded into span records (decisions §15).
  *
- * The protobuf form is decoded with protobufjs from the OpenTelemetry
- * project's own `.proto` files (opentelemetry-proto v1.11.0, vendored in
- * ./proto with their licence): `@opentelemetry/otlp-transformer` ships
- * request encoders only, and the `.proto` files are the protocol's definition
- * of record. Loaded without `keepCase`, protobufjs names fields in camelCase,
- * which is exactly OTLP/JSON's naming, so both forms go through one reader;
- * they differ only in how ids (bytes vs hex) and 64-bit times (Long vs
- * string) arrive.
+ * The protobuf form is read with protobufjs's wire reader over the
+ * OpenTelemetry project's own `.proto` files (opentelemetry-proto v1.11.0,
+ * vendored in ./proto with their licence, which give every field number):
+ * `@opentelemetry/otlp-transformer` ships request encoders only, and the
+ * `.proto` files are the protocol's definition of record. The reader walks
+ * the message once and builds the span records straight from its bytes
+ * (no message objects in between, which cost more than the records). The
+ * JSON form is read from its parsed objects. Both hand the same raw fields
+ * to one set of rules (`spanRecord`, `Attributes`, the value conversions),
+ * so the two encodings of one export give equal records (tested).
  */
 
 const PROTO_ROOT = [path.join(__dirname, 'proto'), path.resolve(__dirname, '../../../../src/modules/traces/proto')].find((dir) => fs.existsSync(dir))!;
 
-let types: { request: protobuf.Type; response: protobuf.Type } | undefined;
-function otlpTypes(): { request: protobuf.Type; response: protobuf.Type } {
+interface OtlpTypes {
+  response: protobuf.Type;
+  /** The field numbers of the messages a trace export holds, by their camelCase names, as the `.proto` files declare them. */
+  fields: Record<'request' | 'resourceSpans' | 'resource' | 'scopeSpans' | 'span' | 'event' | 'status' | 'keyValue' | 'anyValue' | 'arrayValue' | 'keyValueList', Record<string, number>>;
+}
+
+let types: OtlpTypes | undefined;
+function otlpTypes(): OtlpTypes {
   if (!types) {
     const root = new protobuf.Root();
     root.resolvePath = (_origin, target) => path.join(PROTO_ROOT, target);
     root.loadSync('opentelemetry/proto/collector/trace/v1/trace_service.proto');
+    const ids = (name: string) => Object.fromEntries(Object.values(root.lookupType(name).fields).map((field) => [field.name, field.id]));
     types = {
-      request: root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest'),
       response: root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse'),
+      fields: {
+        request: ids('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest'),
+        resourceSpans: ids('opentelemetry.proto.trace.v1.ResourceSpans'),
+        resource: ids('opentelemetry.proto.resource.v1.Resource'),
+        scopeSpans: ids('opentelemetry.proto.trace.v1.ScopeSpans'),
+        span: ids('opentelemetry.proto.trace.v1.Span'),
+        event: ids('opentelemetry.proto.trace.v1.Span.Event'),
+        status: ids('opentelemetry.proto.trace.v1.Status'),
+        keyValue: ids('opentelemetry.proto.common.v1.KeyValue'),
+        anyValue: ids('opentelemetry.proto.common.v1.AnyValue'),
+        arrayValue: ids('opentelemetry.proto.common.v1.ArrayValue'),
+        keyValueList: ids('opentelemetry.proto.common.v1.KeyValueList'),
+      },
     };
   }
   return types;
@@ -37,20 +58,6 @@ export class MalformedExportError extends Error {}
 /** An export request as plain objects (OTLP/JSON's shape). */
 export interface ExportRequest {
   resourceSpans?: unknown;
-}
-
-/**
- * The decoded message itself, not `toObject`'s copy of it (a third of the
- * decode time): its fields read like OTLP/JSON's, ids as bytes, 64-bit times
- * as protobufjs Longs, an AnyValue's set field named by its `value` oneof.
- */
-export function decodeProtobuf(body: Buffer): ExportRequest {
-  const { request } = otlpTypes();
-  try {
-    return request.decode(body) as unknown as ExportRequest;
-  } catch (error) {
-    throw new MalformedExportError(`Not an OTLP ExportTraceServiceRequest: ${(error as Error).message}`);
-  }
 }
 
 /** The protobuf ExportTraceServiceResponse, with partial_success when spans were rejected. */
@@ -95,93 +102,26 @@ export interface Rejection {
   reason: string;
 }
 
-const HEX = /^[0-9a-f]+$/;
-
-function hexId(value: unknown, bytes: number): string | null {
-  if (value === undefined || value === null || value === '') return null;
-  let text: string;
-  if (value instanceof Uint8Array) {
-    if (value.length !== bytes) return null;
-    text = Buffer.from(value.buffer, value.byteOffset, value.length).toString('hex');
-  } else if (typeof value === 'string') {
-    text = value.toLowerCase();
-    if (text.length !== bytes * 2 || !HEX.test(text)) return null;
-  } else {
-    return null;
-  }
-  // All zeros is OTLP's "no id".
-  return /^0+$/.test(text) ? null : text;
+/** The spans of an export that can be stored, the ones refused one by one, and the pending-span copies dropped. */
+export interface ExportReading {
+  spans: SpanRecord[];
+  rejected: Rejection[];
+  pendingCopies: number;
 }
 
-/** Nanoseconds (a decimal string, a number or a protobufjs Long) as microseconds. */
-function micros(value: unknown): number | null {
-  if (value === undefined || value === null) return null;
-  const long = value as { high?: unknown; low?: unknown; unsigned?: boolean };
-  if (typeof long === 'object' && typeof long.high === 'number' && typeof long.low === 'number') {
-    // A fixed64 Long, in exact integer steps: nanos = high × 2^32 + low = 1000 × (high × 4294967) + (high × 296 + low).
-    const high = long.high >>> 0;
-    const rest = high * 296 + (long.low >>> 0);
-    const us = high * 4294967 + Math.floor(rest / 1000);
-    return us > 0 ? us : null;
-  }
-  const text = String(value);
-  if (!/^\d{1,20}$/.test(text)) return null;
-  const nanos = BigInt(text);
-  if (nanos === 0n) return null;
-  return Number(nanos / 1000n);
-}
+// ---------------------------------------------------------------------------
+// The rules, one set for both encodings.
 
-/** A signed protobufjs Long within ±2^53 as a number, without its slow decimal text; null otherwise. */
-function longNumber(value: unknown): number | null {
-  const long = value as { high?: unknown; low?: unknown } | null;
-  if (!long || typeof long !== 'object' || typeof long.high !== 'number' || typeof long.low !== 'number') return null;
-  const number = long.high * 4294967296 + (long.low >>> 0);
-  return Number.isSafeInteger(number) ? number : null;
+/** ES2024's well-formed string methods (Node 20 has them; the ES2023 lib does not declare them). */
+interface WellFormed {
+  isWellFormed(): boolean;
+  toWellFormed(): string;
 }
-
-/**
- * An OTLP AnyValue as JSON. Section 15: the SDK sends values that are not a
- * string, number or boolean as compact JSON text (`None` as "null"), so a
- * string holding a JSON array, object or null is read back as that value.
- */
-function anyValue(value: unknown, limits: ExportLimits, depth = 0): unknown {
-  if (!value || typeof value !== 'object' || depth > 8) return null;
-  const v = value as Record<string, unknown>;
-  // A decoded protobuf names its set field (`value` oneof); OTLP/JSON holds only that field.
-  const kind = typeof v.value === 'string' ? v.value : Object.keys(v)[0];
-  switch (kind) {
-    case 'stringValue':
-      return typeof v.stringValue === 'string' ? stringValue(v.stringValue, limits) : null;
-    case 'boolValue':
-      return v.boolValue === true || v.boolValue === 'true';
-    case 'intValue': {
-      const number = typeof v.intValue === 'number' ? v.intValue : longNumber(v.intValue) ?? Number(String(v.intValue));
-      return Number.isSafeInteger(number) ? number : clean(String(v.intValue));
-    }
-    case 'doubleValue': {
-      const number = Number(v.doubleValue);
-      return Number.isFinite(number) ? number : null;
-    }
-    case 'arrayValue': {
-      const values = (v.arrayValue as { values?: unknown } | null)?.values;
-      return Array.isArray(values) ? values.slice(0, limits.maxAttributes).map((item) => anyValue(item, limits, depth + 1)) : [];
-    }
-    case 'kvlistValue':
-      return keyValues((v.kvlistValue as { values?: unknown } | null)?.values, limits, depth + 1).values;
-    case 'bytesValue':
-      return v.bytesValue instanceof Uint8Array ? Buffer.from(v.bytesValue).toString('base64') : clean(String(v.bytesValue));
-    default:
-      return null;
-  }
-}
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
 /** PostgreSQL text and jsonb hold no NUL character (removed) and no lone UTF-16 surrogate (replaced by U+FFFD). */
 export function clean(text: string): string {
   const withoutNul = text.includes('\0') ? text.replace(/\0/g, '') : text;
-  return LONE_SURROGATE.test(withoutNul) ? withoutNul.replace(LONE_SURROGATES, '\uFFFD') : withoutNul;
+  return (withoutNul as unknown as WellFormed).isWellFormed() ? withoutNul : (withoutNul as unknown as WellFormed).toWellFormed();
 }
 
 /** `clean` through a parsed JSON value (only needed when its text escaped a surrogate). */
@@ -192,6 +132,11 @@ function deepClean(value: unknown): unknown {
   return value;
 }
 
+/**
+ * A string AnyValue. Section 15: the SDK sends values that are not a
+ * string, number or boolean as compact JSON text (`None` as "null"), so a
+ * string holding a JSON array, object or null is read back as that value.
+ */
 function stringValue(raw: string, limits: ExportLimits): unknown {
   const text = clean(raw);
   const first = text.charCodeAt(0);
@@ -209,47 +154,197 @@ function stringValue(raw: string, limits: ExportLimits): unknown {
   return text.length > limits.maxAttributeLength ? text.slice(0, limits.maxAttributeLength) : text;
 }
 
-/** KeyValue list → object, at most maxAttributes keys (the rest counted as dropped). */
-function keyValues(list: unknown, limits: ExportLimits, depth = 0): { values: Record<string, unknown>; dropped: number } {
-  const values: Record<string, unknown> = {};
-  if (!Array.isArray(list)) return { values, dropped: 0 };
-  let kept = 0;
-  let dropped = 0;
-  for (const item of list) {
-    const key = (item as { key?: unknown } | null)?.key;
-    if (typeof key !== 'string' || !key || key.length > 255 || key.includes('\0') || key.includes('\\u0000') || clean(key) !== key) {
-      dropped += 1;
-      continue;
+/** An int64 AnyValue (a number, decimal text, or a protobufjs Long): a number within ±2^53, else its decimal text. */
+function intValue(value: unknown): unknown {
+  const long = value as { high?: unknown; low?: unknown } | null;
+  const number =
+    typeof value === 'number'
+      ? value
+      : long && typeof long === 'object' && typeof long.high === 'number' && typeof long.low === 'number'
+        ? long.high * 4294967296 + (long.low >>> 0)
+        : Number(String(value));
+  return Number.isSafeInteger(number) ? number : clean(String(value));
+}
+
+function doubleValue(value: unknown): number | null {
+  const number = Number(value);
+  return Number.isFinite(number) ? number : null;
+}
+
+/** Nesting deeper than this reads as null. */
+const MAX_VALUE_DEPTH = 8;
+
+/** A KeyValue list being read into an object: at most maxAttributes keys, the rest (and invalid keys) counted as dropped. */
+class Attributes {
+  readonly values: Record<string, unknown> = {};
+  dropped = 0;
+  private kept = 0;
+  constructor(private readonly limits: ExportLimits) {}
+
+  /** Whether the value of `key` is to be read and set: a key of 1–255 characters, no NUL, well formed, within the limit. */
+  accepts(key: unknown): key is string {
+    if (typeof key !== 'string' || !key || key.length > 255 || key.includes('\0') || key.includes('\\u0000') || !(key as unknown as WellFormed).isWellFormed()) {
+      this.dropped += 1;
+      return false;
     }
-    if (!(key in values) && kept >= limits.maxAttributes) {
-      dropped += 1;
-      continue;
+    if (!(key in this.values)) {
+      if (this.kept >= this.limits.maxAttributes) {
+        this.dropped += 1;
+        return false;
+      }
+      this.kept += 1;
     }
-    if (!(key in values)) kept += 1;
-    values[key] = anyValue((item as { value?: unknown }).value, limits, depth);
+    return true;
   }
-  return { values, dropped };
+
+  set(key: string, value: unknown): void {
+    this.values[key] = value;
+  }
+}
+
+/** A span's fields as either encoding carries them (ids as bytes or hex, times as nanoseconds in whatever form the reader gives). */
+interface RawSpan {
+  traceId: string | null;
+  spanId: string | null;
+  parentSpanId: string | null;
+  name: unknown;
+  kind: unknown;
+  startUs: number | null;
+  endUs: number | null;
+  attributes: Attributes;
+  droppedAttributesCount: unknown;
+  statusCode: unknown;
+  statusMessage: unknown;
+  events: { name: unknown; timeUs: number | null; attributes: Record<string, unknown> }[];
 }
 
 function text(value: unknown, max: number): string {
   return typeof value === 'string' ? clean(value.slice(0, max)) : '';
 }
 
+/** A span's record, or why it is refused. */
+function spanRecord(raw: RawSpan, resource: Record<string, unknown>): SpanRecord | Rejection {
+  const { traceId, spanId, startUs: start, endUs: end } = raw;
+  if (!traceId || !spanId) return { span_id: spanId, reason: 'trace_id must be 16 bytes and span_id 8 bytes, not all zero' };
+  if (start === null || end === null || end < start) return { span_id: spanId, reason: 'start and end times must be set, the end not before the start' };
+  const attributes = raw.attributes.values;
+  if (raw.attributes.dropped) attributes['otel.dropped_attributes_count'] = raw.attributes.dropped + Number(raw.droppedAttributesCount ?? 0);
+  const kind = Number(raw.kind ?? 0);
+  const statusCode = Number(raw.statusCode ?? 0);
+  const message = raw.statusMessage;
+  return {
+    trace_id: traceId,
+    span_id: spanId,
+    parent_span_id: raw.parentSpanId,
+    name: text(raw.name, 1024),
+    kind: Number.isInteger(kind) && kind >= 0 && kind <= 5 ? kind : 0,
+    start_us: start,
+    end_us: end,
+    duration_ms: (end - start) / 1000,
+    status_code: Number.isInteger(statusCode) && statusCode >= 0 && statusCode <= 2 ? statusCode : 0,
+    status_message: typeof message === 'string' && message ? clean(message) : null,
+    attributes,
+    resource,
+    events: raw.events.map((event) => ({ name: text(event.name, 1024), time_us: event.timeUs ?? start, attributes: event.attributes })),
+  };
+}
+
+/** The export being read: spans counted against maxSpans as they come, each stored, refused or dropped as a pending-span copy. */
+class Reading {
+  private readonly spans: SpanRecord[] = [];
+  private readonly rejected: Rejection[] = [];
+  private pendingCopies = 0;
+  constructor(private readonly limits: ExportLimits) {}
+
+  result(): ExportReading {
+    return { spans: this.spans, rejected: this.rejected, pendingCopies: this.pendingCopies };
+  }
+
+  /** False once the export holds maxSpans (the span is counted, not read: the caller refuses the export whole). */
+  room(): boolean {
+    if (this.spans.length + this.rejected.length + this.pendingCopies < this.limits.maxSpans) return true;
+    this.rejected.push({ span_id: null, reason: 'too many spans' });
+    return false;
+  }
+
+  add(raw: RawSpan, resource: Record<string, unknown>): void {
+    const read = spanRecord(raw, resource);
+    if ('reason' in read) this.rejected.push(read);
+    else if (read.attributes['logfire.span_type'] === 'pending_span') this.pendingCopies += 1;
+    else this.spans.push(read);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// OTLP/JSON: the parsed objects (ids as hex, 64-bit numbers as decimal text or numbers).
+
+const HEX = /^[0-9a-f]+$/;
+
+function hexText(value: unknown, bytes: number): string | null {
+  if (typeof value !== 'string' || !value) return null;
+  const hex = value.toLowerCase();
+  // All zeros is OTLP's "no id".
+  return hex.length === bytes * 2 && HEX.test(hex) && !/^0+$/.test(hex) ? hex : null;
+}
+
+/** Nanoseconds (decimal text or a number) as microseconds; null when missing or zero. */
+function jsonMicros(value: unknown): number | null {
+  if (value === undefined || value === null) return null;
+  const digits = String(value);
+  if (!/^\d{1,20}$/.test(digits)) return null;
+  const nanos = BigInt(digits);
+  return nanos === 0n ? null : Number(nanos / 1000n);
+}
+
+function jsonAnyValue(value: unknown, limits: ExportLimits, depth: number): unknown {
+  if (!value || typeof value !== 'object' || depth > MAX_VALUE_DEPTH) return null;
+  const v = value as Record<string, unknown>;
+  // OTLP/JSON holds only the set field of the value oneof.
+  switch (Object.keys(v)[0]) {
+    case 'stringValue':
+      return typeof v.stringValue === 'string' ? stringValue(v.stringValue, limits) : null;
+    case 'boolValue':
+      return v.boolValue === true || v.boolValue === 'true';
+    case 'intValue':
+      return intValue(v.intValue);
+    case 'doubleValue':
+      return doubleValue(v.doubleValue);
+    case 'arrayValue': {
+      const values = (v.arrayValue as { values?: unknown } | null)?.values;
+      return Array.isArray(values) ? values.slice(0, limits.maxAttributes).map((item) => jsonAnyValue(item, limits, depth + 1)) : [];
+    }
+    case 'kvlistValue':
+      return jsonAttributes((v.kvlistValue as { values?: unknown } | null)?.values, limits, depth + 1).values;
+    case 'bytesValue':
+      return clean(String(v.bytesValue));
+    default:
+      return null;
+  }
+}
+
+function jsonAttributes(list: unknown, limits: ExportLimits, depth = 0): Attributes {
+  const attributes = new Attributes(limits);
+  if (!Array.isArray(list)) return attributes;
+  for (const item of list) {
+    const key = (item as { key?: unknown } | null)?.key;
+    if (attributes.accepts(key)) attributes.set(key, jsonAnyValue((item as { value?: unknown }).value, limits, depth));
+  }
+  return attributes;
+}
+
 /**
- * Every span of an export, with the ones that cannot be stored set aside. A
- * payload that is not an export at all throws MalformedExportError; too many
- * spans is the caller's to refuse (the count comes back first).
+ * Every span of an OTLP/JSON export, with the ones that cannot be stored set
+ * aside. A payload that is not an export at all throws MalformedExportError;
+ * too many spans is the caller's to refuse (the count comes back first).
  */
-export function readExport(request: ExportRequest, limits: ExportLimits): { spans: SpanRecord[]; rejected: Rejection[]; pendingCopies: number } {
+export function readJsonExport(request: ExportRequest, limits: ExportLimits): ExportReading {
   if (!request || typeof request !== 'object' || Array.isArray(request)) throw new MalformedExportError('An export is an object with resourceSpans');
   const resourceSpans = request.resourceSpans ?? [];
   if (!Array.isArray(resourceSpans)) throw new MalformedExportError('resourceSpans must be a list');
-  const spans: SpanRecord[] = [];
-  const rejected: Rejection[] = [];
-  let pendingCopies = 0;
+  const reading = new Reading(limits);
   for (const group of resourceSpans as Record<string, unknown>[]) {
     if (!group || typeof group !== 'object') throw new MalformedExportError('resourceSpans holds a non-object');
-    const resource = keyValues((group.resource as { attributes?: unknown } | undefined)?.attributes, limits).values;
+    const resource = jsonAttributes((group.resource as { attributes?: unknown } | undefined)?.attributes, limits).values;
     const scopeSpans = group.scopeSpans ?? [];
     if (!Array.isArray(scopeSpans)) throw new MalformedExportError('scopeSpans must be a list');
     for (const scope of scopeSpans as Record<string, unknown>[]) {
@@ -257,53 +352,324 @@ export function readExport(request: ExportRequest, limits: ExportLimits): { span
       if (!Array.isArray(list)) throw new MalformedExportError('spans must be a list');
       for (const raw of list as Record<string, unknown>[]) {
         if (!raw || typeof raw !== 'object') throw new MalformedExportError('spans holds a non-object');
-        if (spans.length + rejected.length + pendingCopies >= limits.maxSpans) {
-          // Counted, not read: the caller refuses the export whole.
-          rejected.push({ span_id: null, reason: 'too many spans' });
-          continue;
-        }
-        const read = readSpan(raw, resource, limits);
-        if ('reason' in read) rejected.push(read);
-        else if (read.attributes['logfire.span_type'] === 'pending_span') pendingCopies += 1;
-        else spans.push(read);
+        if (!reading.room()) continue;
+        const status = (raw.status ?? {}) as { code?: unknown; message?: unknown };
+        const startUs = jsonMicros(raw.startTimeUnixNano);
+        reading.add(
+          {
+            traceId: hexText(raw.traceId, 16),
+            spanId: hexText(raw.spanId, 8),
+            parentSpanId: hexText(raw.parentSpanId, 8),
+            name: raw.name,
+            kind: raw.kind,
+            startUs,
+            endUs: jsonMicros(raw.endTimeUnixNano),
+            attributes: jsonAttributes(raw.attributes, limits),
+            droppedAttributesCount: raw.droppedAttributesCount,
+            statusCode: status.code,
+            statusMessage: typeof status.message === 'string' ? status.message.slice(0, limits.maxAttributeLength) : status.message,
+            events: Array.isArray(raw.events)
+              ? (raw.events as Record<string, unknown>[])
+                  .slice(0, limits.maxAttributes)
+                  .map((event) => ({ name: event?.name, timeUs: jsonMicros(event?.timeUnixNano), attributes: jsonAttributes(event?.attributes, limits).values }))
+              : [],
+          },
+          resource,
+        );
       }
     }
   }
-  return { spans, rejected, pendingCopies };
+  return reading.result();
 }
 
-function readSpan(raw: Record<string, unknown>, resource: Record<string, unknown>, limits: ExportLimits): SpanRecord | Rejection {
-  const traceId = hexId(raw.traceId, 16);
-  const spanId = hexId(raw.spanId, 8);
-  if (!traceId || !spanId) return { span_id: spanId, reason: 'trace_id must be 16 bytes and span_id 8 bytes, not all zero' };
-  const start = micros(raw.startTimeUnixNano);
-  const end = micros(raw.endTimeUnixNano);
-  if (start === null || end === null || end < start) return { span_id: spanId, reason: 'start and end times must be set, the end not before the start' };
-  const { values: attributes, dropped } = keyValues(raw.attributes, limits);
-  if (dropped) attributes['otel.dropped_attributes_count'] = dropped + Number(raw.droppedAttributesCount ?? 0);
-  const status = (raw.status ?? {}) as { code?: unknown; message?: unknown };
-  const events = Array.isArray(raw.events)
-    ? (raw.events as Record<string, unknown>[]).slice(0, limits.maxAttributes).map((event) => ({
-        name: text(event?.name, 1024),
-        time_us: micros(event?.timeUnixNano) ?? start,
-        attributes: keyValues(event?.attributes, limits).values,
-      }))
-    : [];
-  const kind = Number(raw.kind ?? 0);
-  const statusCode = Number(status.code ?? 0);
-  return {
-    trace_id: traceId,
-    span_id: spanId,
-    parent_span_id: hexId(raw.parentSpanId, 8),
-    name: text(raw.name, 1024),
-    kind: Number.isInteger(kind) && kind >= 0 && kind <= 5 ? kind : 0,
-    start_us: start,
-    end_us: end,
-    duration_ms: (end - start) / 1000,
-    status_code: Number.isInteger(statusCode) && statusCode >= 0 && statusCode <= 2 ? statusCode : 0,
-    status_message: typeof status.message === 'string' && status.message ? clean(status.message.slice(0, limits.maxAttributeLength)) : null,
-    attributes,
-    resource,
-    events,
-  };
+// ---------------------------------------------------------------------------
+// Protobuf: the wire, read once with protobufjs's Reader.
+
+const LENGTH_DELIMITED = 2;
+
+/** Reads an ExportTraceServiceRequest from its bytes (already inflated); a body that is not one throws MalformedExportError. */
+export function readProtobufExport(body: Uint8Array, limits: ExportLimits): ExportReading {
+  const reading = new Reading(limits);
+  try {
+    new WireReader(body, limits, otlpTypes().fields).request(reading);
+  } catch (error) {
+    throw new MalformedExportError(`Not an OTLP ExportTraceServiceRequest: ${(error as Error).message}`);
+  }
+  return reading.result();
+}
+
+/**
+ * Each message is a loop over its fields (number and wire type from the tag),
+ * reading the fields the rules need, skipping the rest; a length-delimited
+ * field that runs past its message, or a message field of another wire type,
+ * is malformed.
+ */
+class WireReader {
+  private readonly reader: protobuf.Reader;
+  private readonly buffer: Buffer;
+  constructor(
+    body: Uint8Array,
+    private readonly limits: ExportLimits,
+    private readonly fields: OtlpTypes['fields'],
+  ) {
+    this.buffer = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.length);
+    this.reader = protobuf.Reader.create(this.buffer);
+  }
+
+  /** The end of the length-delimited field whose length comes next. */
+  private end(wireType: number): number {
+    if (wireType !== LENGTH_DELIMITED) throw new Error(`wire type ${wireType} where a message, string or bytes were expected`);
+    const end = this.reader.uint32() + this.reader.pos;
+    if (end > this.reader.len) throw new RangeError('a field runs past the end of the export');
+    return end;
+  }
+
+  /** After a message's loop: it ended exactly where its length said. */
+  private closed(end: number): void {
+    if (this.reader.pos !== end) throw new RangeError('a field runs past its message');
+  }
+
+  private string(wireType: number): string {
+    if (wireType !== LENGTH_DELIMITED) throw new Error(`wire type ${wireType} where a string was expected`);
+    return this.reader.string();
+  }
+
+  /** An id of `bytes` bytes as lowercase hex; null when it has another length or is all zeros (OTLP's "no id"). */
+  private id(wireType: number, bytes: number): string | null {
+    const end = this.end(wireType);
+    const start = this.reader.pos;
+    this.reader.pos = end;
+    if (end - start !== bytes) return null;
+    for (let index = start; index < end; index += 1) {
+      if (this.buffer[index] !== 0) return this.buffer.toString('hex', start, end);
+    }
+    return null;
+  }
+
+  /** A fixed64 of nanoseconds as microseconds (exact: nanos = high × 2^32 + low); null when zero. */
+  private micros(): number | null {
+    const low = this.reader.fixed32();
+    const high = this.reader.fixed32();
+    const us = high * 4294967 + Math.floor((high * 296 + low) / 1000);
+    return us > 0 ? us : null;
+  }
+
+  request(reading: Reading): void {
+    const reader = this.reader;
+    const field = this.fields.request.resourceSpans;
+    while (reader.pos < reader.len) {
+      const tag = reader.uint32();
+      if (tag >>> 3 === field) this.resourceSpans(this.end(tag & 7), reading);
+      else reader.skipType(tag & 7);
+    }
+  }
+
+  private resourceSpans(end: number, reading: Reading): void {
+    const reader = this.reader;
+    const f = this.fields.resourceSpans;
+    // The resource applies to every span of the group wherever it sits: read first, the scopes' spans after.
+    let resource: Record<string, unknown> = {};
+    const scopes: number[] = [];
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      const field = tag >>> 3;
+      if (field === f.resource) {
+        resource = this.resource(this.end(tag & 7));
+      } else if (field === f.scopeSpans) {
+        const scopeEnd = this.end(tag & 7);
+        scopes.push(reader.pos, scopeEnd);
+        reader.pos = scopeEnd;
+      } else {
+        reader.skipType(tag & 7);
+      }
+    }
+    this.closed(end);
+    const spansField = this.fields.scopeSpans.spans;
+    for (let index = 0; index < scopes.length; index += 2) {
+      reader.pos = scopes[index];
+      const scopeEnd = scopes[index + 1];
+      while (reader.pos < scopeEnd) {
+        const tag = reader.uint32();
+        if (tag >>> 3 !== spansField) {
+          reader.skipType(tag & 7);
+          continue;
+        }
+        const spanEnd = this.end(tag & 7);
+        if (reading.room()) reading.add(this.span(spanEnd), resource);
+        reader.pos = spanEnd;
+      }
+      this.closed(scopeEnd);
+    }
+    reader.pos = end;
+  }
+
+  private resource(end: number): Record<string, unknown> {
+    const reader = this.reader;
+    const attributes = new Attributes(this.limits);
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      if (tag >>> 3 === this.fields.resource.attributes) this.keyValue(this.end(tag & 7), attributes, 0);
+      else reader.skipType(tag & 7);
+    }
+    this.closed(end);
+    return attributes.values;
+  }
+
+  private span(end: number): RawSpan {
+    const reader = this.reader;
+    const f = this.fields.span;
+    const raw: RawSpan = {
+      traceId: null,
+      spanId: null,
+      parentSpanId: null,
+      name: '',
+      kind: 0,
+      startUs: null,
+      endUs: null,
+      attributes: new Attributes(this.limits),
+      droppedAttributesCount: 0,
+      statusCode: 0,
+      statusMessage: '',
+      events: [],
+    };
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      const field = tag >>> 3;
+      const wireType = tag & 7;
+      if (field === f.attributes) this.keyValue(this.end(wireType), raw.attributes, 0);
+      else if (field === f.traceId) raw.traceId = this.id(wireType, 16);
+      else if (field === f.spanId) raw.spanId = this.id(wireType, 8);
+      else if (field === f.parentSpanId) raw.parentSpanId = this.id(wireType, 8);
+      else if (field === f.name) raw.name = this.string(wireType);
+      else if (field === f.startTimeUnixNano) raw.startUs = this.micros();
+      else if (field === f.endTimeUnixNano) raw.endUs = this.micros();
+      else if (field === f.kind) raw.kind = reader.int32();
+      else if (field === f.status) this.status(this.end(wireType), raw);
+      else if (field === f.events) this.event(this.end(wireType), raw);
+      else if (field === f.droppedAttributesCount) raw.droppedAttributesCount = reader.uint32();
+      else reader.skipType(wireType);
+    }
+    this.closed(end);
+    return raw;
+  }
+
+  private status(end: number, raw: RawSpan): void {
+    const reader = this.reader;
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      if (tag >>> 3 === this.fields.status.code) raw.statusCode = reader.int32();
+      else if (tag >>> 3 === this.fields.status.message) raw.statusMessage = this.string(tag & 7).slice(0, this.limits.maxAttributeLength);
+      else reader.skipType(tag & 7);
+    }
+    this.closed(end);
+  }
+
+  private event(end: number, raw: RawSpan): void {
+    const reader = this.reader;
+    if (raw.events.length >= this.limits.maxAttributes) {
+      reader.pos = end;
+      return;
+    }
+    const f = this.fields.event;
+    const event: RawSpan['events'][number] = { name: '', timeUs: null, attributes: {} };
+    const attributes = new Attributes(this.limits);
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      const field = tag >>> 3;
+      if (field === f.name) event.name = this.string(tag & 7);
+      else if (field === f.timeUnixNano) event.timeUs = this.micros();
+      else if (field === f.attributes) this.keyValue(this.end(tag & 7), attributes, 0);
+      else reader.skipType(tag & 7);
+    }
+    this.closed(end);
+    event.attributes = attributes.values;
+    raw.events.push(event);
+  }
+
+  /** One KeyValue (ending at `end`) into `attributes`, its value read only when the key is kept. */
+  private keyValue(end: number, attributes: Attributes, depth: number): void {
+    const reader = this.reader;
+    let key: string | undefined;
+    let valueStart = -1;
+    let valueEnd = -1;
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      if (tag >>> 3 === this.fields.keyValue.key) {
+        key = this.string(tag & 7);
+      } else if (tag >>> 3 === this.fields.keyValue.value) {
+        valueEnd = this.end(tag & 7);
+        valueStart = reader.pos;
+        reader.pos = valueEnd;
+      } else {
+        reader.skipType(tag & 7);
+      }
+    }
+    this.closed(end);
+    if (!attributes.accepts(key)) return;
+    let value: unknown = null;
+    if (valueStart >= 0) {
+      reader.pos = valueStart;
+      value = this.anyValue(valueEnd, depth);
+      reader.pos = end;
+    }
+    attributes.set(key, value);
+  }
+
+  /** An AnyValue message (the last field of its oneof wins, as in protobuf). */
+  private anyValue(end: number, depth: number): unknown {
+    const reader = this.reader;
+    if (depth > MAX_VALUE_DEPTH) {
+      reader.pos = end;
+      return null;
+    }
+    const f = this.fields.anyValue;
+    let value: unknown = null;
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      const field = tag >>> 3;
+      const wireType = tag & 7;
+      if (field === f.stringValue) value = stringValue(this.string(wireType), this.limits);
+      else if (field === f.intValue) value = intValue(reader.int64());
+      else if (field === f.boolValue) value = reader.bool();
+      else if (field === f.doubleValue) value = doubleValue(reader.double());
+      else if (field === f.arrayValue) value = this.arrayValue(this.end(wireType), depth);
+      else if (field === f.kvlistValue) value = this.keyValueList(this.end(wireType), depth);
+      else if (field === f.bytesValue) {
+        const bytesEnd = this.end(wireType);
+        value = this.buffer.toString('base64', reader.pos, bytesEnd);
+        reader.pos = bytesEnd;
+      } else reader.skipType(wireType);
+    }
+    this.closed(end);
+    return value;
+  }
+
+  private arrayValue(end: number, depth: number): unknown[] {
+    const reader = this.reader;
+    const items: unknown[] = [];
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      if (tag >>> 3 !== this.fields.arrayValue.values) {
+        reader.skipType(tag & 7);
+        continue;
+      }
+      const itemEnd = this.end(tag & 7);
+      if (items.length < this.limits.maxAttributes) items.push(this.anyValue(itemEnd, depth + 1));
+      reader.pos = itemEnd;
+    }
+    this.closed(end);
+    return items;
+  }
+
+  private keyValueList(end: number, depth: number): Record<string, unknown> {
+    const reader = this.reader;
+    const attributes = new Attributes(this.limits);
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      if (tag >>> 3 === this.fields.keyValueList.values) this.keyValue(this.end(tag & 7), attributes, depth + 1);
+      else reader.skipType(tag & 7);
+    }
+    this.closed(end);
+    return attributes.values;
+  }
 }

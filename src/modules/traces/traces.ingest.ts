@@ -7,7 +7,7 @@ import { database } from '../../db/database';
 import { copyIn, plainQuery } from '../../db/hot';
 import type { Transaction } from 'sequelize';
 import { deriveAttacksFromSpans, type StoredSpan } from '../assessments/trace-attacks';
-import { readExport, type ExportRequest, type Rejection, type SpanRecord } from './otlp';
+import type { ExportLimits, ExportReading, Rejection, SpanRecord } from './otlp';
 import { acceptedWindow, ensureSpanPartitions } from './span-partitions';
 import { COPY_SPANS_SQL, EXPORT_PROJECTS_SQL, INSERT_SPANS_SQL, LOCK_TRACES_SQL, REHOME_SQL, STORED_ROOTS_SQL } from './traces.sql';
 
@@ -30,6 +30,7 @@ export interface IngestResult {
 
 interface ProjectRow {
   id: string;
+  waiting: string[];
   key: string;
   workspace_id: string;
   is_default: boolean;
@@ -54,20 +55,23 @@ function projectRef(span: SpanRecord): string | null {
   return textOr(span.attributes['dreadnode.project']) ?? textOr(span.resource['dreadnode.project']);
 }
 
-export async function ingestExport(scope: OrgScope, request: ExportRequest): Promise<IngestResult> {
+/** The limits an export is read within (OTLP_MAX_*). */
+export function exportLimits(): ExportLimits {
   const settings = config();
-  const { spans: read, rejected, pendingCopies } = readExport(request, {
-    maxSpans: settings.OTLP_MAX_SPANS,
-    maxAttributes: settings.OTLP_MAX_ATTRIBUTES,
-    maxAttributeLength: settings.OTLP_MAX_ATTRIBUTE_LENGTH,
-  });
+  return { maxSpans: settings.OTLP_MAX_SPANS, maxAttributes: settings.OTLP_MAX_ATTRIBUTES, maxAttributeLength: settings.OTLP_MAX_ATTRIBUTE_LENGTH };
+}
+
+/** Stores the spans an export's reading found (either encoding's reader, within exportLimits()). */
+export async function ingestExport(scope: OrgScope, reading: ExportReading): Promise<IngestResult> {
+  const settings = config();
+  const { spans: found, rejected, pendingCopies } = reading;
   if (rejected.some((item) => item.reason === 'too many spans')) {
     throw new PayloadTooLargeError(`An export holds at most ${settings.OTLP_MAX_SPANS} spans (OTLP_MAX_SPANS); send smaller batches`);
   }
   const { oldestUs, newestUs } = acceptedWindow();
   const spans: SpanRecord[] = [];
   const keys = new Set<string>();
-  for (const span of read) {
+  for (const span of found) {
     const key = `${span.trace_id}/${span.span_id}`;
     // The same span twice in one export is stored once.
     if (keys.has(key)) continue;
@@ -78,16 +82,19 @@ export async function ingestExport(scope: OrgScope, request: ExportRequest): Pro
       spans.push(span);
     }
   }
-  const placements = await placeSpans(scope, spans, rejected);
+  const { placements, waiting } = await placeSpans(scope, spans, rejected);
   const rows = spans.flatMap((span, index) => (placements[index] ? [rowOf(span, placements[index])] : []));
   if (rows.length) {
     await ensureSpanPartitions();
+    const plan = storePlan(rows, waiting);
     try {
-      await database().transaction((transaction) => storeRows(scope, rows, transaction, 'copy'));
+      // An export that moves no waiting child and holds no red-team span is one statement: the COPY, its own transaction.
+      if (!plan.moved.length && !plan.redTeamTraces.length) await copyIn(COPY_SPANS_SQL, copyText(scope.org.id, rows));
+      else await database().transaction((transaction) => storeRows(scope, rows, plan, transaction, 'copy'));
     } catch (error) {
       // Some spans were stored already (a retried export, or two exports of the same spans at once).
       if (!isUniqueViolation(error)) throw error;
-      await database().transaction((transaction) => storeRows(scope, rows, transaction, 'insert'));
+      await database().transaction((transaction) => storeRows(scope, rows, plan, transaction, 'insert'));
     }
   }
   return { accepted: rows.length + pendingCopies, rejected: rejected.length, message: rejectionMessage(rejected) };
@@ -95,16 +102,31 @@ export async function ingestExport(scope: OrgScope, request: ExportRequest): Pro
 
 type SpanRow = ReturnType<typeof rowOf>;
 
+interface StorePlan {
+  /** The traces of the export's red-team spans (study, trial): locked, and their attacks derived. */
+  redTeamTraces: string[];
+  /** The export's roots whose traces have children waiting (placed by default before the root arrived), where those move. */
+  moved: { trace_id: string; project_id: string; workspace_id: string }[];
+}
+
+function storePlan(rows: SpanRow[], waiting: Set<string>): StorePlan {
+  return {
+    redTeamTraces: [...new Set(rows.filter((row) => row.span_type === 'study' || row.span_type === 'trial').map((row) => row.trace_id))],
+    moved: rows
+      .filter((row) => row.parent_span_id === null && !row.project_inferred && waiting.has(row.trace_id))
+      .map((row) => ({ trace_id: row.trace_id, project_id: row.project_id, workspace_id: row.workspace_id })),
+  };
+}
+
 /**
  * One transaction: the spans written by COPY (or, when some were stored
  * already, by INSERT … ON CONFLICT DO NOTHING, which skips them), children
  * placed before their root moved to it, attacks derived from what is new.
  */
-async function storeRows(scope: OrgScope, rows: SpanRow[], transaction: Transaction, how: 'copy' | 'insert'): Promise<void> {
+async function storeRows(scope: OrgScope, rows: SpanRow[], plan: StorePlan, transaction: Transaction, how: 'copy' | 'insert'): Promise<void> {
   // Exports of one red-team trace take turns (a lock per trace, held to commit): a trial and its study arriving
   // in two exports at once would otherwise each miss the other's uncommitted span, and the trial would count nowhere.
-  const redTeamTraces = [...new Set(rows.filter((row) => row.span_type === 'study' || row.span_type === 'trial').map((row) => row.trace_id))];
-  if (redTeamTraces.length) await plainQuery(LOCK_TRACES_SQL, { organization_id: scope.org.id, trace_ids: redTeamTraces }, { transaction });
+  if (plan.redTeamTraces.length) await plainQuery(LOCK_TRACES_SQL, { organization_id: scope.org.id, trace_ids: plan.redTeamTraces }, { transaction });
   let stored: StoredSpan[];
   if (how === 'copy') {
     // Optimistic: an exporter retries only after a failure, so the spans are almost always new. One already
@@ -114,11 +136,9 @@ async function storeRows(scope: OrgScope, rows: SpanRow[], transaction: Transact
   } else {
     stored = await plainQuery<StoredSpan>(INSERT_SPANS_SQL, { organization_id: scope.org.id, rows: JSON.stringify(rows) }, { transaction });
   }
-  const roots = rows.filter((row) => row.parent_span_id === null && !row.project_inferred);
-  if (roots.length) {
-    const moved = roots.map((row) => ({ trace_id: row.trace_id, project_id: row.project_id, workspace_id: row.workspace_id }));
+  if (plan.moved.length) {
     // A workspace-limited key moves only spans of its own workspace.
-    await plainQuery(REHOME_SQL, { organization_id: scope.org.id, roots: JSON.stringify(moved), key_workspace_id: scope.viewer.apiKey?.workspace_id ?? null }, { transaction, prepare: 'spans-rehome' });
+    await plainQuery(REHOME_SQL, { organization_id: scope.org.id, roots: JSON.stringify(plan.moved), key_workspace_id: scope.viewer.apiKey?.workspace_id ?? null }, { transaction, prepare: 'spans-rehome' });
   }
   await deriveAttacksFromSpans(scope.org.id, stored, transaction);
 }
@@ -179,7 +199,7 @@ function rejectionMessage(rejected: Rejection[]): string {
  * the default workspace, or of an API key's own workspace). A span naming a
  * project outside a workspace-limited key's workspace is rejected.
  */
-async function placeSpans(scope: OrgScope, spans: SpanRecord[], rejected: Rejection[]): Promise<(Placement | null)[]> {
+async function placeSpans(scope: OrgScope, spans: SpanRecord[], rejected: Rejection[]): Promise<{ placements: (Placement | null)[]; waiting: Set<string> }> {
   const keyWorkspace = scope.viewer.apiKey?.workspace_id ?? null;
   // Each span's own reference, read once.
   const ownRefs = spans.map(projectRef);
@@ -188,7 +208,11 @@ async function placeSpans(scope: OrgScope, spans: SpanRecord[], rejected: Reject
     if (span.parent_span_id === null) rootRefs.set(span.trace_id, ownRefs[index]);
   });
   const refs = [...new Set(ownRefs.filter((ref): ref is string => ref !== null))];
-  const projects = await plainQuery<ProjectRow>(EXPORT_PROJECTS_SQL, { organization_id: scope.org.id, refs: [...refs, ...refs.map((ref) => ref.toLowerCase())], key_workspace_id: keyWorkspace }, { prepare: 'spans-export-projects' });
+  const projects = await plainQuery<ProjectRow>(
+    EXPORT_PROJECTS_SQL,
+    { organization_id: scope.org.id, refs: [...refs, ...refs.map((ref) => ref.toLowerCase())], key_workspace_id: keyWorkspace, root_traces: [...rootRefs.keys()] },
+    { prepare: 'spans-export-projects' },
+  );
   const byRef = new Map<string, ProjectRow>();
   for (const project of projects) {
     // A key names a project in each workspace: the key's workspace first, then the default workspace, then the oldest.
@@ -210,7 +234,7 @@ async function placeSpans(scope: OrgScope, spans: SpanRecord[], rejected: Reject
       )
     : new Map<string, { project_id: string; workspace_id: string }>();
 
-  return spans.map((span, index) => {
+  const placements = spans.map((span, index) => {
     const ref = ownRefs[index] ?? rootRefs.get(span.trace_id) ?? null;
     const named = ref ? (byRef.get(ref) ?? byRef.get(ref.toLowerCase())) : undefined;
     if (named && keyWorkspace && named.workspace_id !== keyWorkspace) {
@@ -224,6 +248,7 @@ async function placeSpans(scope: OrgScope, spans: SpanRecord[], rejected: Reject
     const waitsForRoot = span.parent_span_id !== null && !rootRefs.has(span.trace_id) && !keyWorkspace;
     return { project_id: fallback.id, workspace_id: fallback.workspace_id, project_inferred: waitsForRoot };
   });
+  return { placements, waiting: new Set(projects[0]?.waiting ?? []) };
 }
 
 /** A span as a row of the ingest statement (traces.sql.ts ROW_COLUMNS). */

@@ -44,9 +44,17 @@ export const LOCK_TRACES_SQL = `
   SELECT count(pg_advisory_xact_lock(x.k)) FROM (
     SELECT DISTINCT hashtextextended($organization_id::text || ':' || t, 0) AS k FROM unnest($trace_ids::text[]) AS t ORDER BY 1) x`;
 
-/** The projects an export may name (by id or key), and the default projects, of the organization. */
+/**
+ * The projects an export may name (by id or key), and the default projects,
+ * of the organization; and, in the same round trip, which of the export's
+ * root traces have children stored before them waiting to follow them
+ * (`waiting`, on every row: through the small index of such spans), so an
+ * export with none skips the move.
+ */
 export const EXPORT_PROJECTS_SQL = `
-  SELECT p.id, p.key, p.workspace_id, p.is_default, w.is_default AS workspace_is_default
+  SELECT p.id, p.key, p.workspace_id, p.is_default, w.is_default AS workspace_is_default,
+         (SELECT coalesce(array_agg(DISTINCT s.trace_id), '{}') FROM spans s
+           WHERE s.organization_id = $organization_id AND s.project_inferred AND s.trace_id = ANY($root_traces::text[])) AS waiting
     FROM projects p JOIN workspaces w ON w.id = p.workspace_id
    WHERE p.organization_id = $organization_id
      AND (p.id::text = ANY($refs::text[]) OR p.key::text = ANY($refs::text[]) OR (p.is_default AND (w.is_default OR w.id = $key_workspace_id::uuid)))

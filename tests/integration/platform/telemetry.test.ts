@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { createUser } from '../../factories/accounts';
-import { decodeProtobuf } from '../../../src/modules/traces/otlp';
+import { readProtobufExport } from '../../../src/modules/traces/otlp';
 import { closeDatabase, connectDatabase } from '../../../src/db/database';
 import { platform } from '../../../src/modules';
 
@@ -30,10 +30,6 @@ let receiver: http.Server;
 const spans: Received[] = [];
 let child: ChildProcess | null = null;
 
-function hex(value: unknown): string | null {
-  return Buffer.isBuffer(value) && value.length ? value.toString('hex') : null;
-}
-
 beforeAll(async () => {
   connectDatabase(process.env.DATABASE_URL!, { poolMax: 2, models: platform.models });
   receiver = http.createServer((req, res) => {
@@ -42,14 +38,11 @@ beforeAll(async () => {
     req.on('end', () => {
       let body = Buffer.concat(chunks);
       if (req.headers['content-encoding'] === 'gzip') body = zlib.gunzipSync(body);
-      const request = decodeProtobuf(body) as { resourceSpans?: { scopeSpans?: { spans?: Record<string, unknown>[] }[] }[] };
-      for (const group of request.resourceSpans ?? []) {
-        for (const scope of group.scopeSpans ?? []) {
-          for (const span of scope.spans ?? []) {
-            const attributes = Object.fromEntries(((span.attributes as { key: string; value: Record<string, unknown> }[]) ?? []).map((item) => [item.key, Object.values(item.value)[0]]));
-            spans.push({ traceId: hex(span.traceId)!, spanId: hex(span.spanId)!, parentSpanId: hex(span.parentSpanId), name: String(span.name), attributes });
-          }
-        }
+      // Read by the ingest's own reader of OTLP protobuf.
+      const reading = readProtobufExport(body, { maxSpans: 100_000, maxAttributes: 1000, maxAttributeLength: 1_000_000 });
+      expect(reading.rejected).toEqual([]);
+      for (const span of reading.spans) {
+        spans.push({ traceId: span.trace_id, spanId: span.span_id, parentSpanId: span.parent_span_id, name: span.name, attributes: span.attributes });
       }
       res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
     });

@@ -91,6 +91,25 @@ describe('POST /org/{org}/otel/traces', () => {
     expect(list.body.traces.filter((item: { trace_id: string }) => item.trace_id === traceId)).toHaveLength(1);
   });
 
+  it('writes an export that moves no waiting child in one COPY of its own, and one that does in one transaction', async () => {
+    // (The process's first export also makes sure of the partitions.)
+    await send(exportOf([span({ traceId: hex(16) })]));
+    const traceId = hex(16);
+    const root = span({ traceId, name: 'root' });
+    const whole = await countStatements(() => send(exportOf([root, span({ traceId, parentSpanId: root.spanId })])));
+    expect(whole.result.body).toEqual({ accepted: 2, rejected: 0 });
+    // The key, the projects (with the waiting check), the COPY.
+    expect(whole.statements).toHaveLength(3);
+    expect(whole.statements[2]).toMatch(/^COPY spans/);
+    const late = hex(16);
+    const rootId = hex(8);
+    await send(exportOf([span({ traceId: late, parentSpanId: rootId, name: 'child first' })]));
+    const moving = await countStatements(() => send(exportOf([span({ traceId: late, spanId: rootId, name: 'root last' })])));
+    // Sequelize logs its transaction statements as `Executing (id): …`.
+    const verbs = moving.statements.map((sql) => sql.replace(/^Executing \(\S+\): /, '').trim().split(/\s+/)[0]);
+    expect(verbs).toEqual(['SELECT', 'SELECT', 'START', 'COPY', 'UPDATE', 'COMMIT;']);
+  });
+
   it('stores the spans once when the same export arrives several times at once', async () => {
     const traceId = hex(16);
     const root = span({ traceId, name: 'root' });
@@ -140,15 +159,25 @@ describe('POST /org/{org}/otel/traces', () => {
     expect((await rest(api, 'GET', `${WS}/traces/${inDefault}`, { token: owner.token })).status).toBe(404);
   });
 
-  it('places children sent before their root with the root once it arrives', async () => {
-    const created = await rest(api, 'POST', `${WS}/projects`, { token: owner.token, body: { key: `p-${hex(3)}`, name: 'Traced' } });
+  it('places children sent before their root with the root once it arrives, in another workspace too', async () => {
+    const workspace = await rest(api, 'POST', `/org/${owner.orgKey}/ws`, { token: owner.token, body: { key: `ws-${hex(3)}`, name: 'Elsewhere' } });
+    expect(workspace.status).toBe(201);
+    const created = await rest(api, 'POST', `/org/${owner.orgKey}/ws/${workspace.body.key}/projects`, { token: owner.token, body: { key: `p-${hex(3)}`, name: 'Traced' } });
     expect(created.status).toBe(201);
     const traceId = hex(16);
     const rootId = hex(8);
+    // The child comes first (an SDK exports a span when it ends): placed by default, waiting for its root.
     await send(exportOf([span({ traceId, parentSpanId: rootId, name: 'child' })]));
-    await send(exportOf([span({ traceId, spanId: rootId, name: 'root', attributes: { 'dreadnode.project': created.body.key } })]));
-    const list = await rest(api, 'GET', `${WS}/traces`, { token: owner.token, query: { project_id: created.body.id } });
+    await send(exportOf([span({ traceId, spanId: rootId, name: 'root', attributes: { 'dreadnode.project': created.body.id } })]));
+    const list = await rest(api, 'GET', `/org/${owner.orgKey}/ws/${workspace.body.key}/traces`, { token: owner.token, query: { project_id: created.body.id } });
+    // Counted in the root's workspace: the child moved there.
     expect(list.body.traces).toEqual([expect.objectContaining({ trace_id: traceId, span_count: 2, project_id: created.body.id })]);
+    const spans = await rest(api, 'GET', `/org/${owner.orgKey}/ws/${workspace.body.key}/traces/${traceId}/spans`, { token: owner.token });
+    expect(spans.body.data.map((row: { name: string }) => row.name).sort()).toEqual(['child', 'root']);
+    // A later export of the same trace's spans moves nothing and stores them where the root is.
+    await send(exportOf([span({ traceId, parentSpanId: rootId, name: 'late child' })]));
+    const again = await rest(api, 'GET', `/org/${owner.orgKey}/ws/${workspace.body.key}/traces`, { token: owner.token, query: { project_id: created.body.id } });
+    expect(again.body.traces).toEqual([expect.objectContaining({ trace_id: traceId, span_count: 3 })]);
   });
 
   it('rejects spans outside the retention window and malformed ids one by one', async () => {

@@ -1,0 +1,166 @@
+import path from 'node:path';
+import protobuf from 'protobufjs';
+import { MalformedExportError, readJsonExport, readProtobufExport, type ExportLimits } from '../../src/modules/traces/otlp';
+
+/**
+ * The two readers of an OTLP export (decisions §15): the protobuf one walks
+ * the wire, the JSON one the parsed objects; both hand their fields to the
+ * same rules. The same export in both encodings gives equal readings, for
+ * every kind of value and every reason a span or attribute is refused.
+ */
+const root = new protobuf.Root();
+root.resolvePath = (_origin, target) => path.resolve(__dirname, '../../src/modules/traces/proto', target);
+root.loadSync('opentelemetry/proto/collector/trace/v1/trace_service.proto');
+const Request = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
+
+const LIMITS: ExportLimits = { maxSpans: 100, maxAttributes: 8, maxAttributeLength: 64 };
+const NOW_NS = BigInt(Date.now()) * 1_000_000n;
+const ns = (offsetMs: number) => String(NOW_NS + BigInt(offsetMs) * 1_000_000n + 123_456n);
+const TRACE = 'ab'.repeat(16);
+const hexId = (n: number) => n.toString(16).padStart(16, '0');
+
+/** OTLP/JSON → the same message for protobufjs: ids hex → bytes, bytesValue base64 → bytes. */
+function protoForm(value: unknown, key = ''): unknown {
+  if (Array.isArray(value)) return value.map((item) => protoForm(item));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, protoForm(item, name)]));
+  if (typeof value === 'string' && ['traceId', 'spanId', 'parentSpanId'].includes(key)) return Buffer.from(value, 'hex');
+  if (typeof value === 'string' && key === 'bytesValue') return Buffer.from(value, 'base64');
+  return value;
+}
+
+function both(json: object, limits = LIMITS) {
+  const body = Buffer.from(Request.encode(Request.fromObject(protoForm(json) as object)).finish());
+  return { fromJson: readJsonExport(json, limits), fromProtobuf: readProtobufExport(body, limits) };
+}
+
+const str = (value: string) => ({ stringValue: value });
+const span = (n: number, extra: Record<string, unknown> = {}) => ({
+  traceId: TRACE,
+  spanId: hexId(n),
+  parentSpanId: n === 1 ? '0000000000000000' : hexId(1),
+  name: `span ${n}`,
+  kind: 2,
+  startTimeUnixNano: ns(n),
+  endTimeUnixNano: ns(n + 5),
+  ...extra,
+});
+
+const EXPORT = {
+  resourceSpans: [
+    {
+      resource: { attributes: [{ key: 'service.name', value: str('agent') }, { key: 'dreadnode.project', value: str('default') }] },
+      scopeSpans: [
+        {
+          scope: { name: 'dreadnode' },
+          spans: [
+            span(1, {
+              attributes: [
+                { key: 'text', value: str('plain') },
+                { key: 'object', value: str('{"a":[1,2,{"b":null}]}') },
+                { key: 'none', value: str('null') },
+                { key: 'not json', value: str('{oops') },
+                { key: 'flag', value: { boolValue: true } },
+                { key: 'small', value: { intValue: '-42' } },
+                { key: 'huge', value: { intValue: '9007199254740993' } },
+                { key: 'ratio', value: { doubleValue: 0.25 } },
+                // Beyond the 8 kept keys: dropped and counted.
+                { key: 'ninth', value: str('x') },
+              ],
+              droppedAttributesCount: 2,
+              status: { code: 2, message: 'boom\u0000!' },
+            }),
+            span(2, {
+              attributes: [
+                { key: 'nul', value: str('a\u0000b') },
+                { key: 'long', value: str('y'.repeat(100)) },
+                { key: 'bytes', value: { bytesValue: Buffer.from('raw bytes').toString('base64') } },
+                {
+                  key: 'list',
+                  value: {
+                    arrayValue: {
+                      values: [str('one'), { intValue: '2' }, { kvlistValue: { values: [{ key: 'inner', value: { boolValue: false } }, { key: '', value: str('bad key') }] } }],
+                    },
+                  },
+                },
+                { key: 'deep', value: nested(12) },
+                { key: '', value: str('empty key') },
+                { key: 'k'.repeat(256), value: str('long key') },
+                { key: 'text', value: str('first') },
+                { key: 'text', value: str('second wins') },
+                { key: 'unset', value: {} },
+              ],
+              events: [{ name: 'retry', timeUnixNano: ns(3), attributes: [{ key: 'attempt', value: { intValue: '2' } }] }, { name: 'no time' }],
+              kind: 9,
+            }),
+            span(3, { attributes: [{ key: 'logfire.span_type', value: str('pending_span') }] }),
+            span(4, { endTimeUnixNano: ns(-10) }),
+            span(5, { endTimeUnixNano: undefined }),
+            span(6, { traceId: '00'.repeat(16) }),
+            span(7, { spanId: 'abcdef' }),
+          ],
+        },
+        { spans: [span(8, { name: 'second scope' })] },
+      ],
+    },
+    { scopeSpans: [{ spans: [span(9, { name: 'no resource' })] }] },
+  ],
+};
+
+function nested(depth: number): object {
+  return depth === 0 ? str('bottom') : { arrayValue: { values: [nested(depth - 1)] } };
+}
+
+it('reads an export alike from protobuf and from JSON: values, limits, refusals, pending copies', () => {
+  const { fromJson, fromProtobuf } = both(EXPORT);
+  expect(fromProtobuf).toEqual(fromJson);
+  // And what they read is what the rules say (so equality is not two readers agreeing on nothing).
+  expect(fromJson.spans.map((item) => item.span_id)).toEqual([hexId(1), hexId(2), hexId(8), hexId(9)]);
+  expect(fromJson.pendingCopies).toBe(1);
+  expect(fromJson.rejected.map((item) => item.span_id)).toEqual([hexId(4), hexId(5), hexId(6), null]);
+  const [first, second, , last] = fromJson.spans;
+  expect(first).toMatchObject({
+    parent_span_id: null,
+    kind: 2,
+    status_code: 2,
+    status_message: 'boom!',
+    resource: { 'service.name': 'agent', 'dreadnode.project': 'default' },
+    attributes: {
+      text: 'plain',
+      object: { a: [1, 2, { b: null }] },
+      none: null,
+      'not json': '{oops',
+      flag: true,
+      small: -42,
+      huge: '9007199254740993',
+      ratio: 0.25,
+      'otel.dropped_attributes_count': 3,
+    },
+  });
+  expect(first.start_us).toBe(Number((NOW_NS + 1_000_000n + 123_456n) / 1000n));
+  expect(first.duration_ms).toBe(5);
+  expect(second).toMatchObject({
+    kind: 0,
+    attributes: { nul: 'ab', long: 'y'.repeat(64), bytes: Buffer.from('raw bytes').toString('base64'), list: ['one', 2, { inner: false }], text: 'second wins', unset: null },
+    events: [
+      { name: 'retry', time_us: Number((NOW_NS + 3_000_000n + 123_456n) / 1000n), attributes: { attempt: 2 } },
+      { name: 'no time', time_us: second.start_us, attributes: {} },
+    ],
+  });
+  expect(JSON.stringify(second.attributes.deep)).toBe(`${'['.repeat(9)}null${']'.repeat(9)}`);
+  expect(second.attributes['otel.dropped_attributes_count']).toBe(2);
+  expect(last.resource).toEqual({});
+});
+
+it('counts the spans past maxSpans alike, without reading them', () => {
+  const { fromJson, fromProtobuf } = both(EXPORT, { ...LIMITS, maxSpans: 3 });
+  expect(fromProtobuf).toEqual(fromJson);
+  expect(fromJson.rejected.filter((item) => item.reason === 'too many spans')).toHaveLength(6);
+});
+
+it('refuses bytes that are not an export as malformed', () => {
+  const body = Buffer.from(Request.encode(Request.fromObject(protoForm(EXPORT) as object)).finish());
+  for (const bad of [body.subarray(0, body.length - 7), Buffer.from('not protobuf at all, just text'), Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f])]) {
+    expect(() => readProtobufExport(bad, LIMITS)).toThrow(MalformedExportError);
+  }
+  expect(readProtobufExport(Buffer.alloc(0), LIMITS)).toEqual({ spans: [], rejected: [], pendingCopies: 0 });
+});
