@@ -42,62 +42,31 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
 /**
  * A body that may arrive gzip-compressed (OTLP exporters send
  * `Content-Encoding: gzip`), read within two limits: `limit` bytes as sent
- * and `inflatedLimit` once inflated. Inflating is streamed and stops at the
- * first byte past the limit, so a compressed bomb is refused (413) after
- * at most `inflatedLimit` bytes were made, never inflated whole.
+ * and `inflatedLimit` once inflated. The compressed body (at most `limit`
+ * bytes) is inflated in one call whose output zlib caps at `inflatedLimit`:
+ * it stops at the first chunk past it, so a compressed bomb is refused (413)
+ * after at most `inflatedLimit` bytes were made, never inflated whole. (One
+ * call costs a fraction of a streamed inflate's CPU, which hands each 16 KiB
+ * to the thread pool and back.)
  */
 export async function readEncodedBody(req: IncomingMessage, limit: number, inflatedLimit: number): Promise<Buffer> {
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   if (encoding !== 'gzip' && encoding !== 'identity') throw new UnsupportedMediaTypeError(`Content-Encoding ${encoding} is not supported; send gzip or identity`);
   if (Number(req.headers['content-length'] ?? 0) > limit) throw new PayloadTooLargeError(`Request body exceeds the limit of ${limit} bytes`);
-  if (encoding === 'identity') {
-    try {
-      return await readBody(req, limit);
-    } catch (error) {
-      if (error instanceof BodyTooLargeError) throw new PayloadTooLargeError(`Request body exceeds the limit of ${limit} bytes`);
-      throw error;
-    }
-  }
-  const gunzip = zlib.createGunzip();
-  const chunks: Buffer[] = [];
-  let sent = 0;
-  let inflated = 0;
-  let failure: AppError | null = null;
-  const done = new Promise<void>((resolve) => {
-    gunzip.on('data', (chunk: Buffer) => {
-      inflated += chunk.length;
-      if (inflated > inflatedLimit) {
-        failure ??= new PayloadTooLargeError(`Request body exceeds the limit of ${inflatedLimit} bytes once inflated`);
-        gunzip.destroy();
-        return resolve();
-      }
-      chunks.push(chunk);
-    });
-    gunzip.on('error', () => {
-      failure ??= new InvalidError('The request body is not valid gzip');
-      resolve();
-    });
-    gunzip.on('end', resolve);
-    gunzip.on('close', resolve);
-  });
+  let sent: Buffer;
   try {
-    for await (const chunk of req) {
-      sent += (chunk as Buffer).length;
-      if (sent > limit) throw new PayloadTooLargeError(`Request body exceeds the limit of ${limit} bytes`);
-      if (failure) break;
-      // Inflate as it arrives, waiting for the inflater to drain so its output never piles up.
-      if (!gunzip.write(chunk)) await new Promise((resolve) => gunzip.once('drain', resolve).once('close', resolve));
-      if (failure) break;
-    }
+    sent = await readBody(req, limit);
   } catch (error) {
-    gunzip.destroy();
-    if (error instanceof AppError) throw error;
-    throw new InvalidError('The request body is malformed or incomplete');
+    if (error instanceof BodyTooLargeError) throw new PayloadTooLargeError(`Request body exceeds the limit of ${limit} bytes`);
+    throw error;
   }
-  if (!failure) gunzip.end();
-  await done;
-  if (failure) throw failure;
-  return Buffer.concat(chunks);
+  if (encoding === 'identity') return sent;
+  try {
+    return zlib.gunzipSync(sent, { maxOutputLength: inflatedLimit, chunkSize: 64 * 1024 });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw new PayloadTooLargeError(`Request body exceeds the limit of ${inflatedLimit} bytes once inflated`);
+    throw new InvalidError('The request body is not valid gzip');
+  }
 }
 
 /** A JSON body: its value (undefined when empty), or the 422 item saying where it broke. */

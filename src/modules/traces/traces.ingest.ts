@@ -159,9 +159,14 @@ function timestampText(us: number): string {
   return `${secondText}.${String(us - second * 1_000_000).padStart(6, '0')}Z`;
 }
 
-/** Text in COPY's text format: backslash, tab, newline and carriage return escaped (JSON text only ever needs the backslash). */
+/** Text in COPY's text format: backslash, tab, newline and carriage return escaped. */
 function copyEscape(text: string): string {
   return /[\\\t\n\r]/.test(text) ? text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : text;
+}
+/** JSON text in COPY's text format: JSON.stringify escapes every control character, so only its backslashes need doubling. */
+function copyJson(value: unknown): string {
+  const json = JSON.stringify(value);
+  return json.includes('\\') ? json.replace(/\\/g, '\\\\') : json;
 }
 const copyNullable = (value: string | null) => (value === null ? '\\N' : copyEscape(value));
 const copyId = (value: string | null) => value ?? '\\N';
@@ -176,12 +181,12 @@ function copyText(organizationId: string, rows: SpanRow[]): string {
   const resources = new Map<object, string>();
   for (const row of rows) {
     let resource = resources.get(row.resource);
-    if (resource === undefined) resources.set(row.resource, (resource = copyEscape(JSON.stringify(row.resource))));
+    if (resource === undefined) resources.set(row.resource, (resource = copyJson(row.resource)));
     text +=
       `${organizationId}\t${row.workspace_id}\t${row.project_id}\t${row.project_inferred}\t${row.trace_id}\t${row.span_id}\t${copyId(row.parent_span_id)}\t` +
       `${copyEscape(row.name)}\t${copyNullable(row.span_type)}\t${row.kind}\t${timestampText(row.start_us)}\t${timestampText(row.end_us)}\t${row.duration_ms}\t` +
-      `${row.status_code}\t${copyNullable(row.status_message)}\t${copyEscape(JSON.stringify(row.attributes))}\t${resource}\t` +
-      `${row.events.length ? copyEscape(JSON.stringify(row.events)) : '[]'}\t${copyNullable(row.run_id)}\t${copyId(row.evaluation_id)}\t` +
+      `${row.status_code}\t${copyNullable(row.status_message)}\t${copyJson(row.attributes)}\t${resource}\t` +
+      `${row.events.length ? copyJson(row.events) : '[]'}\t${copyNullable(row.run_id)}\t${copyId(row.evaluation_id)}\t` +
       `${copyId(row.evaluation_item_id)}\t${copyId(row.session_id)}\t${copyId(row.assessment_id)}\n`;
   }
   return text;
