@@ -99,7 +99,16 @@ const EXPORT = {
             span(7, { spanId: 'abcdef' }),
           ],
         },
-        { spans: [span(8, { name: 'second scope' })] },
+        {
+          spans: [
+            span(8, {
+              name: 'second scope',
+              // Past maxAttributes (8): array items and events are cut.
+              attributes: [{ key: 'many', value: { arrayValue: { values: Array.from({ length: 10 }, (_, index) => ({ intValue: String(index) })) } } }],
+              events: Array.from({ length: 10 }, (_, index) => ({ name: `event ${index}`, timeUnixNano: ns(8) })),
+            }),
+          ],
+        },
       ],
     },
     { scopeSpans: [{ spans: [span(9, { name: 'no resource' })] }] },
@@ -149,12 +158,15 @@ it('reads an export alike from protobuf and from JSON: values, limits, refusals,
   expect(JSON.stringify(second.attributes.deep)).toBe(`${'['.repeat(9)}null${']'.repeat(9)}`);
   expect(second.attributes['otel.dropped_attributes_count']).toBe(2);
   expect(last.resource).toEqual({});
+  expect(fromJson.spans[2].attributes.many).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  expect(fromJson.spans[2].events).toHaveLength(8);
 });
 
 it('counts the spans past maxSpans alike, without reading them', () => {
   const { fromJson, fromProtobuf } = both(EXPORT, { ...LIMITS, maxSpans: 3 });
   expect(fromProtobuf).toEqual(fromJson);
-  expect(fromJson.rejected.filter((item) => item.reason === 'too many spans')).toHaveLength(6);
+  expect(fromJson.overLimit).toBe(6);
+  expect(fromJson.spans.length + fromJson.rejected.length + fromJson.pendingCopies).toBe(3);
 });
 
 it('refuses bytes that are not an export as malformed', () => {
@@ -162,5 +174,5 @@ it('refuses bytes that are not an export as malformed', () => {
   for (const bad of [body.subarray(0, body.length - 7), Buffer.from('not protobuf at all, just text'), Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f])]) {
     expect(() => readProtobufExport(bad, LIMITS)).toThrow(MalformedExportError);
   }
-  expect(readProtobufExport(Buffer.alloc(0), LIMITS)).toEqual({ spans: [], rejected: [], pendingCopies: 0 });
+  expect(readProtobufExport(Buffer.alloc(0), LIMITS)).toEqual({ spans: [], rejected: [], pendingCopies: 0, overLimit: 0 });
 });

@@ -102,11 +102,12 @@ export interface Rejection {
   reason: string;
 }
 
-/** The spans of an export that can be stored, the ones refused one by one, and the pending-span copies dropped. */
+/** The spans of an export that can be stored, the ones refused one by one, the pending-span copies dropped, and the spans past maxSpans (counted, not read). */
 export interface ExportReading {
   spans: SpanRecord[];
   rejected: Rejection[];
   pendingCopies: number;
+  overLimit: number;
 }
 
 // ---------------------------------------------------------------------------
@@ -202,7 +203,7 @@ class Attributes {
   }
 }
 
-/** A span's fields as either encoding carries them (ids as bytes or hex, times as nanoseconds in whatever form the reader gives). */
+/** A span's fields as a reader found them: ids as lowercase hex (null when absent or not a valid id), times in microseconds (null when absent or zero), the rest as sent. */
 interface RawSpan {
   traceId: string | null;
   spanId: string | null;
@@ -223,7 +224,7 @@ function text(value: unknown, max: number): string {
 }
 
 /** A span's record, or why it is refused. */
-function spanRecord(raw: RawSpan, resource: Record<string, unknown>): SpanRecord | Rejection {
+function spanRecord(raw: RawSpan, resource: Record<string, unknown>, limits: ExportLimits): SpanRecord | Rejection {
   const { traceId, spanId, startUs: start, endUs: end } = raw;
   if (!traceId || !spanId) return { span_id: spanId, reason: 'trace_id must be 16 bytes and span_id 8 bytes, not all zero' };
   if (start === null || end === null || end < start) return { span_id: spanId, reason: 'start and end times must be set, the end not before the start' };
@@ -242,7 +243,7 @@ function spanRecord(raw: RawSpan, resource: Record<string, unknown>): SpanRecord
     end_us: end,
     duration_ms: (end - start) / 1000,
     status_code: Number.isInteger(statusCode) && statusCode >= 0 && statusCode <= 2 ? statusCode : 0,
-    status_message: typeof message === 'string' && message ? clean(message) : null,
+    status_message: typeof message === 'string' && message ? clean(message.slice(0, limits.maxAttributeLength)) : null,
     attributes,
     resource,
     events: raw.events.map((event) => ({ name: text(event.name, 1024), time_us: event.timeUs ?? start, attributes: event.attributes })),
@@ -254,21 +255,22 @@ class Reading {
   private readonly spans: SpanRecord[] = [];
   private readonly rejected: Rejection[] = [];
   private pendingCopies = 0;
+  private overLimit = 0;
   constructor(private readonly limits: ExportLimits) {}
 
   result(): ExportReading {
-    return { spans: this.spans, rejected: this.rejected, pendingCopies: this.pendingCopies };
+    return { spans: this.spans, rejected: this.rejected, pendingCopies: this.pendingCopies, overLimit: this.overLimit };
   }
 
-  /** False once the export holds maxSpans (the span is counted, not read: the caller refuses the export whole). */
+  /** False once the export holds maxSpans: the span is counted, not read (the caller refuses the export whole). */
   room(): boolean {
     if (this.spans.length + this.rejected.length + this.pendingCopies < this.limits.maxSpans) return true;
-    this.rejected.push({ span_id: null, reason: 'too many spans' });
+    this.overLimit += 1;
     return false;
   }
 
   add(raw: RawSpan, resource: Record<string, unknown>): void {
-    const read = spanRecord(raw, resource);
+    const read = spanRecord(raw, resource, this.limits);
     if ('reason' in read) this.rejected.push(read);
     else if (read.attributes['logfire.span_type'] === 'pending_span') this.pendingCopies += 1;
     else this.spans.push(read);
@@ -335,7 +337,7 @@ function jsonAttributes(list: unknown, limits: ExportLimits, depth = 0): Attribu
 /**
  * Every span of an OTLP/JSON export, with the ones that cannot be stored set
  * aside. A payload that is not an export at all throws MalformedExportError;
- * too many spans is the caller's to refuse (the count comes back first).
+ * too many spans is the caller's to refuse (`overLimit`).
  */
 export function readJsonExport(request: ExportRequest, limits: ExportLimits): ExportReading {
   if (!request || typeof request !== 'object' || Array.isArray(request)) throw new MalformedExportError('An export is an object with resourceSpans');
@@ -367,7 +369,7 @@ export function readJsonExport(request: ExportRequest, limits: ExportLimits): Ex
             attributes: jsonAttributes(raw.attributes, limits),
             droppedAttributesCount: raw.droppedAttributesCount,
             statusCode: status.code,
-            statusMessage: typeof status.message === 'string' ? status.message.slice(0, limits.maxAttributeLength) : status.message,
+            statusMessage: status.message,
             events: Array.isArray(raw.events)
               ? (raw.events as Record<string, unknown>[])
                   .slice(0, limits.maxAttributes)
@@ -558,7 +560,7 @@ class WireReader {
     while (reader.pos < end) {
       const tag = reader.uint32();
       if (tag >>> 3 === this.fields.status.code) raw.statusCode = reader.int32();
-      else if (tag >>> 3 === this.fields.status.message) raw.statusMessage = this.string(tag & 7).slice(0, this.limits.maxAttributeLength);
+      else if (tag >>> 3 === this.fields.status.message) raw.statusMessage = this.string(tag & 7);
       else reader.skipType(tag & 7);
     }
     this.closed(end);

@@ -65,7 +65,7 @@ export function exportLimits(): ExportLimits {
 export async function ingestExport(scope: OrgScope, reading: ExportReading): Promise<IngestResult> {
   const settings = config();
   const { spans: found, rejected, pendingCopies } = reading;
-  if (rejected.some((item) => item.reason === 'too many spans')) {
+  if (reading.overLimit) {
     throw new PayloadTooLargeError(`An export holds at most ${settings.OTLP_MAX_SPANS} spans (OTLP_MAX_SPANS); send smaller batches`);
   }
   const { oldestUs, newestUs } = acceptedWindow();
