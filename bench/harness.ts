@@ -62,45 +62,34 @@ export async function startService(): Promise<{ app: App; base: string; stop: ()
 }
 
 /**
- * The service as operators run it, in processes of its own (`src/server.ts`
- * with WEB_CONCURRENCY workers) on an ephemeral 127.0.0.1 port, against
+ * The service as operators run it, in processes of its own (the `npm start`
+ * command, with WEB_CONCURRENCY workers) on an ephemeral 127.0.0.1 port, against
  * `url` (already migrated). `cpuSeconds` reads the CPU time of the primary
  * and its workers so far (from /proc).
  */
 export async function spawnService(url: string, workers: number): Promise<{ base: string; cpuSeconds: () => number; rss: () => number; stop: () => Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.resolve(__dirname, '../scripts/run.js'), path.resolve(__dirname, '../src/server.ts')], {
+  // Exactly as `npm start` runs it (its Node flags included).
+  const root = path.resolve(__dirname, '..');
+  const [, ...args] = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  const child = spawn(process.execPath, args, {
+    cwd: root,
     env: { ...process.env, DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', WEB_CONCURRENCY: String(workers), SEED_DEMO: 'false' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
   for (let attempt = 0; ; attempt += 1) {
-    const ready = await fetch(`${base}/api/v1/health/ready`).then((response) => response.ok, () => false);
-    // Every worker listens before the port answers for all of them: wait a moment more once one does.
-    if (ready) break;
+    if (await fetch(`${base}/api/v1/health/ready`).then((response) => response.ok, () => false)) break;
     if (attempt > 600 || child.exitCode !== null) throw new Error(`the service did not start (exit ${child.exitCode})`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  // One worker answering does not mean all of them listen yet.
   await new Promise((resolve) => setTimeout(resolve, 2000));
-  const tree = () => {
-    const pids = [child.pid!];
-    for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-      try {
-        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-        if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === child.pid) pids.push(Number(pid));
-      } catch {
-        // Ended meanwhile.
-      }
-    }
-    return pids.map((pid) => {
-      try {
-        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').slice(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2).split(' ');
-        return { cpu: (Number(stat[11]) + Number(stat[12])) / 100, rss: Number(stat[21]) * 4096 };
-      } catch {
-        return { cpu: 0, rss: 0 };
-      }
-    });
-  };
+  /** The primary and its workers: CPU seconds and RSS bytes of each. */
+  const tree = () =>
+    procStats()
+      .filter(({ pid, fields }) => pid === child.pid || Number(fields[1]) === child.pid)
+      .map(({ fields }) => ({ cpu: (Number(fields[11]) + Number(fields[12])) / 100, rss: Number(fields[21]) * 4096 }));
   return {
     base,
     cpuSeconds: () => tree().reduce((sum, item) => sum + item.cpu, 0),
@@ -111,4 +100,19 @@ export async function spawnService(url: string, workers: number): Promise<{ base
       await exited;
     },
   };
+}
+
+/** Every process's /proc/<pid>/stat: its command name and the fields after it (state first); processes that ended meanwhile left out. */
+export function procStats(): { pid: number; command: string; fields: string[] }[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .flatMap((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return [{ pid: Number(pid), command: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), fields: stat.slice(stat.lastIndexOf(')') + 2).split(' ') }];
+      } catch {
+        return [];
+      }
+    });
 }

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -16,7 +15,7 @@ import { signAccessToken } from '../src/modules/accounts/jwt';
 import { ensureSpanPartitions } from '../src/modules/traces/span-partitions';
 import { COPY_SPANS_SQL } from '../src/modules/traces/traces.sql';
 import { captureStatements, replayer, replayPool } from './capture';
-import { log, spawnService, startService, withBenchDatabase } from './harness';
+import { log, procStats, spawnService, startService, withBenchDatabase } from './harness';
 import { percentile } from './load';
 import { measureRounds, roundsLine } from './rounds';
 
@@ -258,18 +257,10 @@ function perExport(before: ReturnType<typeof cpuSeconds>, after: ReturnType<type
 
 /** CPU seconds (user + system) so far of every PostgreSQL process, of the service's processes, and of this one (the bench: exporters, or COPY). */
 function cpuSeconds(service?: Service): { postgres: number; service: number; bench: number } {
-  const tick = 100;
-  let postgres = 0;
-  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // A backend that ended (a pool closing an idle connection) is counted in its postmaster's children's time.
-      if (stat.includes('(postgres)')) postgres += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / tick;
-    } catch {
-      // A process that ended meanwhile.
-    }
-  }
+  // A backend that ended (a pool closing an idle connection) is counted in its postmaster's children's time (fields 13, 14).
+  const postgres = procStats()
+    .filter((stat) => stat.command === 'postgres')
+    .reduce((sum, { fields }) => sum + (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100, 0);
   const usage = process.cpuUsage();
   return { postgres, service: service?.cpuSeconds() ?? 0, bench: (usage.user + usage.system) / 1e6 };
 }
