@@ -111,7 +111,22 @@ const EXPORT = {
         },
       ],
     },
-    { scopeSpans: [{ spans: [span(9, { name: 'no resource' })] }] },
+    {
+      scopeSpans: [
+        {
+          spans: [
+            span(9, {
+              name: 'no resource',
+              // Keys that name Object.prototype's members are attributes like any other.
+              attributes: [
+                { key: '__proto__', value: str('{"logfire.span_type":"pending_span"}') },
+                { key: 'constructor', value: str('c') },
+              ],
+            }),
+          ],
+        },
+      ],
+    },
   ],
 };
 
@@ -158,6 +173,9 @@ it('reads an export alike from protobuf and from JSON: values, limits, refusals,
   expect(JSON.stringify(second.attributes.deep)).toBe(`${'['.repeat(9)}null${']'.repeat(9)}`);
   expect(second.attributes['otel.dropped_attributes_count']).toBe(2);
   expect(last.resource).toEqual({});
+  expect(Object.keys(last.attributes)).toEqual(['__proto__', 'constructor']);
+  expect(last.attributes['logfire.span_type']).toBeUndefined();
+  expect(JSON.parse(JSON.stringify(last.attributes)).__proto__).toEqual({ 'logfire.span_type': 'pending_span' });
   expect(fromJson.spans[2].attributes.many).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   expect(fromJson.spans[2].events).toHaveLength(8);
 });
@@ -169,9 +187,25 @@ it('counts the spans past maxSpans alike, without reading them', () => {
   expect(fromJson.spans.length + fromJson.rejected.length + fromJson.pendingCopies).toBe(3);
 });
 
+it('reads a resource wherever it sits in its group, a repeated one merged (protobuf merges repeated message fields)', () => {
+  const Resource = root.lookupType('opentelemetry.proto.resource.v1.Resource');
+  const ScopeSpans = root.lookupType('opentelemetry.proto.trace.v1.ScopeSpans');
+  const message = (field: number, bytes: Uint8Array) => protobuf.Writer.create().uint32((field << 3) | 2).bytes(bytes).finish();
+  const resource = (key: string) => Resource.encode(Resource.fromObject({ attributes: [{ key, value: str(key) }] })).finish();
+  const scope = ScopeSpans.encode(ScopeSpans.fromObject(protoForm({ spans: [span(1)] }) as object)).finish();
+  const group = Buffer.concat([message(2, scope), message(1, resource('first')), message(1, resource('second'))]);
+  const reading = readProtobufExport(message(1, group), LIMITS);
+  expect(reading.spans.map((item) => item.resource)).toEqual([{ first: 'first', second: 'second' }]);
+});
+
 it('refuses bytes that are not an export as malformed', () => {
   const body = Buffer.from(Request.encode(Request.fromObject(protoForm(EXPORT) as object)).finish());
-  for (const bad of [body.subarray(0, body.length - 7), Buffer.from('not protobuf at all, just text'), Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f])]) {
+  // A span whose kind (a varint) comes length-delimited.
+  const Span = root.lookupType('opentelemetry.proto.trace.v1.Span');
+  const badKind = Buffer.concat([Span.encode(Span.fromObject(protoForm(span(1)) as object)).finish(), Buffer.from([(6 << 3) | 2, 1, 0x41])]);
+  const wrapped = (field: number, bytes: Uint8Array) => protobuf.Writer.create().uint32((field << 3) | 2).bytes(bytes).finish();
+  const badKindExport = wrapped(1, wrapped(2, wrapped(2, badKind)));
+  for (const bad of [body.subarray(0, body.length - 7), Buffer.from('not protobuf at all, just text'), Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]), badKindExport]) {
     expect(() => readProtobufExport(bad, LIMITS)).toThrow(MalformedExportError);
   }
   expect(readProtobufExport(Buffer.alloc(0), LIMITS)).toEqual({ spans: [], rejected: [], pendingCopies: 0, overLimit: 0 });

@@ -177,7 +177,8 @@ const MAX_VALUE_DEPTH = 8;
 
 /** A KeyValue list being read into an object: at most maxAttributes keys, the rest (and invalid keys) counted as dropped. */
 class Attributes {
-  readonly values: Record<string, unknown> = {};
+  /** Without a prototype: a key such as `__proto__` or `constructor` is an attribute like any other. */
+  readonly values: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   dropped = 0;
   private kept = 0;
   constructor(private readonly limits: ExportLimits) {}
@@ -387,6 +388,8 @@ export function readJsonExport(request: ExportRequest, limits: ExportLimits): Ex
 // ---------------------------------------------------------------------------
 // Protobuf: the wire, read once with protobufjs's Reader.
 
+const VARINT = 0;
+const FIXED64 = 1;
 const LENGTH_DELIMITED = 2;
 
 /** Reads an ExportTraceServiceRequest from its bytes (already inflated); a body that is not one throws MalformedExportError. */
@@ -395,16 +398,23 @@ export function readProtobufExport(body: Uint8Array, limits: ExportLimits): Expo
   try {
     new WireReader(body, limits, otlpTypes().fields).request(reading);
   } catch (error) {
-    throw new MalformedExportError(`Not an OTLP ExportTraceServiceRequest: ${(error as Error).message}`);
+    // The reader's own failures (and protobufjs's: RangeError past the end, Error for an invalid wire type) are
+    // the payload's; anything else (a TypeError in the rules) is a bug, answered as one.
+    if (error instanceof RangeError || (error as Error | null)?.constructor === Error) {
+      throw new MalformedExportError(`Not an OTLP ExportTraceServiceRequest: ${(error as Error).message}`);
+    }
+    throw error;
   }
   return reading.result();
 }
 
 /**
  * Each message is a loop over its fields (number and wire type from the tag),
- * reading the fields the rules need, skipping the rest; a length-delimited
- * field that runs past its message, or a message field of another wire type,
- * is malformed.
+ * reading the fields the rules need, skipping the rest; a field that runs
+ * past its message, or a known field of another wire type, is malformed.
+ * What the rules drop unread (values of refused keys, events and array items
+ * past the limits, values nested past MAX_VALUE_DEPTH) is skipped by its
+ * length without looking inside.
  */
 class WireReader {
   private readonly reader: protobuf.Reader;
@@ -424,6 +434,12 @@ class WireReader {
     const end = this.reader.uint32() + this.reader.pos;
     if (end > this.reader.len) throw new RangeError('a field runs past the end of the export');
     return end;
+  }
+
+  /** A scalar field's wire type is the one its type is encoded with (0 varint, 1 fixed 64-bit). */
+  private scalar(wireType: number, expected: number): protobuf.Reader {
+    if (wireType !== expected) throw new Error(`wire type ${wireType} where ${expected} was expected`);
+    return this.reader;
   }
 
   /** After a message's loop: it ended exactly where its length said. */
@@ -449,7 +465,8 @@ class WireReader {
   }
 
   /** A fixed64 of nanoseconds as microseconds (exact: nanos = high × 2^32 + low); null when zero. */
-  private micros(): number | null {
+  private micros(wireType: number): number | null {
+    this.scalar(wireType, FIXED64);
     const low = this.reader.fixed32();
     const high = this.reader.fixed32();
     const us = high * 4294967 + Math.floor((high * 296 + low) / 1000);
@@ -470,13 +487,14 @@ class WireReader {
     const reader = this.reader;
     const f = this.fields.resourceSpans;
     // The resource applies to every span of the group wherever it sits: read first, the scopes' spans after.
-    let resource: Record<string, unknown> = {};
+    // A repeated resource merges into one, as protobuf merges a repeated message field.
+    const resource = new Attributes(this.limits);
     const scopes: number[] = [];
     while (reader.pos < end) {
       const tag = reader.uint32();
       const field = tag >>> 3;
       if (field === f.resource) {
-        resource = this.resource(this.end(tag & 7));
+        this.resource(this.end(tag & 7), resource);
       } else if (field === f.scopeSpans) {
         const scopeEnd = this.end(tag & 7);
         scopes.push(reader.pos, scopeEnd);
@@ -497,7 +515,7 @@ class WireReader {
           continue;
         }
         const spanEnd = this.end(tag & 7);
-        if (reading.room()) reading.add(this.span(spanEnd), resource);
+        if (reading.room()) reading.add(this.span(spanEnd), resource.values);
         reader.pos = spanEnd;
       }
       this.closed(scopeEnd);
@@ -505,16 +523,14 @@ class WireReader {
     reader.pos = end;
   }
 
-  private resource(end: number): Record<string, unknown> {
+  private resource(end: number, attributes: Attributes): void {
     const reader = this.reader;
-    const attributes = new Attributes(this.limits);
     while (reader.pos < end) {
       const tag = reader.uint32();
       if (tag >>> 3 === this.fields.resource.attributes) this.keyValue(this.end(tag & 7), attributes, 0);
       else reader.skipType(tag & 7);
     }
     this.closed(end);
-    return attributes.values;
   }
 
   private span(end: number): RawSpan {
@@ -543,12 +559,12 @@ class WireReader {
       else if (field === f.spanId) raw.spanId = this.id(wireType, 8);
       else if (field === f.parentSpanId) raw.parentSpanId = this.id(wireType, 8);
       else if (field === f.name) raw.name = this.string(wireType);
-      else if (field === f.startTimeUnixNano) raw.startUs = this.micros();
-      else if (field === f.endTimeUnixNano) raw.endUs = this.micros();
-      else if (field === f.kind) raw.kind = reader.int32();
+      else if (field === f.startTimeUnixNano) raw.startUs = this.micros(wireType);
+      else if (field === f.endTimeUnixNano) raw.endUs = this.micros(wireType);
+      else if (field === f.kind) raw.kind = this.scalar(wireType, VARINT).int32();
       else if (field === f.status) this.status(this.end(wireType), raw);
       else if (field === f.events) this.event(this.end(wireType), raw);
-      else if (field === f.droppedAttributesCount) raw.droppedAttributesCount = reader.uint32();
+      else if (field === f.droppedAttributesCount) raw.droppedAttributesCount = this.scalar(wireType, VARINT).uint32();
       else reader.skipType(wireType);
     }
     this.closed(end);
@@ -559,7 +575,7 @@ class WireReader {
     const reader = this.reader;
     while (reader.pos < end) {
       const tag = reader.uint32();
-      if (tag >>> 3 === this.fields.status.code) raw.statusCode = reader.int32();
+      if (tag >>> 3 === this.fields.status.code) raw.statusCode = this.scalar(tag & 7, VARINT).int32();
       else if (tag >>> 3 === this.fields.status.message) raw.statusMessage = this.string(tag & 7);
       else reader.skipType(tag & 7);
     }
@@ -579,7 +595,7 @@ class WireReader {
       const tag = reader.uint32();
       const field = tag >>> 3;
       if (field === f.name) event.name = this.string(tag & 7);
-      else if (field === f.timeUnixNano) event.timeUs = this.micros();
+      else if (field === f.timeUnixNano) event.timeUs = this.micros(tag & 7);
       else if (field === f.attributes) this.keyValue(this.end(tag & 7), attributes, 0);
       else reader.skipType(tag & 7);
     }
@@ -631,9 +647,9 @@ class WireReader {
       const field = tag >>> 3;
       const wireType = tag & 7;
       if (field === f.stringValue) value = stringValue(this.string(wireType), this.limits);
-      else if (field === f.intValue) value = intValue(reader.int64());
-      else if (field === f.boolValue) value = reader.bool();
-      else if (field === f.doubleValue) value = doubleValue(reader.double());
+      else if (field === f.intValue) value = intValue(this.scalar(wireType, VARINT).int64());
+      else if (field === f.boolValue) value = this.scalar(wireType, VARINT).bool();
+      else if (field === f.doubleValue) value = doubleValue(this.scalar(wireType, FIXED64).double());
       else if (field === f.arrayValue) value = this.arrayValue(this.end(wireType), depth);
       else if (field === f.kvlistValue) value = this.keyValueList(this.end(wireType), depth);
       else if (field === f.bytesValue) {
