@@ -4,7 +4,7 @@ import { NotFoundError } from '../../core/errors';
 import type { BodyRoute } from '../../core/module';
 import { resolveOrg } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
-import { archiveDigest, archiveStream, contentDisposition, DOWNLOAD_CACHE_HEADERS, linkId, signedDownloadUrl, verifiedRequest, type ArchiveFiles } from './signed-downloads';
+import { ARCHIVE_RESPONSE, archiveDigest, contentDisposition, linkId, replyArchive, signedDownloadRoute, signedDownloadUrl, type ArchiveFiles } from './signed-downloads';
 import { checkPathVersion, findArtifactRow, parseNameRef, READABLE } from './versioned-artifacts';
 
 /**
@@ -50,33 +50,27 @@ export interface CapabilityBundleLink {
   size_bytes: number;
 }
 
+/** The kind of a bundle's signed links (`GET /api/v1/downloads/capability-bundle`). */
+const BUNDLE = 'capability-bundle';
+
 export async function capabilityBundle(ctx: AppContext, org: string, name: string, version: string): Promise<CapabilityBundleLink> {
   const capability = await readableCapability(ctx, org, name, version);
-  const { url, expires_at } = signedDownloadUrl('capability-bundle', linkId({ artifact_id: capability.id, org_id: capability.reader_org_id, part: null }));
+  const { url, expires_at } = signedDownloadUrl(BUNDLE, linkId({ artifact_id: capability.id, org_id: capability.reader_org_id, part: null }));
   return { download_url: url, expires_at, ...(await archiveDigest(bundleFiles(capability.id))) };
 }
 
 /** `GET /api/v1/downloads/capability-bundle?…`: the signed archive, no credential. */
-export const capabilityBundleDownload: BodyRoute = {
-  method: 'GET',
-  path: '/downloads/capability-bundle',
+export const capabilityBundleDownload = signedDownloadRoute(BUNDLE, {
   label: 'capability_bundle_download',
-  openapi: {
-    operationId: 'getCapabilityBundleArchive',
-    summary: 'The tar.gz of a capability version, by the signed URL its bundle route gave (no credential).',
-    tags: ['catalogs'],
-    security: [],
-    responses: {
-      '200': { description: 'The archive', content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } } },
-    },
-  },
-  async handle({ req, replyStream }) {
-    const { artifact_id: id, org_id } = verifiedRequest('capability-bundle', req);
+  operationId: 'getCapabilityBundleArchive',
+  summary: 'The tar.gz of a capability version, by the signed URL its bundle route gave (no credential).',
+  response: ARCHIVE_RESPONSE,
+  async serve({ artifact_id: id, org_id }, call) {
     const [capability] = await plainQuery<{ name: string; version: string }>(`SELECT a.name, a.version FROM capabilities a WHERE a.id = $id AND ${READABLE}`, { id, org_id }, { prepare: 'capability-bundle-version' });
     if (!capability) throw new NotFoundError(WHAT);
-    await replyStream(200, 'application/gzip', { 'Content-Disposition': contentDisposition('attachment', `${capability.name}-${capability.version}.tar.gz`), ...DOWNLOAD_CACHE_HEADERS }, archiveStream(bundleFiles(id)));
+    await replyArchive(call, `${capability.name}-${capability.version}.tar.gz`, bundleFiles(id));
   },
-};
+});
 
 /** The bundle route with the name not URL-encoded (`owner/name` as two segments), as one SDK call sends it. */
 export const capabilityBundleOwnerPath: BodyRoute = {

@@ -1,7 +1,6 @@
 import mime from 'mime-types';
 import type { AppContext } from '../../core/context';
 import { AppError, NotFoundError, ValidationError, type ValidationItem } from '../../core/errors';
-import type { BodyRoute } from '../../core/module';
 import { resolveOrg } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
@@ -9,7 +8,7 @@ import type { DatasetDownloadRequest } from './catalogs.inputs';
 import { DEFAULT_DATASET_FORMAT } from './dataset-format';
 import type { DatasetDownloadResponse } from './catalogs.types';
 import { recordDatasetActivity } from './dataset-activity';
-import { archiveStream, contentDisposition, DOWNLOAD_CACHE_HEADERS, linkId, signedDownloadUrl, verifiedRequest, type ArchiveFiles } from './signed-downloads';
+import { ARCHIVE_RESPONSE, contentDisposition, DOWNLOAD_CACHE_HEADERS, linkId, replyArchive, signedDownloadRoute, signedDownloadUrl, type ArchiveFiles } from './signed-downloads';
 import { checkPathVersion, findArtifactRow, parseNameRef, READABLE } from './versioned-artifacts';
 
 /**
@@ -116,44 +115,25 @@ export async function downloadDataset(ctx: AppContext, orgKey: string, name: str
 }
 
 /** `GET /api/v1/downloads/dataset-archive?…`: the signed tar.gz of a version's files (or one split's), no credential. */
-export const datasetArchiveDownload: BodyRoute = {
-  method: 'GET',
-  path: `/downloads/${ARCHIVE}`,
+export const datasetArchiveDownload = signedDownloadRoute(ARCHIVE, {
   label: 'dataset_archive_download',
-  openapi: {
-    operationId: 'getDatasetArchive',
-    summary: "The tar.gz of a dataset version's files (or one split's), by the signed URL its download route gave (no credential).",
-    tags: ['catalogs'],
-    security: [],
-    responses: {
-      '200': { description: 'The archive', content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } } },
-    },
-  },
-  async handle({ req, replyStream }) {
-    const { artifact_id: id, org_id, part: split } = verifiedRequest(ARCHIVE, req);
+  operationId: 'getDatasetArchive',
+  summary: "The tar.gz of a dataset version's files (or one split's), by the signed URL its download route gave (no credential).",
+  response: ARCHIVE_RESPONSE,
+  async serve({ artifact_id: id, org_id, part: split }, call) {
     const [dataset] = await plainQuery<{ name: string; version: string }>(`SELECT a.name, a.version FROM datasets a WHERE a.id = $id AND ${READABLE}`, { id, org_id }, { prepare: 'dataset-archive-version' });
     if (!dataset) throw new NotFoundError(WHAT);
-    const filename = `${dataset.name}-${dataset.version}${split === null ? '' : `-${split}`}.tar.gz`;
-    await replyStream(200, 'application/gzip', { 'Content-Disposition': contentDisposition('attachment', filename), ...DOWNLOAD_CACHE_HEADERS }, archiveStream(archiveFiles(id, split)));
+    await replyArchive(call, `${dataset.name}-${dataset.version}${split === null ? '' : `-${split}`}.tar.gz`, archiveFiles(id, split));
   },
-};
+});
 
 /** `GET /api/v1/downloads/dataset-file?…`: the signed raw bytes of one file of a version, no credential. */
-export const datasetFileDownload: BodyRoute = {
-  method: 'GET',
-  path: `/downloads/${FILE}`,
+export const datasetFileDownload = signedDownloadRoute(FILE, {
   label: 'dataset_file_download',
-  openapi: {
-    operationId: 'getDatasetFile',
-    summary: 'The raw bytes of one file of a dataset version, by the signed URL its download route gave (no credential).',
-    tags: ['catalogs'],
-    security: [],
-    responses: {
-      '200': { description: "The file's bytes, typed by its extension", content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
-    },
-  },
-  async handle({ req, reply }) {
-    const { artifact_id: id, org_id, part: path } = verifiedRequest(FILE, req);
+  operationId: 'getDatasetFile',
+  summary: 'The raw bytes of one file of a dataset version, by the signed URL its download route gave (no credential).',
+  response: { description: "The file's bytes, typed by its extension", content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+  async serve({ artifact_id: id, org_id, part: path }, { reply }) {
     if (path === null) throw new NotFoundError('Dataset file');
     const [file] = await plainQuery<{ content: Buffer }>(
       `SELECT f.content FROM dataset_files f JOIN datasets a ON a.id = f.dataset_id WHERE f.dataset_id = $id AND f.path = $path AND ${READABLE}`,
@@ -163,4 +143,4 @@ export const datasetFileDownload: BodyRoute = {
     if (!file) throw new NotFoundError('Dataset file');
     reply(200, file.content, mime.lookup(path) || 'application/octet-stream', { 'Content-Disposition': contentDisposition('attachment', path.split('/').pop()!), ...DOWNLOAD_CACHE_HEADERS });
   },
-};
+});

@@ -4,6 +4,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import tar from 'tar-stream';
 import { ForbiddenError, NotFoundError } from '../../core/errors';
+import type { BodyRoute, BodyRouteCall } from '../../core/module';
 import { isUuid } from '../../core/scalars';
 import { plainQuery } from '../../db/hot';
 import { serverMac } from '../accounts/jwt';
@@ -68,11 +69,44 @@ export interface LinkId {
 export const linkId = (link: LinkId) => `${link.artifact_id}/${link.org_id}${link.part === null ? '' : `/${link.part}`}`;
 
 /** The parts of a signed download request (`GET /api/v1/downloads/{kind}?id&expires&signature`): 403 unless signed, 404 when the id is not a link id. */
-export function verifiedRequest(kind: string, req: IncomingMessage): LinkId {
+function verifiedRequest(kind: string, req: IncomingMessage): LinkId {
   const id = verifyDownload(kind, new URL(req.url ?? '/', 'http://localhost').searchParams);
   const [artifactId, orgId, ...part] = id.split('/');
   if (!isUuid(artifactId) || !isUuid(orgId)) throw new NotFoundError('Download');
   return { artifact_id: artifactId, org_id: orgId, part: part.length ? part.join('/') : null };
+}
+
+/** What a signed download route serves: its operation, and the reply for a link whose signature held. */
+export interface SignedDownload {
+  label: string;
+  operationId: string;
+  summary: string;
+  /** The 200 reply of the OpenAPI operation. */
+  response: Record<string, unknown>;
+  serve(link: LinkId, call: BodyRouteCall): Promise<void>;
+}
+
+/**
+ * `GET /api/v1/downloads/{kind}?id&expires&signature`: the route serving the
+ * links `signedDownloadUrl(kind, …)` gives, with no credential (the
+ * signature is one); `serve` sees only a link whose signature held.
+ */
+export function signedDownloadRoute(kind: string, download: SignedDownload): BodyRoute {
+  return {
+    method: 'GET',
+    path: `/downloads/${kind}`,
+    label: download.label,
+    openapi: { operationId: download.operationId, summary: download.summary, tags: ['catalogs'], security: [], responses: { '200': download.response } },
+    handle: (call) => download.serve(verifiedRequest(kind, call.req), call),
+  };
+}
+
+/** The 200 of an archive download in the OpenAPI document. */
+export const ARCHIVE_RESPONSE = { description: 'The archive', content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } } };
+
+/** Sends `files` as the tar.gz attachment `filename`, built while it downloads. */
+export function replyArchive(call: BodyRouteCall, filename: string, files: ArchiveFiles): Promise<void> {
+  return call.replyStream(200, 'application/gzip', { 'Content-Disposition': contentDisposition('attachment', filename), ...DOWNLOAD_CACHE_HEADERS }, archiveStream(files));
 }
 
 /**
@@ -98,7 +132,7 @@ export interface ArchiveFiles {
 }
 
 /** The tar.gz of `files` in path order, produced as it is read. */
-export function archiveStream(files: ArchiveFiles): Readable {
+function archiveStream(files: ArchiveFiles): Readable {
   const pack = tar.pack();
   const gzip = zlib.createGzip({ level: 6 });
   const out = new PassThrough();
