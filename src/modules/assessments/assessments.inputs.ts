@@ -9,6 +9,17 @@ export const MAX_ATTACKS_PER_INGEST = 1000;
 const MAX_TEXT = 100_000;
 const MAX_NAME = 255;
 const MAX_TRIALS = 1_000_000;
+/**
+ * The range of an attack's numbers however it arrives: the attack ingest
+ * refuses values outside (422); read from a span's `dreadnode.airt.*`
+ * attributes (decisions §15) they are clamped to it. Bounded so sums and
+ * averages over 100,000s of attacks stay finite in PostgreSQL.
+ */
+export const ATTACK_RANGES = {
+  asr: [0, 1],
+  best_score: [-1e9, 1e9],
+  execution_time_s: [0, 1e9],
+} as const;
 /** Parts of a best candidate or response, and transforms, of one attack span. */
 export const MAX_SPAN_LIST_ITEMS = 100;
 
@@ -140,8 +151,8 @@ export class AttackSpanInput {
   goal_category: string;
 
   @Field(() => Float, { nullable: true, description: '0 to 1, default 0.' })
-  @Min(0)
-  @Max(1)
+  @Min(ATTACK_RANGES.asr[0])
+  @Max(ATTACK_RANGES.asr[1])
   asr?: number | null;
 
   @Field(() => String, { nullable: true, description: 'The model that generated the attack, at most 255 characters.' })
@@ -178,10 +189,9 @@ export class AttackSpanInput {
   @IsNumberMap()
   best_modality_scores?: Record<string, number> | null;
 
-  // Bounded so sums and averages over 100,000s of spans stay finite in PostgreSQL.
   @Field(() => Float, { nullable: true, description: '-1e9 to 1e9.' })
-  @Min(-1e9)
-  @Max(1e9)
+  @Min(ATTACK_RANGES.best_score[0])
+  @Max(ATTACK_RANGES.best_score[1])
   best_score?: number | null;
 
   @Field(() => String, { nullable: true, description: "The attack's category, at most 255 characters." })
@@ -193,8 +203,8 @@ export class AttackSpanInput {
   sub_category?: string | null;
 
   @Field(() => Float, { nullable: true, description: '0 to 1e9 seconds.' })
-  @Min(0)
-  @Max(1e9)
+  @Min(ATTACK_RANGES.execution_time_s[0])
+  @Max(ATTACK_RANGES.execution_time_s[1])
   execution_time_s?: number | null;
 
   @Field(() => Int, { nullable: true, description: 'Trials that finished, 0 to 1,000,000.' })

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { rowSelect, typeJson } from '../../core/graphql-sql/sql-fields';
+import { ATTACK_RANGES } from './assessments.inputs';
 import { AttackSpanResponse } from './assessments.types';
 /**
  * The SQL of attack-span ingest and analytics. Every number shown by an
@@ -50,11 +51,21 @@ export const insertSpansSql = () => `
     FROM jsonb_array_elements($attacks::jsonb) WITH ORDINALITY AS e(doc, ord)
     CROSS JOIN LATERAL jsonb_to_record(e.doc) AS r(${RECORD_COLUMNS})`;
 
-/** A JSON attribute value read as a number, a boolean or text, whichever way the SDK encoded it (decisions §15); shared by the trials route. */
-export const num = (v: string) =>
-  `(CASE jsonb_typeof(${v}) WHEN 'number' THEN (${v})::float8 WHEN 'string' THEN CASE WHEN (${v} #>> '{}') ~ '^\\s*-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]{1,3})?\\s*$' THEN (${v} #>> '{}')::float8 END END)`;
+/** Decimal text the SDK may send for a number: at most 64 digits each side of the point, an exponent of at most 3 digits. */
+const NUMBER_TEXT = '^\\s*-?[0-9]{1,64}(\\.[0-9]{1,64})?([eE][-+]?[0-9]{1,3})?\\s*$';
+/**
+ * A JSON attribute value read as a number, whichever way the SDK encoded it
+ * (decisions §15), clamped to `[min, max]`; NULL when it is not a number.
+ * Read as numeric first, so no text the pattern admits (1e999, 1e-999) can
+ * overflow double precision; rounded to 15 decimal places, so none
+ * underflows it. Shared by the trials route.
+ */
+export const num = (v: string, [min, max]: readonly [number, number]) => {
+  const value = `(CASE jsonb_typeof(${v}) WHEN 'number' THEN (${v})::numeric WHEN 'string' THEN CASE WHEN (${v} #>> '{}') ~ '${NUMBER_TEXT}' THEN (${v} #>> '{}')::numeric END END)`;
+  return `(CASE WHEN ${value} IS NOT NULL THEN round(least(${max}, greatest(${min}, ${value})), 15)::float8 END)`;
+};
 export const bool = (v: string) =>
-  `(CASE jsonb_typeof(${v}) WHEN 'boolean' THEN (${v})::boolean WHEN 'number' THEN (${v})::float8 <> 0 WHEN 'string' THEN lower(${v} #>> '{}') IN ('1', 'true', 'yes') END)`;
+  `(CASE jsonb_typeof(${v}) WHEN 'boolean' THEN (${v})::boolean WHEN 'number' THEN (${v})::numeric <> 0 WHEN 'string' THEN lower(${v} #>> '{}') IN ('1', 'true', 'yes') END)`;
 export const txt = (v: string) => `(CASE jsonb_typeof(${v}) WHEN 'string' THEN ${v} #>> '{}' WHEN 'null' THEN NULL ELSE (${v})::text END)`;
 /** A `dreadnode.airt.*` attribute of the span aliased `alias`. */
 export const airtAttr = (alias: string, name: string) => `${alias}.attributes -> 'dreadnode.airt.${name}'`;
@@ -69,17 +80,17 @@ const STUDY_RECORD = `
   left(coalesce(nullif(${txt(airt('attack_name'))}, ''), st.name), 255) AS attack_name,
   coalesce(${txt(airt('goal'))}, '') AS goal,
   left(coalesce(${txt(airt('goal_category'))}, ''), 255) AS goal_category,
-  least(1, greatest(0, coalesce(${num(airt('asr'))}, 0))) AS asr,
+  coalesce(${num(airt('asr'), ATTACK_RANGES.asr)}, 0) AS asr,
   coalesce(${txt(airt('attacker_model'))}, '') AS attacker_model,
   coalesce(${txt(airt('target_model'))}, '') AS target_model,
   coalesce(${txt(airt('evaluator_model'))}, '') AS evaluator_model,
   coalesce(${txt(airt('best_candidate'))}, '') AS best_candidate, NULL::jsonb AS best_candidate_parts,
   coalesce(${txt(airt('best_response'))}, '') AS best_response, NULL::jsonb AS best_response_parts,
   NULL::jsonb AS best_modality_scores,
-  coalesce(${num(airt('best_score'))}, 0) AS best_score,
+  coalesce(${num(airt('best_score'), ATTACK_RANGES.best_score)}, 0) AS best_score,
   coalesce(${txt(airt('category'))}, '') AS category,
   coalesce(${txt(airt('sub_category'))}, '') AS sub_category,
-  greatest(0, coalesce(${num(airt('execution_time_s'))}, st.duration_ms / 1000)) AS execution_time_s,
+  coalesce(${num(airt('execution_time_s'), ATTACK_RANGES.execution_time_s)}, least(st.duration_ms / 1000, ${ATTACK_RANGES.execution_time_s[1]})) AS execution_time_s,
   tr.finished AS finished_trials, tr.total AS total_trials,
   coalesce(${bool(airt('is_jailbreak'))}, false) AS is_jailbreak,
   st.span_id, st.trace_id,

@@ -123,7 +123,7 @@ export async function listFindings(ctx: AppContext, org: string, ws: string, pro
 const SUMMARY_SQL = `
   SELECT count(a.id)::int AS total_assessments, max(a.updated_at) AS last_activity_at,
          avg(a.risk_score) AS avg_risk_score, avg(a.overall_asr) AS avg_asr, max(a.risk_score) AS max_risk_score,
-         coalesce(sum(a.total_attacks), 0)::int AS total_attacks, coalesce(sum(a.total_trials), 0)::int AS total_trials,
+         coalesce(sum(a.total_attacks), 0)::int AS total_attacks, coalesce(sum(a.total_trials), 0)::float8 AS total_trials,
          coalesce((SELECT jsonb_object_agg(x.status, x.n) FROM (SELECT status, count(*) AS n FROM airt_assessments
                     WHERE project_id = $project_id AND workspace_id = $workspace_id GROUP BY status) x), '{}'::jsonb) AS assessments_by_status
     FROM airt_assessments a

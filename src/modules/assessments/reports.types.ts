@@ -151,7 +151,8 @@ export class ProjectRedTeamSummary {
   @Field(() => Int, { description: 'Attacks across its assessments.' })
   total_attacks: number;
 
-  @Field(() => Int, { description: 'Trials across its assessments.' })
+  // Float: an assessment holds up to 1,000 attacks of 1,000,000 trials per ingest, so the sum passes 2^31.
+  @Field(() => Float, { description: 'Trials across its assessments (a whole number).' })
   total_trials: number;
 
   @Field(() => JSONObjectScalar, { description: 'Assessments per status (`pending`, `running`, `completed`, `failed`), only statuses that occur.' })

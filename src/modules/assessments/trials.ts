@@ -6,6 +6,7 @@ import { UUIDScalar } from '../../core/scalars';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import { getAssessment } from './assessments.service';
+import { ATTACK_RANGES } from './assessments.inputs';
 import { airtAttr, bool, num, txt } from './assessments.sql';
 
 @ObjectType('AttackTrialResponse', { description: "One trial of an attack: a `trial` span under the attack's `study` span (decisions §14, §15)." })
@@ -67,6 +68,8 @@ export class TrialListArgs {
 }
 
 const text = (v: string) => `coalesce(${txt(v)}, '')`;
+/** A trial's execution time in milliseconds: the attack's execution_time_s range. */
+const TRIAL_MS = [ATTACK_RANGES.execution_time_s[0] * 1000, ATTACK_RANGES.execution_time_s[1] * 1000] as const;
 const boolOrFalse = (v: string) => `coalesce(${bool(v)}, false)`;
 
 /** The trials of an assessment's study spans, in start order, filtered in SQL. */
@@ -76,13 +79,13 @@ const TRIALS_SQL = `
     SELECT DISTINCT ON (c.trace_id, c.span_id) coalesce(nullif(${text(airtAttr('c', 'trial_id'))}, ''), c.span_id) AS trial_id,
            left(coalesce(nullif(${text(airtAttr('st', 'attack_name'))}, ''), st.name), 255) AS attack_name,
            ${text(airtAttr('st', 'goal'))} AS goal,
-           coalesce(${num(airtAttr('c', 'judge_score'))}, 0) AS score,
+           coalesce(${num(airtAttr('c', 'judge_score'), ATTACK_RANGES.best_score)}, 0) AS score,
            ${boolOrFalse(airtAttr('c', 'is_jailbreak'))} AS is_jailbreak,
            ${text(airtAttr('c', 'candidate'))} AS candidate,
            ${text(airtAttr('c', 'response'))} AS response,
            CASE WHEN jsonb_typeof(${airtAttr('c', 'transforms')}) = 'array'
                 THEN ARRAY(SELECT x #>> '{}' FROM jsonb_array_elements(${airtAttr('c', 'transforms')}) AS x WHERE jsonb_typeof(x) <> 'null') ELSE '{}'::text[] END AS transforms,
-           greatest(0, coalesce(${num(airtAttr('c', 'execution_time_ms'))}, c.duration_ms)) AS execution_time_ms,
+           coalesce(${num(airtAttr('c', 'execution_time_ms'), TRIAL_MS)}, least(c.duration_ms, ${TRIAL_MS[1]})) AS execution_time_ms,
            c.span_id, c.trace_id, c.start_time AS created_at
       FROM spans st
       JOIN spans c ON c.organization_id = st.organization_id AND c.workspace_id = st.workspace_id AND c.trace_id = st.trace_id

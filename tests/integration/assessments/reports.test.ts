@@ -128,6 +128,19 @@ describe('project findings, summary and generated report', () => {
     expect(res.body.top_findings.map((item: any) => item.severity)).toEqual(['critical', 'high', 'high', 'medium', 'low']);
   });
 
+  it('sums trials past 2^31 in the summary and the generated report (never an integer overflow)', async () => {
+    const project = (await rest(api, 'POST', `${WS}/projects`, { token: owner.token, body: { key: 'many-trials', name: 'Many trials' } })).body;
+    const id = await createAssessment({ name: 'Long sweep' }, { project_id: project.id });
+    const attacks = Array.from({ length: 1000 }, (_, index) => ({ attack_name: `a${index}`, total_trials: 1_000_000, finished_trials: 1_000_000 }));
+    for (let round = 0; round < 3; round += 1) await ingest(id, attacks);
+    const summary = await rest(api, 'GET', `${AIRT}/projects/${project.key}/summary`, { token: owner.token });
+    expect(summary.status).toBe(200);
+    expect(summary.body).toMatchObject({ total_attacks: 3000, total_trials: 3_000_000_000 });
+    const report = await rest(api, 'POST', `${AIRT}/projects/${project.key}/reports/generate`, { token: owner.token, body: { format: 'json' } });
+    expect(report.status).toBe(200);
+    expect(report.body.content_json.summary.total_trials).toBe(3_000_000_000);
+  });
+
   it('generates the same report from the same data, in the format asked for', async () => {
     const both = await rest(api, 'POST', `${AIRT}/projects/${projectKey}/reports/generate`, { token: owner.token, body: { format: 'both', model_profile: 'fast' } });
     expect(both.status).toBe(200);

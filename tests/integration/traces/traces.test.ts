@@ -388,6 +388,45 @@ describe('red-team spans from hostile or repeated exports', () => {
     expect(trials.status).toBe(200);
     expect(trials.body.map((trial: { transforms: string[] }) => trial.transforms)).toEqual([['rot13']]);
   });
+
+  it('reads numbers past double precision as the bounds of the attack ingest, never a 500 (1e999, 1e-999, 64 digits)', async () => {
+    const assessment = (await rest(api, 'POST', `${WS}/airt/assessments`, { token: owner.token, body: { name: 'Huge numbers' } })).body.id;
+    const traceId = hex(16);
+    const study = span({
+      traceId,
+      attributes: {
+        'dreadnode.type': 'study',
+        'dreadnode.airt.assessment_id': assessment,
+        'dreadnode.airt.best_score': '1e999',
+        'dreadnode.airt.asr': '-1e999',
+        'dreadnode.airt.execution_time_s': '1e-999',
+        'dreadnode.airt.is_jailbreak': 1,
+      },
+    });
+    const start = nowNs();
+    const trials = ['1e999', `-${'9'.repeat(64)}`, '9'.repeat(65), '1e-999', '0.25'].map((score, index) =>
+      span({ traceId, parentSpanId: study.spanId, startNs: start + BigInt(index) * 1000n, attributes: { 'dreadnode.type': 'trial', 'dreadnode.airt.judge_score': score, 'dreadnode.airt.execution_time_ms': '1e999' } }),
+    );
+    // Twice: the second study export re-derives its attack and sums the analytics again.
+    expect((await send(exportOf([study, ...trials]))).status).toBe(200);
+    expect((await send(exportOf([{ ...study, spanId: hex(8) }]))).status).toBe(200);
+
+    const attacks = await rest(api, 'GET', `${WS}/airt/assessments/${assessment}/traces/attacks`, { token: owner.token });
+    expect(attacks.status).toBe(200);
+    expect(attacks.body[0]).toMatchObject({ best_score: 1e9, asr: 0, execution_time_s: 0, is_jailbreak: true, total_trials: 5 });
+    const analytics = await rest(api, 'GET', `${WS}/airt/assessments/${assessment}/analytics`, { token: owner.token });
+    expect(analytics.status).toBe(200);
+    const read = await rest(api, 'GET', `${WS}/airt/assessments/${assessment}/traces/trials`, { token: owner.token });
+    expect(read.status).toBe(200);
+    // 64 digits make a number (clamped); 65 do not (absent: 0).
+    expect(read.body.map((trial: { score: number; execution_time_ms: number }) => [trial.score, trial.execution_time_ms])).toEqual([
+      [1e9, 1e12],
+      [-1e9, 1e12],
+      [0, 1e12],
+      [0, 1e12],
+      [0.25, 1e12],
+    ]);
+  });
 });
 
 describe('trace reads', () => {
