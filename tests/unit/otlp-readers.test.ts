@@ -210,3 +210,67 @@ it('refuses bytes that are not an export as malformed', () => {
   }
   expect(readProtobufExport(Buffer.alloc(0), LIMITS)).toEqual({ spans: [], rejected: [], pendingCopies: 0, overLimit: 0 });
 });
+
+it('keeps JSON text nested past MAX_VALUE_DEPTH as text, and holds integers past 2^53 and bytes to the value length limit, alike', () => {
+  const deepJson = `${'['.repeat(6000)}1${']'.repeat(6000)}`;
+  const { fromJson, fromProtobuf } = both(
+    {
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                span(1, {
+                  attributes: [
+                    { key: 'deep', value: str(deepJson) },
+                    { key: 'deep surrogate', value: str(`${'['.repeat(20)}"\\ud800"${']'.repeat(20)}`) },
+                    { key: 'shallow', value: str(`${'['.repeat(8)}1${']'.repeat(8)}`) },
+                  ],
+                }),
+              ],
+            },
+          ],
+        },
+      ],
+    },
+    { ...LIMITS, maxAttributeLength: 16_384 },
+  );
+  expect(fromProtobuf).toEqual(fromJson);
+  const attributes = fromJson.spans[0].attributes;
+  expect(attributes.deep).toBe(deepJson.slice(0, 16_384));
+  expect(attributes['deep surrogate']).toBe(`${'['.repeat(20)}"\\ud800"${']'.repeat(20)}`);
+  expect(JSON.stringify(attributes.shallow)).toBe(`${'['.repeat(8)}1${']'.repeat(8)}`);
+  // Whatever was read can be written (JSON.stringify no longer meets a value it cannot serialise).
+  expect(() => JSON.stringify(attributes)).not.toThrow();
+
+  const attributeList = [{ key: 'int text', value: { intValue: '9223372036854775807' } }, { key: 'bytes', value: { bytesValue: Buffer.alloc(100, 7).toString('base64') } }];
+  const small = both({ resourceSpans: [{ scopeSpans: [{ spans: [span(1, { attributes: attributeList })] }] }] }, { ...LIMITS, maxAttributeLength: 16 });
+  expect(small.fromProtobuf).toEqual(small.fromJson);
+  expect(small.fromJson.spans[0].attributes).toEqual({ 'int text': '9223372036854775', bytes: Buffer.alloc(12, 7).toString('base64') });
+});
+
+it('reads a JSON field of the wrong kind (an object where text or a number goes) as absent, never a TypeError', () => {
+  const hostile = { toString: 1, valueOf: 1 };
+  const reading = readJsonExport(
+    {
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                span(1, { attributes: [{ key: 'int', value: { intValue: hostile } }, { key: 'bytes', value: { bytesValue: hostile } }, { key: 'long', value: { intValue: { high: 1e10, low: 1, toString: 1 } } }] }),
+                span(2, { startTimeUnixNano: hostile }),
+                span(3, { events: [{ name: 'e', timeUnixNano: hostile }] }),
+              ],
+            },
+          ],
+        },
+      ],
+    } as never,
+    LIMITS,
+  );
+  expect(reading.spans.map((item) => item.span_id)).toEqual([hexId(1), hexId(3)]);
+  expect(reading.spans[0].attributes).toEqual({ int: null, bytes: null, long: null });
+  expect(reading.spans[1].events[0].time_us).toBe(reading.spans[1].start_us);
+  expect(reading.rejected).toEqual([{ span_id: hexId(2), reason: expect.stringContaining('start and end times') }]);
+});

@@ -125,7 +125,7 @@ export function clean(text: string): string {
   return (withoutNul as unknown as WellFormed).isWellFormed() ? withoutNul : (withoutNul as unknown as WellFormed).toWellFormed();
 }
 
-/** `clean` through a parsed JSON value (only needed when its text escaped a surrogate). */
+/** `clean` through a parsed JSON value (only needed when its text escaped a surrogate; nested at most MAX_VALUE_DEPTH levels). */
 function deepClean(value: unknown): unknown {
   if (typeof value === 'string') return clean(value);
   if (Array.isArray(value)) return value.map(deepClean);
@@ -133,10 +133,22 @@ function deepClean(value: unknown): unknown {
   return value;
 }
 
+/** Whether a parsed JSON value nests arrays and objects at most `levels` deep (walked no deeper than that). */
+function nestsWithin(value: unknown, levels: number): boolean {
+  if (!value || typeof value !== 'object') return true;
+  if (levels === 0) return false;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) {
+    if (!nestsWithin(item, levels - 1)) return false;
+  }
+  return true;
+}
+
 /**
  * A string AnyValue. Section 15: the SDK sends values that are not a
  * string, number or boolean as compact JSON text (`None` as "null"), so a
- * string holding a JSON array, object or null is read back as that value.
+ * string holding a JSON array, object or null is read back as that value;
+ * JSON nested deeper than MAX_VALUE_DEPTH stays text, like anything else
+ * that does not parse.
  */
 function stringValue(raw: string, limits: ExportLimits): unknown {
   const text = clean(raw);
@@ -144,27 +156,35 @@ function stringValue(raw: string, limits: ExportLimits): unknown {
   // '[' '{' or the text "null": JSON the SDK encoded (section 15). Anything that does not parse stays text
   // (as does JSON spelling a NUL character, which jsonb cannot hold).
   if ((first === 0x5b || first === 0x7b || text === 'null') && text.length <= limits.maxAttributeLength && !text.includes('\\u0000')) {
+    let parsed: unknown;
     try {
-      const parsed = JSON.parse(text) as unknown;
-      // JSON may escape a lone surrogate (\ud800), which jsonb refuses: cleaned like any text.
-      return /\\u[dD][89a-fA-F]/.test(text) ? deepClean(parsed) : parsed;
+      parsed = JSON.parse(text) as unknown;
     } catch {
       // Text that only looks like JSON.
     }
+    if (parsed !== undefined && nestsWithin(parsed, MAX_VALUE_DEPTH)) {
+      // JSON may escape a lone surrogate (\ud800), which jsonb refuses: cleaned like any text.
+      return /\\u[dD][89a-fA-F]/.test(text) ? deepClean(parsed) : parsed;
+    }
   }
-  return text.length > limits.maxAttributeLength ? text.slice(0, limits.maxAttributeLength) : text;
+  return limited(text, limits);
 }
 
-/** An int64 AnyValue (a number, decimal text, or a protobufjs Long): a number within ±2^53, else its decimal text. */
-function intValue(value: unknown): unknown {
-  const long = value as { high?: unknown; low?: unknown } | null;
-  const number =
-    typeof value === 'number'
-      ? value
-      : long && typeof long === 'object' && typeof long.high === 'number' && typeof long.low === 'number'
-        ? long.high * 4294967296 + (long.low >>> 0)
-        : Number(String(value));
-  return Number.isSafeInteger(number) ? number : clean(String(value));
+/** Text within the attribute value length limit. */
+const limited = (text: string, limits: ExportLimits) => (text.length > limits.maxAttributeLength ? text.slice(0, limits.maxAttributeLength) : text);
+
+/**
+ * An int64 AnyValue (a number or decimal text from JSON, a protobufjs Long
+ * from the wire): a number within ±2^53, else its decimal text (within the
+ * value length limit); null for anything else.
+ */
+function intValue(value: unknown, limits: ExportLimits): unknown {
+  let number: number;
+  if (typeof value === 'number') number = value;
+  else if (typeof value === 'string') number = Number(value);
+  else if (value instanceof protobuf.util.Long) number = value.high * 4294967296 + (value.low >>> 0);
+  else return null;
+  return Number.isSafeInteger(number) ? number : limited(clean(String(value)), limits);
 }
 
 function doubleValue(value: unknown): number | null {
@@ -292,7 +312,7 @@ function hexText(value: unknown, bytes: number): string | null {
 
 /** Nanoseconds (decimal text or a number) as microseconds; null when missing or zero. */
 function jsonMicros(value: unknown): number | null {
-  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' && typeof value !== 'number') return null;
   const digits = String(value);
   if (!/^\d{1,20}$/.test(digits)) return null;
   const nanos = BigInt(digits);
@@ -309,7 +329,7 @@ function jsonAnyValue(value: unknown, limits: ExportLimits, depth: number): unkn
     case 'boolValue':
       return v.boolValue === true || v.boolValue === 'true';
     case 'intValue':
-      return intValue(v.intValue);
+      return intValue(v.intValue, limits);
     case 'doubleValue':
       return doubleValue(v.doubleValue);
     case 'arrayValue': {
@@ -319,7 +339,7 @@ function jsonAnyValue(value: unknown, limits: ExportLimits, depth: number): unkn
     case 'kvlistValue':
       return jsonAttributes((v.kvlistValue as { values?: unknown } | null)?.values, limits, depth + 1).values;
     case 'bytesValue':
-      return clean(String(v.bytesValue));
+      return typeof v.bytesValue === 'string' ? limited(clean(v.bytesValue), limits) : null;
     default:
       return null;
   }
@@ -647,14 +667,15 @@ class WireReader {
       const field = tag >>> 3;
       const wireType = tag & 7;
       if (field === f.stringValue) value = stringValue(this.string(wireType), this.limits);
-      else if (field === f.intValue) value = intValue(this.scalar(wireType, VARINT).int64());
+      else if (field === f.intValue) value = intValue(this.scalar(wireType, VARINT).int64(), this.limits);
       else if (field === f.boolValue) value = this.scalar(wireType, VARINT).bool();
       else if (field === f.doubleValue) value = doubleValue(this.scalar(wireType, FIXED64).double());
       else if (field === f.arrayValue) value = this.arrayValue(this.end(wireType), depth);
       else if (field === f.kvlistValue) value = this.keyValueList(this.end(wireType), depth);
       else if (field === f.bytesValue) {
+        // Base64 within the value length limit: whole groups of 3 bytes, 4 characters each.
         const bytesEnd = this.end(wireType);
-        value = this.buffer.toString('base64', reader.pos, bytesEnd);
+        value = this.buffer.toString('base64', reader.pos, Math.min(bytesEnd, reader.pos + Math.floor(this.limits.maxAttributeLength / 4) * 3));
         reader.pos = bytesEnd;
       } else reader.skipType(wireType);
     }

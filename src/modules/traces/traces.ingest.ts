@@ -82,6 +82,7 @@ export async function ingestExport(scope: OrgScope, reading: ExportReading): Pro
       spans.push(span);
     }
   }
+  const resources = resourceTexts(spans);
   const { placements, waiting } = await placeSpans(scope, spans, rejected);
   const rows = spans.flatMap((span, index) => (placements[index] ? [rowOf(span, placements[index])] : []));
   if (rows.length) {
@@ -89,12 +90,12 @@ export async function ingestExport(scope: OrgScope, reading: ExportReading): Pro
     const plan = storePlan(rows, waiting);
     try {
       // An export that moves no waiting child and holds no red-team span is one statement: the COPY, its own transaction.
-      if (!plan.moved.length && !plan.redTeamTraces.length) await copyIn(COPY_SPANS_SQL, copyText(scope.org.id, rows));
-      else await database().transaction((transaction) => storeRows(scope, rows, plan, transaction, 'copy'));
+      if (!plan.moved.length && !plan.redTeamTraces.length) await copyIn(COPY_SPANS_SQL, copyText(scope.org.id, rows, resources));
+      else await database().transaction((transaction) => storeRows(scope, rows, plan, resources, transaction, 'copy'));
     } catch (error) {
       // Some spans were stored already (a retried export, or two exports of the same spans at once).
       if (!isUniqueViolation(error)) throw error;
-      await database().transaction((transaction) => storeRows(scope, rows, plan, transaction, 'insert'));
+      await database().transaction((transaction) => storeRows(scope, rows, plan, resources, transaction, 'insert'));
     }
   }
   return { accepted: rows.length + pendingCopies, rejected: rejected.length, message: rejectionMessage(rejected) };
@@ -123,7 +124,7 @@ function storePlan(rows: SpanRow[], waiting: Set<string>): StorePlan {
  * already, by INSERT … ON CONFLICT DO NOTHING, which skips them), children
  * placed before their root moved to it, attacks derived from what is new.
  */
-async function storeRows(scope: OrgScope, rows: SpanRow[], plan: StorePlan, transaction: Transaction, how: 'copy' | 'insert'): Promise<void> {
+async function storeRows(scope: OrgScope, rows: SpanRow[], plan: StorePlan, resources: Map<object, string>, transaction: Transaction, how: 'copy' | 'insert'): Promise<void> {
   // Exports of one red-team trace take turns (a lock per trace, held to commit): a trial and its study arriving
   // in two exports at once would otherwise each miss the other's uncommitted span, and the trial would count nowhere.
   if (plan.redTeamTraces.length) await plainQuery(LOCK_TRACES_SQL, { organization_id: scope.org.id, trace_ids: plan.redTeamTraces }, { transaction });
@@ -131,7 +132,7 @@ async function storeRows(scope: OrgScope, rows: SpanRow[], plan: StorePlan, tran
   if (how === 'copy') {
     // Optimistic: an exporter retries only after a failure, so the spans are almost always new. One already
     // stored makes the COPY fail on its key, and the caller runs the export again through INSERT … ON CONFLICT.
-    await copyIn(COPY_SPANS_SQL, copyText(scope.org.id, rows), transaction);
+    await copyIn(COPY_SPANS_SQL, copyText(scope.org.id, rows, resources), transaction);
     stored = rows;
   } else {
     stored = await plainQuery<StoredSpan>(INSERT_SPANS_SQL, { organization_id: scope.org.id, rows: JSON.stringify(rows) }, { transaction });
@@ -172,16 +173,40 @@ const copyNullable = (value: string | null) => (value === null ? '\\N' : copyEsc
 const copyId = (value: string | null) => value ?? '\\N';
 
 /**
- * The rows as COPY text, columns in COPY_COLUMNS order, written field by
- * field: ids, numbers and timestamps need no escaping; a resource shared by
- * spans is serialised once.
+ * Each resource of the spans as COPY text, serialised once however many
+ * spans share it. Each span stores its resource, so an export whose small
+ * body repeats a large resource over many spans would multiply it: their
+ * sum is held to OTLP_MAX_INFLATED_BYTES (413 past it).
  */
-function copyText(organizationId: string, rows: SpanRow[]): string {
+function resourceTexts(spans: SpanRecord[]): Map<object, string> {
+  const limit = config().OTLP_MAX_INFLATED_BYTES;
+  const texts = new Map<object, string>();
+  const sizes = new Map<object, number>();
+  let stored = 0;
+  for (const span of spans) {
+    let size = sizes.get(span.resource);
+    if (size === undefined) {
+      const text = copyJson(span.resource);
+      texts.set(span.resource, text);
+      sizes.set(span.resource, (size = Buffer.byteLength(text)));
+    }
+    stored += size;
+    if (stored > limit) {
+      throw new PayloadTooLargeError(`The export's resources, stored with each of its spans, come to more than ${limit} bytes (OTLP_MAX_INFLATED_BYTES); send smaller batches or fewer resource attributes`);
+    }
+  }
+  return texts;
+}
+
+/**
+ * The rows as COPY text, columns in COPY_COLUMNS order, written field by
+ * field: ids, numbers and timestamps need no escaping; each resource's text
+ * comes from resourceTexts.
+ */
+function copyText(organizationId: string, rows: SpanRow[], resources: Map<object, string>): string {
   let text = '';
-  const resources = new Map<object, string>();
   for (const row of rows) {
-    let resource = resources.get(row.resource);
-    if (resource === undefined) resources.set(row.resource, (resource = copyJson(row.resource)));
+    const resource = resources.get(row.resource);
     text +=
       `${organizationId}\t${row.workspace_id}\t${row.project_id}\t${row.project_inferred}\t${row.trace_id}\t${row.span_id}\t${copyId(row.parent_span_id)}\t` +
       `${copyEscape(row.name)}\t${copyNullable(row.span_type)}\t${row.kind}\t${timestampText(row.start_us)}\t${timestampText(row.end_us)}\t${row.duration_ms}\t` +

@@ -268,6 +268,33 @@ describe('POST /org/{org}/otel/traces', () => {
     expect(JSON.parse(res.body.toString())).toMatchObject({ code: 413, type: 'invalid_error', detail: expect.stringContaining('inflated') });
   });
 
+  it('refuses with 413 a small gzip export whose resource, stored with each span, would multiply past OTLP_MAX_INFLATED_BYTES', async () => {
+    const resource = { attributes: [0, 1].map((index) => ({ key: `big.${index}`, value: { stringValue: String(index).repeat(60_000) } })) };
+    const exportWith = (count: number, traceId: string) => ({ resourceSpans: [{ resource, scopeSpans: [{ spans: Array.from({ length: count }, () => span({ traceId })) }] }] });
+    // 120 KB of resource × 100 spans: 12 MB stored from a 2 KB body.
+    const hostile = hex(16);
+    const body = zlib.gzipSync(Buffer.from(JSON.stringify(exportWith(100, hostile))));
+    expect(body.length).toBeLessThan(4096);
+    const res = await sendRaw(body, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body.toString())).toMatchObject({ code: 413, detail: expect.stringContaining('OTLP_MAX_INFLATED_BYTES') });
+    const [{ stored }] = await database().query<{ stored: number }>('SELECT count(*)::int AS stored FROM spans WHERE trace_id = $trace', { type: QueryTypes.SELECT, bind: { trace: hostile } });
+    expect(stored).toBe(0);
+    // The same resource over 10 spans (1.2 MB) is stored.
+    const fine = hex(16);
+    expect((await sendRaw(zlib.gzipSync(Buffer.from(JSON.stringify(exportWith(10, fine)))), { 'content-type': 'application/json', 'content-encoding': 'gzip' })).status).toBe(200);
+    expect((await stats(fine)).body).toMatchObject({ total_spans: 10 });
+  });
+
+  it('stores a span whose attribute is JSON text nested thousands deep, kept as text', async () => {
+    const traceId = hex(16);
+    const deep = `${'['.repeat(6000)}1${']'.repeat(6000)}`;
+    const res = await send(exportOf([span({ traceId, attributes: { deep } })]));
+    expect(res.status).toBe(200);
+    const spans = await rest(api, 'GET', `${WS}/traces/${traceId}/spans`, { token: owner.token });
+    expect(spans.body.data[0].attributes.deep).toBe(deep);
+  });
+
   it('refuses a body over the limit as sent with 413, and says 415 for another encoding or type', async () => {
     const big = Buffer.alloc(9 * 1024 * 1024, 0x20);
     expect((await sendRaw(big, { 'content-type': 'application/json' })).status).toBe(413);
