@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { plainQuery } from '../../db/hot';
-import { RECOMPUTE_SQL, STUDY_ASSESSMENTS_SQL, upsertStudyAttacksSql } from './assessments.sql';
+import { MOVED_ATTACKS_SQL, RECOMPUTE_SQL, STUDY_ASSESSMENTS_SQL, upsertStudyAttacksSql } from './assessments.sql';
 
 /** A span just stored by the OTLP ingest. */
 export interface StoredSpan {
@@ -37,5 +37,26 @@ export async function deriveAttacksFromSpans(organizationId: string, stored: Sto
       { assessment_id: assessment.id, last_seq: locked.attack_seq + keys.size },
       { transaction },
     );
+  }
+}
+
+/**
+ * Study spans a root moved to its own project's workspace (children stored
+ * before their root, decisions §15) leave the assessments of the workspace
+ * they left: their attacks there are removed and those assessments'
+ * analytics recomputed. The moved spans are then derived like stored ones
+ * (deriveAttacksFromSpans), in the assessment of their new workspace.
+ */
+export async function dropMovedAttacks(organizationId: string, moved: StoredSpan[], transaction: Transaction): Promise<void> {
+  const studies = moved.filter((span) => span.span_type === 'study');
+  if (!studies.length) return;
+  const left = await plainQuery<{ id: string }>(
+    MOVED_ATTACKS_SQL,
+    { organization_id: organizationId, trace_ids: studies.map((span) => span.trace_id), span_ids: studies.map((span) => span.span_id) },
+    { transaction },
+  );
+  for (const assessment of left) {
+    const [locked] = await plainQuery<{ attack_seq: number }>('SELECT attack_seq FROM airt_assessments WHERE id = $id FOR UPDATE', { id: assessment.id }, { transaction });
+    await plainQuery(RECOMPUTE_SQL, { assessment_id: assessment.id, last_seq: locked.attack_seq }, { transaction });
   }
 }

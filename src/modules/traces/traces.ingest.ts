@@ -6,7 +6,7 @@ import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tena
 import { database } from '../../db/database';
 import { copyIn, plainQuery } from '../../db/hot';
 import type { Transaction } from 'sequelize';
-import { deriveAttacksFromSpans, type StoredSpan } from '../assessments/trace-attacks';
+import { deriveAttacksFromSpans, dropMovedAttacks, type StoredSpan } from '../assessments/trace-attacks';
 import type { ExportLimits, ExportReading, Rejection, SpanRecord } from './otlp';
 import { acceptedWindow, ensureSpanPartitions } from './span-partitions';
 import { COPY_SPANS_SQL, EXPORT_PROJECTS_SQL, INSERT_SPANS_SQL, LOCK_TRACES_SQL, REHOME_SQL, STORED_ROOTS_SQL } from './traces.sql';
@@ -127,7 +127,9 @@ function storePlan(rows: SpanRow[], waiting: Set<string>): StorePlan {
 async function storeRows(scope: OrgScope, rows: SpanRow[], plan: StorePlan, resources: Map<object, string>, transaction: Transaction, how: 'copy' | 'insert'): Promise<void> {
   // Exports of one red-team trace take turns (a lock per trace, held to commit): a trial and its study arriving
   // in two exports at once would otherwise each miss the other's uncommitted span, and the trial would count nowhere.
-  if (plan.redTeamTraces.length) await plainQuery(LOCK_TRACES_SQL, { organization_id: scope.org.id, trace_ids: plan.redTeamTraces }, { transaction });
+  // A move takes the same locks: the children it moves may be a study and its trials, whose attacks move with them.
+  const locked = [...new Set([...plan.redTeamTraces, ...plan.moved.map((root) => root.trace_id)])];
+  if (locked.length) await plainQuery(LOCK_TRACES_SQL, { organization_id: scope.org.id, trace_ids: locked }, { transaction });
   let stored: StoredSpan[];
   if (how === 'copy') {
     // Optimistic: an exporter retries only after a failure, so the spans are almost always new. One already
@@ -139,7 +141,15 @@ async function storeRows(scope: OrgScope, rows: SpanRow[], plan: StorePlan, reso
   }
   if (plan.moved.length) {
     // A workspace-limited key moves only spans of its own workspace.
-    await plainQuery(REHOME_SQL, { organization_id: scope.org.id, roots: JSON.stringify(plan.moved), key_workspace_id: scope.viewer.apiKey?.workspace_id ?? null }, { transaction, prepare: 'spans-rehome' });
+    const moved = await plainQuery<StoredSpan>(
+      REHOME_SQL,
+      { organization_id: scope.org.id, roots: JSON.stringify(plan.moved), key_workspace_id: scope.viewer.apiKey?.workspace_id ?? null },
+      { transaction, prepare: 'spans-rehome' },
+    );
+    if (moved.length) {
+      await dropMovedAttacks(scope.org.id, moved, transaction);
+      stored = [...stored, ...moved];
+    }
   }
   await deriveAttacksFromSpans(scope.org.id, stored, transaction);
 }

@@ -67,12 +67,19 @@ export const STORED_ROOTS_SQL = `
    WHERE s.organization_id = $organization_id AND s.trace_id = ANY($trace_ids::text[]) AND s.parent_span_id IS NULL
    ORDER BY s.trace_id, s.start_time`;
 
-/** Children stored before their root, placed by default, follow the root that has now arrived (through the small index of such spans). */
+/**
+ * Children stored before their root, placed by default, follow the root that
+ * has now arrived (through the small index of such spans); the red-team
+ * spans among them come back, for their attacks to follow too.
+ */
 export const REHOME_SQL = `
-  UPDATE spans s SET project_id = r.project_id, workspace_id = r.workspace_id, project_inferred = false
-    FROM jsonb_to_recordset($roots::jsonb) AS r(trace_id text, project_id uuid, workspace_id uuid)
-   WHERE s.organization_id = $organization_id AND s.trace_id = r.trace_id AND s.project_inferred
-     AND ($key_workspace_id::uuid IS NULL OR s.workspace_id = $key_workspace_id::uuid)`;
+  WITH moved AS (
+    UPDATE spans s SET project_id = r.project_id, workspace_id = r.workspace_id, project_inferred = false
+      FROM jsonb_to_recordset($roots::jsonb) AS r(trace_id text, project_id uuid, workspace_id uuid)
+     WHERE s.organization_id = $organization_id AND s.trace_id = r.trace_id AND s.project_inferred
+       AND ($key_workspace_id::uuid IS NULL OR s.workspace_id = $key_workspace_id::uuid)
+    RETURNING s.trace_id, s.span_id, s.parent_span_id, s.span_type)
+  SELECT trace_id, span_id, parent_span_id, span_type FROM moved WHERE span_type IN ('study', 'trial')`;
 
 /** `c.span_count` and `c.error_count` of the trace of root span `root` (its spans in the root's workspace). */
 export const traceCounts = (root: string) => `CROSS JOIN LATERAL (

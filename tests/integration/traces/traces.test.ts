@@ -107,7 +107,8 @@ describe('POST /org/{org}/otel/traces', () => {
     const moving = await countStatements(() => send(exportOf([span({ traceId: late, spanId: rootId, name: 'root last' })])));
     // Sequelize logs its transaction statements as `Executing (id): …`.
     const verbs = moving.statements.map((sql) => sql.replace(/^Executing \(\S+\): /, '').trim().split(/\s+/)[0]);
-    expect(verbs).toEqual(['SELECT', 'SELECT', 'START', 'COPY', 'UPDATE', 'COMMIT;']);
+    // The key, the projects, then one transaction: the trace's lock, the COPY, the move (returning the red-team spans it moved).
+    expect(verbs).toEqual(['SELECT', 'SELECT', 'START', 'SELECT', 'COPY', 'WITH', 'COMMIT;']);
   });
 
   it('stores the spans once when the same export arrives several times at once', async () => {
@@ -178,6 +179,40 @@ describe('POST /org/{org}/otel/traces', () => {
     await send(exportOf([span({ traceId, parentSpanId: rootId, name: 'late child' })]));
     const again = await rest(api, 'GET', `/org/${owner.orgKey}/ws/${workspace.body.key}/traces`, { token: owner.token, query: { project_id: created.body.id } });
     expect(again.body.traces).toEqual([expect.objectContaining({ trace_id: traceId, span_count: 3 })]);
+  });
+
+  it("moves a study's attack with the study when its root arrives last naming another workspace's project", async () => {
+    const workspace = (await rest(api, 'POST', `/org/${owner.orgKey}/ws`, { token: owner.token, body: { key: `ws-${hex(3)}`, name: 'Red team' } })).body;
+    const project = (await rest(api, 'POST', `/org/${owner.orgKey}/ws/${workspace.key}/projects`, { token: owner.token, body: { key: `p-${hex(3)}`, name: 'Attacks' } })).body;
+    const there = (await rest(api, 'POST', `/org/${owner.orgKey}/ws/${workspace.key}/airt/assessments`, { token: owner.token, body: { name: 'There' } })).body.id;
+    const here = (await rest(api, 'POST', `${WS}/airt/assessments`, { token: owner.token, body: { name: 'Here' } })).body.id;
+    const attacksOf = async (path: string, assessment: string) => (await rest(api, 'GET', `${path}/airt/assessments/${assessment}/traces/attacks`, { token: owner.token })).body;
+    const analyticsOf = async (path: string, assessment: string) => (await rest(api, 'GET', `${path}/airt/assessments/${assessment}/analytics`, { token: owner.token })).body;
+    const thereWs = `/org/${owner.orgKey}/ws/${workspace.key}`;
+    // Two traces, children first (the SDK exports a span when it ends): a study and its trial, each naming an assessment.
+    const sendTrace = async (assessment: string) => {
+      const traceId = hex(16);
+      const rootId = hex(8);
+      const study = span({ traceId, parentSpanId: rootId, name: 'study', attributes: { 'dreadnode.type': 'study', 'dreadnode.airt.assessment_id': assessment } });
+      await send(exportOf([study, span({ traceId, parentSpanId: study.spanId, attributes: { 'dreadnode.type': 'trial' } })]));
+      return { traceId, rootId };
+    };
+    const toThere = await sendTrace(there);
+    const leavingHere = await sendTrace(here);
+    // Placed in the default workspace until their roots arrive: the assessment there has no attack yet; the one here has one.
+    expect(await attacksOf(thereWs, there)).toEqual([]);
+    expect(await attacksOf(WS, here)).toEqual([expect.objectContaining({ total_trials: 1 })]);
+    for (const { traceId, rootId } of [toThere, leavingHere]) {
+      expect((await send(exportOf([span({ traceId, spanId: rootId, name: 'root', attributes: { 'dreadnode.project': project.id } })]))).status).toBe(200);
+    }
+    // The first study moved into its assessment's workspace: its attack is derived there, with its trial.
+    expect(await attacksOf(thereWs, there)).toEqual([expect.objectContaining({ total_trials: 1 })]);
+    expect(await analyticsOf(thereWs, there)).toMatchObject({ total_attacks: 1, total_trials: 1 });
+    const trials = await rest(api, 'GET', `${thereWs}/airt/assessments/${there}/traces/trials`, { token: owner.token });
+    expect(trials.body).toHaveLength(1);
+    // The second left its assessment's workspace: its attack there is gone, and the analytics say so.
+    expect(await attacksOf(WS, here)).toEqual([]);
+    expect(await analyticsOf(WS, here)).toMatchObject({ total_attacks: 0, total_trials: 0 });
   });
 
   it('rejects spans outside the retention window and malformed ids one by one', async () => {
