@@ -9,6 +9,7 @@ import { requestMetrics } from './core/metrics';
 import { createEngine } from './core/graphql-sql/engine';
 import { createGraphQLTransport } from './http/graphql-transport';
 import { opsRoutes } from './http/ops-routes';
+import { withRestLocs } from './http/read-variables';
 import { clientIp, contextFor, headerValue, observe, type RequestState } from './http/request';
 import { abortReply, attachReplyHooks, endReply, sendBody, sendError, sendStream, writeHead } from './http/respond';
 import { applyCors } from './http/cors';
@@ -70,6 +71,9 @@ export async function createApp(): Promise<App> {
         body: (limit, inflatedLimit) => readEncodedBody(req, limit, inflatedLimit),
         reply: (status, body, contentType, headers) => sendBody(res, status, body, contentType, headers ?? null),
         replyStream: (status, contentType, headers, source) => sendStream(res, status, contentType, headers, source),
+      }).catch((error: unknown) => {
+        // Validation locations as on every REST route (`["path", "version"]`).
+        throw withRestLocs(error, Object.keys(own.params));
       });
     }
     const ownMethods = allowedMethods(bodyTable, url.pathname);

@@ -6,7 +6,7 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import type { RestRequest } from '../core/context';
-import type { ValidationItem } from '../core/errors';
+import { ValidationError, type ValidationItem } from '../core/errors';
 import { validateInputValue } from '../core/validation/class-validation';
 import { checkInput, fromQueryText } from '../core/validation/coerce';
 
@@ -75,4 +75,13 @@ export function toRestLoc(loc: (string | number)[], pathParams: string[]): (stri
   if (loc[0] === 'input') return ['body', ...loc.slice(1)];
   if (typeof loc[0] === 'string' && pathParams.includes(loc[0])) return ['path', ...loc];
   return ['query', ...loc];
+}
+
+/** A validation failure, its locations as REST names them (toRestLoc); anything else as it is. */
+export function withRestLocs(error: unknown, pathParams: string[]): unknown {
+  if (!(error instanceof ValidationError) || !error.errors) return error;
+  return new ValidationError(
+    error.errors.map((item) => ({ ...item, loc: toRestLoc(item.loc, pathParams) })),
+    error.message,
+  );
 }

@@ -18,7 +18,7 @@ import type { RestRoute } from '../core/graphql-decorators';
 import { NO_STORE_HEADERS, selectsNoStoreField } from '../core/no-store';
 import { argsRuleErrors } from '../core/validation/arg-rules';
 import { JsonArrayReply } from '../core/json-array-reply';
-import { readRestVariables, toRestLoc } from './read-variables';
+import { readRestVariables, toRestLoc, withRestLocs } from './read-variables';
 
 export const REST_BASE = '/api/v1';
 
@@ -203,9 +203,6 @@ function sofaOperationNode(sofa: ReturnType<typeof createSofa>, operation: RestO
 
 function restError(error: GraphQLError, pathParams: string[]): GraphQLError {
   const original = error.originalError;
-  if (original instanceof ValidationError && original.errors) {
-    const items = original.errors.map((item) => ({ ...item, loc: toRestLoc(item.loc, pathParams) }));
-    return new GraphQLError(error.message, { originalError: new ValidationError(items, original.message) });
-  }
-  return error;
+  const located = withRestLocs(original, pathParams);
+  return located === original ? error : new GraphQLError(error.message, { originalError: located as ValidationError });
 }

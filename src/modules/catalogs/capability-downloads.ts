@@ -1,5 +1,5 @@
 import mime from 'mime-types';
-import type { AppContext } from '../../core/context';
+import { requireViewer, type AppContext } from '../../core/context';
 import { NotFoundError } from '../../core/errors';
 import type { BodyRoute } from '../../core/module';
 import { resolveOrg } from '../../core/tenancy/tenant-scope';
@@ -29,6 +29,8 @@ interface CapabilityRow {
 }
 
 async function readableCapability(ctx: AppContext, org: string, name: string, version: string): Promise<CapabilityRow & { reader_org_id: string }> {
+  // The order of every route: the credential (401), then the version (422), then the lookups (404).
+  requireViewer(ctx);
   checkPathVersion(version);
   const scope = await resolveOrg(ctx, org);
   const row = await findArtifactRow<CapabilityRow>('capabilities', 'a.id, a.name, a.version, o.key AS owner', scope, parseNameRef(scope, name, WHAT), version, WHAT);

@@ -43,6 +43,16 @@ describe('capability files and bundles', () => {
     expect((await rest(api, 'GET', `/org/${other.owner.orgKey}/capabilities/${name}/1.0.0/files/README.md`, { token: other.owner.token })).status).toBe(404);
   });
 
+  it('checks the credential, then the version (422 at ["path", "version"], as every REST route), on the file and owner/name bundle routes', async () => {
+    for (const path of [`/org/${owner.orgKey}/capabilities/${name}/notsemver/files/README.md`, `/org/${owner.orgKey}/capabilities/${owner.orgKey}/${name}/notsemver/bundle`]) {
+      const bad = await rest(api, 'GET', path, { token: owner.token });
+      expect(bad.status).toBe(422);
+      expect(bad.body.errors[0].loc).toEqual(['path', 'version']);
+      const anonymous = await rest(api, 'GET', path);
+      expect(anonymous.status).toBe(401);
+    }
+  });
+
   it('gives a signed, expiring, absolute URL whose tar.gz holds the files, matching its sha256 and size, with no credential', async () => {
     const link = await rest(api, 'GET', `/org/${owner.orgKey}/capabilities/${name}/1.0.0/bundle`, { token: owner.token });
     expect(link.status).toBe(200);
