@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../core/context';
-import { runInBackground } from '../core/background';
+import { expirySweep } from '../core/background';
 import { ConflictError, validationFailure, type AppError } from '../core/errors';
 import { plainQuery } from '../db/hot';
 
@@ -105,13 +105,5 @@ export async function settleKey(claim: { credential: string; key: string }, repl
   );
 }
 
-const SWEEP_EVERY_MS = 10 * 60 * 1000;
-let lastSweep = 0;
-
-/** Deletes expired keys, at most once per SWEEP_EVERY_MS per process, after the reply. */
-function sweepExpired(): void {
-  const now = Date.now();
-  if (now - lastSweep < SWEEP_EVERY_MS) return;
-  lastSweep = now;
-  runInBackground('idempotency-sweep', () => plainQuery('DELETE FROM idempotency_keys WHERE expires_at < now()', {}));
-}
+/** Deletes expired keys, at most once per ten minutes per process, after the reply. */
+const sweepExpired = expirySweep('idempotency-sweep', 'DELETE FROM idempotency_keys WHERE expires_at < now()');

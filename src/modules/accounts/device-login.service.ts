@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { config } from '../../config/config';
+import { expirySweep } from '../../core/background';
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../../core/errors';
 import type { Viewer } from '../../core/viewer';
 import { plainQuery } from '../../db/hot';
@@ -51,7 +52,15 @@ export interface DeviceCodeGrant {
   interval: number;
 }
 
+/**
+ * Codes a day past their expiry are deleted (anyone may ask for codes, so
+ * the table would otherwise grow without end); until then a late poll still
+ * reads `expired_token`.
+ */
+const sweepExpired = expirySweep('device-code-sweep', "DELETE FROM device_codes WHERE expires_at < now() - interval '1 day'");
+
 export async function createDeviceCode(clientIp: string): Promise<DeviceCodeGrant> {
+  sweepExpired();
   const ttl = config().DEVICE_CODE_TTL_SECONDS;
   const deviceCode = crypto.randomBytes(32).toString('base64url');
   // A pending user code is unique (partial index); a collision among 23^8 codes is retried.
