@@ -58,7 +58,30 @@ const BUNDLE = 'capability-bundle';
 export async function capabilityBundle(ctx: AppContext, org: string, name: string, version: string): Promise<CapabilityBundleLink> {
   const capability = await readableCapability(ctx, org, name, version);
   const { url, expires_at } = signedDownloadUrl(BUNDLE, linkId({ artifact_id: capability.id, org_id: capability.reader_org_id, part: null }));
-  return { download_url: url, expires_at, ...(await archiveDigest(bundleFiles(capability.id))) };
+  return { download_url: url, expires_at, ...(await bundleDigest(capability.id)) };
+}
+
+/**
+ * The digests of bundles this process made, by capability id: a version's
+ * files never change once published, so its archive is made once (requests
+ * for it at the same time share that), not for every link asked for. Kept in
+ * the process, not the row: the archive's bytes are this process's gzip's,
+ * which another Node version may make differently. At most BUNDLE_DIGESTS,
+ * the oldest forgotten first.
+ */
+const bundleDigests = new Map<string, Promise<{ sha256: string; size_bytes: number }>>();
+const BUNDLE_DIGESTS = 1000;
+
+function bundleDigest(capabilityId: string): Promise<{ sha256: string; size_bytes: number }> {
+  let digest = bundleDigests.get(capabilityId);
+  if (!digest) {
+    digest = archiveDigest(bundleFiles(capabilityId));
+    bundleDigests.set(capabilityId, digest);
+    // A failure is not kept: the next request tries again.
+    digest.catch(() => bundleDigests.delete(capabilityId));
+    if (bundleDigests.size > BUNDLE_DIGESTS) bundleDigests.delete(bundleDigests.keys().next().value!);
+  }
+  return digest;
 }
 
 /** `GET /api/v1/downloads/capability-bundle?…`: the signed archive, no credential. */

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
 import { b64, capabilityBody, catalogName, publishCapability } from '../../factories/catalogs';
 import { rest } from '../../helpers/http';
+import { countStatements } from '../../helpers/statements';
 import { useTestApp } from '../../helpers/test-app';
 import { untar } from '../../helpers/archives';
 
@@ -72,6 +73,17 @@ describe('capability files and bundles', () => {
     expect(encoded.body.sha256).toBe(link.body.sha256);
     const raw = await rest(api, 'GET', `/org/${other.owner.orgKey}/capabilities/${owner.orgKey}/${name}/1.0.0/bundle`, { token: other.owner.token });
     expect(raw.body.sha256).toBe(link.body.sha256);
+  });
+
+  it("makes a version's archive once for its digest, however many links are asked for at once or later", async () => {
+    const publishedName = catalogName('digest');
+    await publishCapability(api, owner, capabilityBody(publishedName, '2.0.0', { files: [{ path: 'agents/scanner.md', content_base64: crypto.randomBytes(64 * 1024).toString('base64') }] }));
+    const bundle = () => rest(api, 'GET', `/org/${owner.orgKey}/capabilities/${publishedName}/2.0.0/bundle`, { token: owner.token });
+    const reads = await countStatements(async () => [...(await Promise.all([bundle(), bundle(), bundle()])), await bundle()]);
+    expect(reads.result.map((reply) => reply.status)).toEqual([200, 200, 200, 200]);
+    expect(new Set(reads.result.map((reply) => reply.body.sha256)).size).toBe(1);
+    // The files are read for one archive only.
+    expect(reads.statements.filter((sql) => sql.includes('capability_files'))).toHaveLength(1);
   });
 
   it('refuses a tampered or expired signature with 403 and the envelope', async () => {
