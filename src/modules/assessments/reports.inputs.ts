@@ -25,14 +25,6 @@ export class AssessmentReportCreateRequest {
   content_json?: unknown;
 }
 
-@ArgsType()
-export class ReportListArgs {
-  @Field(() => Int, { nullable: true, defaultValue: 100, description: 'Reports to return, newest first: 1 to 100 (default 100).' })
-  @Min(1)
-  @Max(100)
-  limit?: number | null;
-}
-
 export const FINDING_SORTS = ['score', 'severity', 'category', 'attack_name', 'created_at'] as const;
 
 @ArgsType()

@@ -2,9 +2,10 @@ import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { fromRow } from '../../core/graphql-sql/sql-fields';
 import type { AppContext } from '../../core/context';
 import { MaxItems, Rest } from '../../core/graphql-decorators';
+import { ListPageArgs, MAX_LIST_PAGE } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
 import { SandboxSummary } from './assessments.types';
-import { AssessmentReportCreateRequest, FindingListArgs, ProjectReportGenerateRequest, ReportListArgs } from './reports.inputs';
+import { AssessmentReportCreateRequest, FindingListArgs, ProjectReportGenerateRequest } from './reports.inputs';
 import { assessmentSandbox, createReport, generateProjectReport, getReport, listFindings, listReports, projectSummary } from './reports.service';
 import { AssessmentReportResponse, AssessmentReportSummary, FindingListResponse, GeneratedProjectReport, ProjectRedTeamSummary } from './reports.types';
 
@@ -30,15 +31,15 @@ export class AssessmentReportResolver {
 
   @Query(() => [AssessmentReportSummary], { description: "An assessment's reports, newest first, without content (a bare array on REST)." })
   @Rest('GET', `${ONE}/reports`, TAGS)
-  @MaxItems(100)
+  @MaxItems(MAX_LIST_PAGE)
   assessment_reports(
     @Arg('org', () => String) org: string,
     @Arg('workspace', () => String) workspace: string,
     @Arg('assessment_id', () => UUIDScalar, { description: "The assessment's id." }) assessmentId: string,
-    @Args(() => ReportListArgs) args: ReportListArgs,
+    @Args(() => ListPageArgs) page: ListPageArgs,
     @Ctx() ctx: AppContext,
   ): Promise<AssessmentReportSummary[]> {
-    return listReports(ctx, org, workspace, assessmentId, args);
+    return listReports(ctx, org, workspace, assessmentId, page);
   }
 
   @Query(() => AssessmentReportResponse, { nullable: true, description: 'One report of an assessment with its content.' })

@@ -1,12 +1,12 @@
 import type { AppContext } from '../../core/context';
 import { NotFoundError } from '../../core/errors';
-import { checkPageDepth } from '../../core/pagination';
+import { checkPageDepth, pageWindow, type ListPageArgs } from '../../core/pagination';
 import { requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import { projectByKeyOrId } from '../projects/projects.service';
 import { ASSESSMENT_WRITE, getAssessment } from './assessments.service';
 import { FINDING_ORDER, findingColumns, severitySql } from './findings.sql';
-import type { AssessmentReportCreateRequest, FindingListArgs, ProjectReportGenerateRequest, ReportListArgs } from './reports.inputs';
+import type { AssessmentReportCreateRequest, FindingListArgs, ProjectReportGenerateRequest } from './reports.inputs';
 import type { AssessmentReportResponse, AssessmentReportSummary, FindingListResponse, FindingResponse, GeneratedProjectReport, ProjectRedTeamSummary } from './reports.types';
 
 /**
@@ -39,11 +39,12 @@ export async function createReport(ctx: AppContext, org: string, ws: string, ass
   return report;
 }
 
-export async function listReports(ctx: AppContext, org: string, ws: string, assessmentId: string, args: ReportListArgs): Promise<AssessmentReportSummary[]> {
+/** The assessment's reports, newest first, a page at a time (a bare array: a page shorter than `limit` is the last). */
+export async function listReports(ctx: AppContext, org: string, ws: string, assessmentId: string, page: ListPageArgs): Promise<AssessmentReportSummary[]> {
   const assessment = await getAssessment(ctx, org, ws, assessmentId);
   return plainQuery<AssessmentReportSummary>(
-    `SELECT ${REPORT_COLUMNS} FROM airt_reports r WHERE r.assessment_id = $assessment_id ORDER BY r.created_at DESC, r.id DESC LIMIT $limit`,
-    { assessment_id: assessment.id, limit: args.limit ?? 100 },
+    `SELECT ${REPORT_COLUMNS} FROM airt_reports r WHERE r.assessment_id = $assessment_id ORDER BY r.created_at DESC, r.id DESC LIMIT $limit OFFSET $offset`,
+    { assessment_id: assessment.id, ...pageWindow(page) },
     { prepare: 'assessment-reports' },
   );
 }

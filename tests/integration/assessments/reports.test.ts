@@ -58,6 +58,23 @@ describe('assessment reports', () => {
     expect((await rest(api, 'GET', `${AIRT}/assessments/${id}/reports/00000000-0000-4000-8000-000000000000`, { token: owner.token })).status).toBe(404);
   });
 
+  it('lists every report a page at a time (page and limit, as every bare-array list)', async () => {
+    const id = await createAssessment();
+    for (let index = 0; index < 101; index += 1) {
+      const created = await rest(api, 'POST', `${AIRT}/assessments/${id}/reports`, { token: owner.token, body: { report_type: `r${index}` } });
+      expect(created.status).toBe(201);
+    }
+    const first = await rest(api, 'GET', `${AIRT}/assessments/${id}/reports`, { token: owner.token });
+    expect(first.body).toHaveLength(100);
+    const second = await rest(api, 'GET', `${AIRT}/assessments/${id}/reports`, { token: owner.token, query: { page: '2' } });
+    expect(second.body.map((item: any) => item.report_type)).toEqual(['r0']);
+    const small = await rest(api, 'GET', `${AIRT}/assessments/${id}/reports`, { token: owner.token, query: { page: '3', limit: '2' } });
+    expect(small.body.map((item: any) => item.report_type)).toEqual(['r96', 'r95']);
+    const bad = await rest(api, 'GET', `${AIRT}/assessments/${id}/reports`, { token: owner.token, query: { page: '0', limit: '101' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((item: any) => item.loc.join('.')).sort()).toEqual(['query.limit', 'query.page']);
+  });
+
   it('answers the sandbox, or 404 when there is none', async () => {
     const id = await createAssessment();
     expect((await rest(api, 'GET', `${AIRT}/assessments/${id}/sandbox`, { token: owner.token })).status).toBe(404);
