@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { Op, type Transaction } from 'sequelize';
 import { SessionMessageModel, type RecordOf, type SessionModel } from '../../../models';
+import { config } from '../../config/config';
 import type { AppContext } from '../../core/context';
 import { ConflictError, validationFailure } from '../../core/errors';
 import type { WorkspaceScope } from '../../core/tenancy/tenant-scope';
@@ -38,6 +39,13 @@ function preview(messages: TranscriptMessageInput[]): string | null {
   }
   return null;
 }
+
+/**
+ * What a stored message counts against SESSION_MAX_TRANSCRIPT_BYTES (and
+ * sessions.transcript_bytes): the text of its content, tool calls and
+ * metadata, as PostgreSQL writes them, for the message `m`.
+ */
+const MESSAGE_BYTES = `octet_length(coalesce(m.content::text, '')) + octet_length(coalesce(m.tool_calls::text, '')) + octet_length(coalesce(m.metadata::text, ''))`;
 
 /** The session row, locked for the transaction, that the caller may write a transcript to. */
 async function requireWritableTranscript(scope: WorkspaceScope, ref: string, transaction: Transaction): Promise<SessionModel> {
@@ -88,26 +96,33 @@ async function insertMessages(
   });
   const created = await SessionMessageModel.bulkCreate(rows, { transaction, returning: true });
   const withContext = options.context !== undefined;
+  const max = config().SESSION_MAX_TRANSCRIPT_BYTES;
   const [updated] = await plainQuery<RecordOf<SessionModel>>(
     `UPDATE sessions SET
        last_seq = last_seq + $count,
        message_count = message_count + $count,
+       transcript_bytes = transcript_bytes + b.bytes,
        last_message_at = greatest(last_message_at, w.at),
        preview_text = coalesce($preview, preview_text),
        context = CASE WHEN $with_context THEN $context::jsonb ELSE context END,
        updated_at = greatest(updated_at, w.at)
-       FROM (SELECT clock_timestamp() AS at) w
-     WHERE id = $id
+       FROM (SELECT clock_timestamp() AS at) w,
+            (SELECT coalesce(sum(${MESSAGE_BYTES}), 0) AS bytes FROM session_messages m WHERE m.session_id = $id AND m.seq > $after) b
+     WHERE id = $id AND transcript_bytes + b.bytes <= $max
      RETURNING sessions.*`,
     {
       id: session.id,
       count: rows.length,
+      after: session.last_seq,
+      max,
       preview: preview(messages),
       with_context: withContext,
       context: withContext && options.context !== null ? JSON.stringify(options.context) : null,
     },
     { transaction },
   );
+  // Past the limit the transaction rolls back: nothing of the append is kept.
+  if (!updated) throw new ConflictError(`The transcript would hold more than ${max} bytes (SESSION_MAX_TRANSCRIPT_BYTES); rewind it or continue in a new session`);
   if (updated.group_id) {
     const tokens = rows.reduce((sum, row) => sum + (row.has_usage ? (row.input_tokens ?? 0) + (row.output_tokens ?? 0) : 0), 0);
     await addToGroupRollup(updated.group_id, { messages: rows.length, tokens, activityAt: updated.last_message_at ?? undefined }, transaction);
@@ -183,8 +198,9 @@ export async function rewindTranscript(
     if (!target || target.role !== 'user') {
       throw validationFailure(['input', 'from_seq'], 'Input should be the seq of a user message of the transcript', 'value_error');
     }
-    const deleted = await plainQuery<{ count: string | number }>(
-      `WITH gone AS (DELETE FROM session_messages WHERE session_id = $id AND seq >= $from RETURNING seq) SELECT count(*) AS count FROM gone`,
+    const deleted = await plainQuery<{ count: string | number; bytes: string | number }>(
+      `WITH gone AS (DELETE FROM session_messages m WHERE m.session_id = $id AND m.seq >= $from RETURNING ${MESSAGE_BYTES} AS bytes)
+       SELECT count(*) AS count, coalesce(sum(bytes), 0) AS bytes FROM gone`,
       { id: session.id, from: input.from_seq },
       { transaction },
     );
@@ -195,12 +211,13 @@ export async function rewindTranscript(
       `UPDATE sessions SET
          last_seq = $from - 1,
          message_count = greatest(0, message_count - $count),
+         transcript_bytes = greatest(0, transcript_bytes - $bytes),
          last_message_at = (SELECT max(m.created_at) FROM session_messages m WHERE m.session_id = $id),
          preview_text = $preview,
          updated_at = greatest(updated_at, clock_timestamp())
        WHERE id = $id
        RETURNING sessions.*`,
-      { id: session.id, from: input.from_seq, count, preview: text ? [...text].slice(0, PREVIEW_LENGTH).join('') : null },
+      { id: session.id, from: input.from_seq, count, bytes: deleted[0].bytes, preview: text ? [...text].slice(0, PREVIEW_LENGTH).join('') : null },
       { transaction },
     );
     // A rewind is rare and moves last_message_at back: the group is recounted (as for a deleted session), not given a delta.
