@@ -131,17 +131,20 @@ export const STUDY_ASSESSMENTS_SQL = `
      AND (st.trace_id, st.span_id) IN (SELECT k.t, k.s FROM unnest($trace_ids::text[], $span_ids::text[]) AS k(t, s))
    ORDER BY a.id`;
 
-/** The attacks of study spans ($trace_ids, $span_ids) held by assessments of a workspace the span has left, removed; their assessments. */
-export const MOVED_ATTACKS_SQL = `
-  WITH gone AS (
-    DELETE FROM airt_attack_spans x
-     USING spans st
-     WHERE x.from_trace AND x.organization_id = $organization_id
-       AND st.organization_id = $organization_id AND st.trace_id = x.trace_id AND st.span_id = x.span_id AND st.span_type = 'study'
-       AND x.workspace_id <> st.workspace_id
-       AND (x.trace_id, x.span_id) IN (SELECT k.t, k.s FROM unnest($trace_ids::text[], $span_ids::text[]) AS k(t, s))
-    RETURNING x.assessment_id)
-  SELECT DISTINCT assessment_id AS id FROM gone ORDER BY 1`;
+/** Attacks `x` of study spans `st` ($trace_ids, $span_ids) held by an assessment of a workspace the span has left. */
+const LEFT_ATTACKS = `x.from_trace AND x.organization_id = $organization_id
+   AND st.organization_id = $organization_id AND st.trace_id = x.trace_id AND st.span_id = x.span_id AND st.span_type = 'study'
+   AND x.workspace_id <> st.workspace_id
+   AND (x.trace_id, x.span_id) IN (SELECT k.t, k.s FROM unnest($trace_ids::text[], $span_ids::text[]) AS k(t, s))`;
+
+/** The assessments holding such attacks. */
+export const LEFT_ASSESSMENTS_SQL = `SELECT DISTINCT x.assessment_id AS id FROM airt_attack_spans x, spans st WHERE ${LEFT_ATTACKS} ORDER BY 1`;
+
+/** Those attacks, removed (their assessments locked before). */
+export const DROP_MOVED_ATTACKS_SQL = `DELETE FROM airt_attack_spans x USING spans st WHERE ${LEFT_ATTACKS}`;
+
+/** Assessment rows locked for a derivation, in one order (by id) whatever the export. */
+export const LOCK_ASSESSMENTS_SQL = `SELECT a.id, a.attack_seq FROM airt_assessments a WHERE a.id = ANY($ids::uuid[]) ORDER BY a.id FOR UPDATE`;
 
 /** Per-dimension statistics of the assessment's spans as one jsonb object keyed by the dimension's value. */
 const dimension = (column: string) => `(

@@ -67,20 +67,24 @@ export async function capabilityBundle(ctx: AppContext, org: string, name: strin
  * for it at the same time share that), not for every link asked for. Kept in
  * the process, not the row: the archive's bytes are this process's gzip's,
  * which another Node version may make differently. At most BUNDLE_DIGESTS,
- * the oldest forgotten first.
+ * the one asked for least recently forgotten first.
  */
 const bundleDigests = new Map<string, Promise<{ sha256: string; size_bytes: number }>>();
 const BUNDLE_DIGESTS = 1000;
 
 function bundleDigest(capabilityId: string): Promise<{ sha256: string; size_bytes: number }> {
   let digest = bundleDigests.get(capabilityId);
-  if (!digest) {
-    digest = archiveDigest(bundleFiles(capabilityId));
-    bundleDigests.set(capabilityId, digest);
+  if (digest) {
+    // Asked again: now the most recent, forgotten last.
+    bundleDigests.delete(capabilityId);
+  } else {
+    const made = archiveDigest(bundleFiles(capabilityId));
     // A failure is not kept: the next request tries again.
-    digest.catch(() => bundleDigests.delete(capabilityId));
-    if (bundleDigests.size > BUNDLE_DIGESTS) bundleDigests.delete(bundleDigests.keys().next().value!);
+    made.catch(() => bundleDigests.get(capabilityId) === made && bundleDigests.delete(capabilityId));
+    digest = made;
   }
+  bundleDigests.set(capabilityId, digest);
+  if (bundleDigests.size > BUNDLE_DIGESTS) bundleDigests.delete(bundleDigests.keys().next().value!);
   return digest;
 }
 

@@ -172,6 +172,8 @@ function stringValue(raw: string, limits: ExportLimits): unknown {
 
 /** Text within the attribute value length limit. */
 const limited = (text: string, limits: ExportLimits) => (text.length > limits.maxAttributeLength ? text.slice(0, limits.maxAttributeLength) : text);
+/** Base64 characters of a bytes value kept within the value length limit: whole groups of 4 (3 bytes each). */
+const base64Length = (limits: ExportLimits) => Math.floor(limits.maxAttributeLength / 4) * 4;
 
 /**
  * An int64 AnyValue (a number or decimal text from JSON, a protobufjs Long
@@ -181,14 +183,17 @@ const limited = (text: string, limits: ExportLimits) => (text.length > limits.ma
 function intValue(value: unknown, limits: ExportLimits): unknown {
   let number: number;
   if (typeof value === 'number') number = value;
-  else if (typeof value === 'string') number = Number(value);
+  else if (typeof value === 'string') number = numberOf(value);
   else if (value instanceof protobuf.util.Long) number = value.high * 4294967296 + (value.low >>> 0);
   else return null;
   return Number.isSafeInteger(number) ? number : limited(clean(String(value)), limits);
 }
 
+/** A field that holds a number (JSON may send it as text); NaN for anything else, an object included (never its own valueOf). */
+const numberOf = (value: unknown): number => (typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN);
+
 function doubleValue(value: unknown): number | null {
-  const number = Number(value);
+  const number = numberOf(value);
   return Number.isFinite(number) ? number : null;
 }
 
@@ -250,9 +255,9 @@ function spanRecord(raw: RawSpan, resource: Record<string, unknown>, limits: Exp
   if (!traceId || !spanId) return { span_id: spanId, reason: 'trace_id must be 16 bytes and span_id 8 bytes, not all zero' };
   if (start === null || end === null || end < start) return { span_id: spanId, reason: 'start and end times must be set, the end not before the start' };
   const attributes = raw.attributes.values;
-  if (raw.attributes.dropped) attributes['otel.dropped_attributes_count'] = raw.attributes.dropped + Number(raw.droppedAttributesCount ?? 0);
-  const kind = Number(raw.kind ?? 0);
-  const statusCode = Number(raw.statusCode ?? 0);
+  if (raw.attributes.dropped) attributes['otel.dropped_attributes_count'] = raw.attributes.dropped + (Number.isSafeInteger(numberOf(raw.droppedAttributesCount)) ? numberOf(raw.droppedAttributesCount) : 0);
+  const kind = numberOf(raw.kind ?? 0);
+  const statusCode = numberOf(raw.statusCode ?? 0);
   const message = raw.statusMessage;
   return {
     trace_id: traceId,
@@ -339,7 +344,7 @@ function jsonAnyValue(value: unknown, limits: ExportLimits, depth: number): unkn
     case 'kvlistValue':
       return jsonAttributes((v.kvlistValue as { values?: unknown } | null)?.values, limits, depth + 1).values;
     case 'bytesValue':
-      return typeof v.bytesValue === 'string' ? limited(clean(v.bytesValue), limits) : null;
+      return typeof v.bytesValue === 'string' ? clean(v.bytesValue.slice(0, base64Length(limits))) : null;
     default:
       return null;
   }
@@ -673,9 +678,8 @@ class WireReader {
       else if (field === f.arrayValue) value = this.arrayValue(this.end(wireType), depth);
       else if (field === f.kvlistValue) value = this.keyValueList(this.end(wireType), depth);
       else if (field === f.bytesValue) {
-        // Base64 within the value length limit: whole groups of 3 bytes, 4 characters each.
         const bytesEnd = this.end(wireType);
-        value = this.buffer.toString('base64', reader.pos, Math.min(bytesEnd, reader.pos + Math.floor(this.limits.maxAttributeLength / 4) * 3));
+        value = this.buffer.toString('base64', reader.pos, Math.min(bytesEnd, reader.pos + (base64Length(this.limits) / 4) * 3));
         reader.pos = bytesEnd;
       } else reader.skipType(wireType);
     }

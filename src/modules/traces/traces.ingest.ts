@@ -6,7 +6,7 @@ import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tena
 import { database } from '../../db/database';
 import { copyIn, plainQuery } from '../../db/hot';
 import type { Transaction } from 'sequelize';
-import { deriveAttacksFromSpans, dropMovedAttacks, type StoredSpan } from '../assessments/trace-attacks';
+import { deriveAttacksFromSpans, type StoredSpan } from '../assessments/trace-attacks';
 import type { ExportLimits, ExportReading, Rejection, SpanRecord } from './otlp';
 import { acceptedWindow, ensureSpanPartitions } from './span-partitions';
 import { COPY_SPANS_SQL, EXPORT_PROJECTS_SQL, INSERT_SPANS_SQL, LOCK_TRACES_SQL, REHOME_SQL, STORED_ROOTS_SQL } from './traces.sql';
@@ -139,19 +139,15 @@ async function storeRows(scope: OrgScope, rows: SpanRow[], plan: StorePlan, reso
   } else {
     stored = await plainQuery<StoredSpan>(INSERT_SPANS_SQL, { organization_id: scope.org.id, rows: JSON.stringify(rows) }, { transaction });
   }
-  if (plan.moved.length) {
-    // A workspace-limited key moves only spans of its own workspace.
-    const moved = await plainQuery<StoredSpan>(
-      REHOME_SQL,
-      { organization_id: scope.org.id, roots: JSON.stringify(plan.moved), key_workspace_id: scope.viewer.apiKey?.workspace_id ?? null },
-      { transaction, prepare: 'spans-rehome' },
-    );
-    if (moved.length) {
-      await dropMovedAttacks(scope.org.id, moved, transaction);
-      stored = [...stored, ...moved];
-    }
-  }
-  await deriveAttacksFromSpans(scope.org.id, stored, transaction);
+  // A workspace-limited key moves only spans of its own workspace; the red-team spans moved come back.
+  const moved = plan.moved.length
+    ? await plainQuery<StoredSpan>(
+        REHOME_SQL,
+        { organization_id: scope.org.id, roots: JSON.stringify(plan.moved), key_workspace_id: scope.viewer.apiKey?.workspace_id ?? null },
+        { transaction, prepare: 'spans-rehome' },
+      )
+    : [];
+  await deriveAttacksFromSpans(scope.org.id, stored, transaction, moved);
 }
 
 function isUniqueViolation(error: unknown): boolean {
