@@ -41,6 +41,6 @@ export const JSONScalar = new GraphQLScalarType({
 export const TokenCountScalar = new GraphQLScalarType({
   ...GraphQLSafeInt.toConfig(),
   name: 'TokenCount',
-  description: 'A token count: an integer up to 2^53 - 1.',
+  description: 'A count that may pass 2^31 (tokens, bytes, messages summed over sessions): an integer up to 2^53 - 1.',
   extensions: { errorType: 'int_parsing', jsonSchema: { type: 'integer', format: 'int64' } },
 });

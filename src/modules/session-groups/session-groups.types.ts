@@ -95,7 +95,8 @@ export class SessionGroupSummary {
   session_count: number;
 
   @Sql()
-  @Field(() => Int, { description: 'Sum of the message counts of its sessions.' })
+  // 64-bit: a session may count up to 1e9 messages, so their sum passes 2^31.
+  @Field(() => TokenCountScalar, { description: 'Sum of the message counts of its sessions.' })
   message_count: number;
 
   @Sql()

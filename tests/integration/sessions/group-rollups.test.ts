@@ -1,9 +1,10 @@
+import crypto from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import { database } from '../../../src/db/database';
 import { addToGroupRollup, RECOUNT_SQL, recountGroups } from '../../../src/modules/session-groups/group-rollups';
 import { addMember, createUser, type TestUser } from '../../factories/accounts';
 import { appendMessages, createGroup, saveSession, sessionsPath } from '../../factories/sessions';
-import { rest } from '../../helpers/http';
+import { gql, rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
 
 /**
@@ -159,6 +160,23 @@ describe('group counts maintained on write', () => {
     groups.push(group);
     groups.sort();
     await expectColumnsEqualRecount();
+  });
+});
+
+describe('group counts past 2^31', () => {
+  it('saves and reads a group whose sessions count 3,000,000,000 messages (64-bit, REST and GraphQL)', async () => {
+    const group = await createGroup(api, owner);
+    for (let index = 0; index < 3; index += 1) {
+      const saved = await rest(api, 'POST', sessionsPath(owner.orgKey), { token: owner.token, body: { id: crypto.randomUUID(), model: 'model-a', group_id: group.id, message_count: 1_000_000_000 } });
+      expect(saved.status).toBe(201);
+    }
+    const read = await rest(api, 'GET', `${sessionsPath(owner.orgKey)}/groups/${group.id}`, { token: owner.token });
+    expect(read.status).toBe(200);
+    expect(read.body.message_count).toBe(3_000_000_000);
+    const list = await rest(api, 'GET', `${sessionsPath(owner.orgKey)}/groups`, { token: owner.token });
+    expect(list.status).toBe(200);
+    const graphql = await gql(api, 'query ($org: String!, $id: UUID!) { session_group(org: $org, workspace: "default", group_id: $id) { message_count } }', { org: owner.orgKey, id: group.id }, owner.token);
+    expect(graphql.body).toEqual({ data: { session_group: { message_count: 3_000_000_000 } } });
   });
 });
 
