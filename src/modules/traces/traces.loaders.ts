@@ -33,8 +33,8 @@ export function createTraceLoaders(viewer: Viewer | null) {
   return {
     /** workspace → its traces, newest first. */
     tracesByWorkspace: traces('s.workspace_id = k.id'),
-    /** evaluation → the traces whose root names it. */
-    tracesByEvaluation: traces('s.evaluation_id = k.id'),
+    /** evaluation → the traces whose root names it, in the evaluation's workspace (as the REST routes read them). */
+    tracesByEvaluation: traces('s.evaluation_id = k.id AND (s.organization_id, s.workspace_id) = (SELECT e.organization_id, e.workspace_id FROM evaluations e WHERE e.id = k.id)'),
     /** trace → its first spans by start time (the trace's own workspace). */
     spansByTrace: childrenLoader<SpanResponse & { parent_id: string; [column: string]: unknown }>(
       'parent_id',

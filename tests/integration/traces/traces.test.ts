@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import protobuf from 'protobufjs';
 import path from 'node:path';
-import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
+import { addMember, createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { createApiKey } from '../../factories/api-keys';
 import { createEvaluation, items, publishVerifiedTask } from '../../factories/evaluations';
 import { gql, rest } from '../../helpers/http';
@@ -564,6 +564,15 @@ describe('evaluation traces', () => {
     expect(byItem.body).toEqual({ items: [{ item_id: item.id, task_name: 'traced-task', trace_ids: [traceId], span_count: 2, error_count: 1, duration_ms: 50 }] });
     const other = await createOrgWithRoles();
     expect((await rest(api, 'GET', `/org/${other.orgKey}/ws/default/evaluation/${evaluation.id}/traces`, { token: other.owner.token })).status).toBe(404);
+
+    // Spans naming the evaluation from elsewhere belong to it nowhere: another workspace of the organization, another organization the viewer is in.
+    const elsewhere = (await rest(api, 'POST', `/org/${owner.orgKey}/ws`, { token: owner.token, body: { key: `ws-${hex(3)}`, name: 'Elsewhere' } })).body;
+    const elsewhereProject = (await rest(api, 'POST', `/org/${owner.orgKey}/ws/${elsewhere.key}/projects`, { token: owner.token, body: { key: `p-${hex(3)}`, name: 'Elsewhere' } })).body;
+    await send(exportOf([span({ traceId: hex(16), attributes: { 'dreadnode.evaluation.id': evaluation.id, 'dreadnode.project': elsewhereProject.id } })]));
+    await addMember(other.orgKey, owner, 'owner');
+    const otherKey = (await createApiKey(api, other.owner)).key;
+    await send(exportOf([span({ traceId: hex(16), attributes: { 'dreadnode.evaluation.id': evaluation.id } })]), { apiKey: otherKey, org: other.orgKey });
+    expect((await rest(api, 'GET', `${WS}/evaluation/${evaluation.id}/traces`, { token: owner.token })).body).toMatchObject({ total_spans: 2 });
 
     const graph = await gql(api, 'query($org: String!, $id: String!) { evaluation(org: $org, workspace: "default", id: $id) { traces(limit: 5) { trace_id span_count } } }', { org: owner.orgKey, id: evaluation.id }, owner.token);
     expect(graph.body.errors).toBeUndefined();
