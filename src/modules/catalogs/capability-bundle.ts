@@ -25,6 +25,8 @@ export interface CapabilityBundle {
 }
 
 const COMPONENT_TYPES = Object.values(ComponentType) as string[];
+/** Secrets a manifest may declare. */
+const MAX_SECRETS = 100;
 const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const sha256 = (data: Buffer | string) => crypto.createHash('sha256').update(data).digest('hex');
 
@@ -58,6 +60,16 @@ function optionalString(manifest: Record<string, unknown>, key: string, errors: 
   return value;
 }
 
+/** Every file path and every directory above one: what a component's path may name (one look-up each). */
+function namedPaths(paths: string[]): Set<string> {
+  const named = new Set<string>();
+  for (const path of paths) {
+    named.add(path);
+    for (let slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) named.add(path.slice(0, slash));
+  }
+  return named;
+}
+
 function readComponents(manifest: Record<string, unknown>, paths: string[], errors: ValidationItem[]): CapabilityComponentDetail[] {
   const raw = manifest.components;
   if (raw === undefined || raw === null) return [];
@@ -67,6 +79,7 @@ function readComponents(manifest: Record<string, unknown>, paths: string[], erro
   }
   const out: CapabilityComponentDetail[] = [];
   const seen = new Set<string>();
+  const named = namedPaths(paths);
   raw.forEach((item, index) => {
     const loc = ['input', 'manifest', 'components', index];
     if (!isObject(item)) {
@@ -85,7 +98,7 @@ function readComponents(manifest: Record<string, unknown>, paths: string[], erro
       const problem = bundlePathProblem(item.path);
       if (problem) {
         errors.push({ loc: [...loc, 'path'], msg: `path ${problem}`, type: 'value_error' });
-      } else if (!paths.some((path) => path === item.path || path.startsWith(`${item.path}/`))) {
+      } else if (!named.has(item.path)) {
         errors.push({ loc: [...loc, 'path'], msg: 'must name a published file or directory', type: 'value_error' });
       }
     }
@@ -117,7 +130,12 @@ function readSecrets(manifest: Record<string, unknown>, errors: ValidationItem[]
     errors.push({ loc: ['input', 'manifest', 'secrets'], msg: 'Input should be a valid list', type: 'list_type' });
     return [];
   }
+  if (raw.length > MAX_SECRETS) {
+    errors.push({ loc: ['input', 'manifest', 'secrets'], msg: `List should have at most ${MAX_SECRETS} items`, type: 'too_long' });
+    return [];
+  }
   const out: CapabilitySecretRequirement[] = [];
+  const names = new Set<string>();
   raw.forEach((item, index) => {
     const loc = ['input', 'manifest', 'secrets', index];
     const secret = typeof item === 'string' ? { name: item, required: true } : isObject(item) ? { name: item.name, required: item.required ?? true } : null;
@@ -134,10 +152,11 @@ function readSecrets(manifest: Record<string, unknown>, errors: ValidationItem[]
       errors.push({ loc: [...loc, 'required'], msg: 'Input should be a valid boolean', type: 'bool_parsing' });
       return;
     }
-    if (out.some((other) => other.name === secret.name)) {
+    if (names.has(secret.name)) {
       errors.push({ loc: nameLoc, msg: 'duplicate secret name', type: 'value_error' });
       return;
     }
+    names.add(secret.name);
     out.push({ name: secret.name, required: secret.required });
   });
   return out;

@@ -2,6 +2,7 @@ import { ArrayMaxSize, IsIn, Matches, Max, MaxLength, Min, MinLength, ValidateBy
 import { ArgsType, Field, Int } from 'type-graphql';
 import { MAX_OFFSET_ROWS } from '../../core/pagination';
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
+import { MaxJsonBytes } from '../../core/validation/json-bytes';
 import { ApiInput } from '../../core/validation/api-input';
 import { bundlePathProblem, isStrictBase64 } from './capability-file-rules';
 import { DEFAULT_DATASET_FORMAT } from './dataset-format';
@@ -27,6 +28,13 @@ export const MAX_TAGS = 100;
 export const MAX_TASK_SET_MEMBERS = 10_000;
 export const MAX_CAPABILITY_FILES = 2000;
 export const MAX_DATASET_FILES = 2000;
+/**
+ * Free-form JSON of a catalog row: a capability's manifest, a dataset's
+ * origin. Every list of public artifacts carries them for each row (up to
+ * 200 a page), so they stay within MAX_REPLY_BYTES together.
+ */
+export const MAX_MANIFEST_BYTES = 128 * 1024;
+export const MAX_ORIGIN_BYTES = 16 * 1024;
 /** Publishing files (capabilities, datasets): these routes alone take REST bodies up to 50 MiB (GraphQL keeps 1 MiB). */
 export const FILES_BODY_LIMIT = 50 * 1024 * 1024;
 /** A dataset split: letters, digits, `-`, `_` and `.`, 1 to 64 characters. */
@@ -164,7 +172,8 @@ export class PublishDatasetRequest {
   @Min(0)
   file_size_bytes?: number | null;
 
-  @Field(() => JSONObjectScalar, { nullable: true, description: 'Where the data comes from (free-form).' })
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Where the data comes from (free-form, at most 16 KiB as JSON).' })
+  @MaxJsonBytes(MAX_ORIGIN_BYTES)
   origin?: Record<string, unknown> | null;
 
   @Field(() => [DatasetFileInput], { nullable: true, description: "The version's files (at most 2000, unique paths), base64, each in an optional split; none for metadata only. Up to 50 MiB over REST." })
@@ -207,8 +216,9 @@ export class PublishCapabilityRequest {
 
   @Field(() => JSONObjectScalar, {
     description:
-      'The capability manifest: `components` [{name, path, type, description?, metadata?}], `secrets` [name or {name, required}], and optional author, license, keywords, origin.',
+      'The capability manifest: `components` [{name, path, type, description?, metadata?}], `secrets` [name or {name, required}, at most 100], and optional author, license, keywords, origin; at most 128 KiB as JSON.',
   })
+  @MaxJsonBytes(MAX_MANIFEST_BYTES)
   manifest: Record<string, unknown>;
 
   @Field(() => [CapabilityFileInput], { description: "The bundle's files (at most 2000, unique paths)." })

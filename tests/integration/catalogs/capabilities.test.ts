@@ -108,6 +108,17 @@ describe('capability publishing', () => {
     expect(locs(manifest.body)).toEqual(
       expect.arrayContaining([['body', 'manifest', 'components', 0, 'type'], ['body', 'manifest', 'components', 0, 'path'], ['body', 'manifest', 'secrets', 0]]),
     );
+    // Bounded: the manifest's size as JSON, the secrets it declares; a dataset's origin. Each is 422 at its field, at once.
+    const secrets = Array.from({ length: 101 }, (_, index) => `S${index}`);
+    const tooMany = await rest(api, 'POST', `/org/${org}/capabilities`, { token: owner.token, body: { name, version: '1.0.0', manifest: { secrets }, files: [] } });
+    expect(tooMany.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'manifest', 'secrets'], type: 'too_long' })]);
+    const duplicate = await rest(api, 'POST', `/org/${org}/capabilities`, { token: owner.token, body: { name, version: '1.0.0', manifest: { secrets: [...secrets.slice(0, 99), 'S0'] }, files: [] } });
+    expect(duplicate.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'manifest', 'secrets', 99], msg: 'duplicate secret name' })]);
+    const huge = await rest(api, 'POST', `/org/${org}/capabilities`, { token: owner.token, body: { name, version: '1.0.0', manifest: { origin: { blob: 'x'.repeat(130 * 1024) } }, files: [] } });
+    expect(huge.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'manifest'], type: 'too_long' })]);
+    const origin = await rest(api, 'POST', `/org/${org}/datasets`, { token: owner.token, body: { name: `ds-${name}`, version: '1.0.0', is_public: true, origin: { blob: 'x'.repeat(17 * 1024) } } });
+    expect(origin.status).toBe(422);
+    expect(origin.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'origin'], type: 'too_long' })]);
     const notObject = await rest(api, 'POST', `/org/${org}/capabilities`, { token: owner.token, body: { name, version: '1.0.0', manifest: [1], files: [] } });
     expect(notObject.status).toBe(422);
     expect(locs(notObject.body)).toEqual([['body', 'manifest']]);
