@@ -4,6 +4,7 @@ import {
   Kind,
   parse,
   typeFromAST,
+  visit,
   type DocumentNode,
   type GraphQLInputType,
   type GraphQLSchema,
@@ -13,7 +14,7 @@ import {
 import { requireViewer, type AppContext } from './context';
 import { AppError, ValidationError, type ValidationItem } from './errors';
 import { checkDocumentLimits, type DocumentLimits } from './graphql-document-limits';
-import { checkInput } from './validation/coerce';
+import { badString, checkInput } from './validation/coerce';
 
 /**
  * GraphQL keeps the REST order of checks: a request that selects a non-public
@@ -157,14 +158,27 @@ export function asRequestError(error: unknown): unknown {
  * the operation's variable types before execution, with the same rules and
  * item types as REST bodies, and every problem reported at once at
  * `["variables", name, ...]`. (graphql-js would stop at the first problem and
- * only describe it in prose.)
+ * only describe it in prose.) Strings written inline in the document meet
+ * the same string rules (no NUL, no lone surrogate), reported at
+ * `["body", "query"]`.
  */
 export function checkOperationVariables(
   schema: GraphQLSchema,
   operation: OperationDefinitionNode,
   variables: Record<string, unknown> | undefined,
+  document?: DocumentNode,
 ): void {
   const errors: ValidationItem[] = [];
+  // Values written inline in the document meet the same string rules as variables (graphql-js parses
+  // "\u0000" into a NUL character, which PostgreSQL refuses), reported at the query.
+  if (document) {
+    visit(document, {
+      StringValue(node) {
+        const problem = badString(node.value, ['body', 'query']);
+        if (problem) errors.push({ ...problem, msg: `${problem.msg} (a value written in the query)` });
+      },
+    });
+  }
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
     const type = typeFromAST(schema, definition.type as never) as GraphQLInputType | undefined;

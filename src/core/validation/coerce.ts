@@ -116,7 +116,8 @@ export const MAX_JSON_DEPTH = 64;
 /** A lone UTF-16 surrogate: JSON.stringify escapes it as \uD800, which PostgreSQL's jsonb refuses. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-function badString(value: string, loc: (string | number)[]): ValidationItem | null {
+/** A string PostgreSQL cannot store (a NUL character, a lone surrogate): its 422 item at `loc`, else null. */
+export function badString(value: string, loc: (string | number)[]): ValidationItem | null {
   if (value.includes('\u0000')) return { loc, msg: 'Input should not contain NUL (\\u0000) characters', type: 'string_type' };
   if (LONE_SURROGATE.test(value)) return { loc, msg: 'Input should be valid Unicode (a lone surrogate is not)', type: 'string_unicode' };
   return null;

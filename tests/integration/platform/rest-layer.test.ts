@@ -104,6 +104,16 @@ describe('REST layer', () => {
     expect(res.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'name'], type: 'string_type' })]);
   });
 
+  it('refuses NUL characters written inline in a GraphQL document with 422 at the query, as in variables', async () => {
+    // "\\u0000" in the document's text: the GraphQL string escape, which graphql-js parses into a NUL character.
+    const inline = String.raw`mutation { create_workspace(org: "ORG", input: { key: "nul-inline", name: "bad\u0000name" }) { id } }`.replace('ORG', user.orgKey);
+    const res = await rest(api, 'POST', '/graphql', { token: user.token, body: { query: inline } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0].extensions).toMatchObject({ status: 422, type: 'validation_error', errors: [expect.objectContaining({ loc: ['body', 'query'], type: 'string_type' })] });
+    const search = String.raw`query { sessions(org: "ORG", workspace: "default", search: "x\u0000y") { total } }`.replace('ORG', user.orgKey);
+    expect((await rest(api, 'POST', '/graphql', { token: user.token, body: { query: search } })).status).toBe(422);
+  });
+
   it('accepts a query string of 1000 UUIDs (large request head) and answers oversized heads with the envelope', async () => {
     const ids = Array.from({ length: 1000 }, () => crypto.randomUUID());
     const res = await rest(api, 'GET', `/org/${user.orgKey}/ws/default/sessions/facets`, { token: user.token, query: { project_id: ids } });
