@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { Engine } from '../core/graphql-sql/engine';
-import type { RestRequest } from '../core/context';
+import { requireViewer, type RestRequest } from '../core/context';
 import { MethodNotAllowedError, NotFoundError, reportError, toEnvelope, type AppError } from '../core/errors';
 import { buildOpenApiDocument } from './openapi';
 import { platform } from '../modules';
@@ -22,9 +22,10 @@ export interface RestTransport {
 
 /**
  * /api/v1: the route table finds the operation (its body limit; unknown
- * routes are 404 before anything else), the body is read once, and the
- * operation runs with Sofa's document for the route and the same context
- * factory as GraphQL.
+ * routes are 404 before anything else), the caller is authenticated (a
+ * route that needs a credential answers 401 before its body is read), the
+ * body is read once, and the operation runs with Sofa's document for the
+ * route and the same context factory as GraphQL.
  */
 export function createRestTransport(schema: GraphQLSchema, engine: Engine): RestTransport {
   const router = createRestRouter(schema, engine);
@@ -41,14 +42,19 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
       const allowed = allowedMethods(routes, url.pathname.slice(REST_BASE.length));
       throw allowed.length ? new MethodNotAllowedError(allowed) : new NotFoundError('Route');
     }
-    const body = method === 'GET' ? { value: undefined, error: null } : await readJsonBody(req, match.route.route.bodyLimit ?? DEFAULT_BODY_LIMIT);
-    const rest: RestRequest = { method, path: url.pathname, query: url.searchParams, body: body.value, bodyError: body.error };
+    const rest: RestRequest = { method, path: url.pathname, query: url.searchParams, body: undefined, bodyError: null };
     state.route = `${match.route.kind}.${match.route.field.name}`;
     // The route's keys go with the credential: one statement authenticates and resolves the tenant
     // (keys with a NUL character are left to the request validation, which answers 422).
     const { org, workspace } = match.params;
     const hinted = org && !org.includes('\0') && !workspace?.includes('\0');
     const ctx = await contextFor(req, state, rest, hinted ? { org, workspace: workspace ?? null } : null);
+    // The credential before the body (401 before 422, as on every route): a route that needs one reads
+    // nothing, not even a 50 MiB publish, for a caller without it (Node discards the unread body).
+    if (!match.route.field.extensions?.public) requireViewer(ctx);
+    const body = method === 'GET' ? { value: undefined, error: null } : await readJsonBody(req, match.route.route.bodyLimit ?? DEFAULT_BODY_LIMIT);
+    rest.body = body.value;
+    rest.bodyError = body.error;
     const plan = router.plans.get(state.route)!;
     const key = method === 'POST' ? headerValue(req, 'idempotency-key') : null;
     const claim = key === null ? null : await claimKey(ctx, key, fingerprintOf(method, url, body.value));

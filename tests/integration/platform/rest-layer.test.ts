@@ -104,6 +104,17 @@ describe('REST layer', () => {
     expect(res.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'name'], type: 'string_type' })]);
   });
 
+  it('answers a caller without a credential 401 before reading the body, even a 20 MB publish or one that is not JSON', async () => {
+    const big = await fetch(`${api.baseUrl}/api/v1/org/${user.orgKey}/capabilities`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"name":"x","files":[{"path":"a","content_base64":"${'A'.repeat(20 * 1024 * 1024)}"}]}` });
+    expect(big.status).toBe(401);
+    const malformed = await rest(api, 'POST', `/org/${user.orgKey}/ws`, { rawBody: '{"key": ' });
+    expect(malformed.status).toBe(401);
+    // With the credential, the same body is judged: 422 json_invalid.
+    const judged = await rest(api, 'POST', `/org/${user.orgKey}/ws`, { token: user.token, rawBody: '{"key": ' });
+    expect(judged.status).toBe(422);
+    expect(judged.body.errors[0]).toMatchObject({ loc: expect.arrayContaining(['body']), type: 'json_invalid' });
+  });
+
   it('refuses NUL characters written inline in a GraphQL document with 422 at the query, as in variables', async () => {
     // "\\u0000" in the document's text: the GraphQL string escape, which graphql-js parses into a NUL character.
     const inline = String.raw`mutation { create_workspace(org: "ORG", input: { key: "nul-inline", name: "bad\u0000name" }) { id } }`.replace('ORG', user.orgKey);
