@@ -184,6 +184,22 @@ export async function compactTranscript(
  * Frozen sessions are 409. The reply carries the rewound message's content,
  * for the client to offer again.
  */
+/**
+ * The preview after a rewind: the text of the last remaining message with
+ * text (as an append keeps it), read back a page of messages at a time.
+ */
+async function lastText(sessionId: string, transaction: Transaction): Promise<string> {
+  for (let before = Number.MAX_SAFE_INTEGER; ; ) {
+    const page = await SessionMessageModel.findAll({ where: { session_id: sessionId, seq: { [Op.lt]: before } }, order: [['seq', 'DESC']], limit: 50, transaction });
+    for (const message of page) {
+      const text = contentText(message.content).replace(/\s+/g, ' ').trim();
+      if (text) return text;
+    }
+    if (page.length < 50) return '';
+    before = page[page.length - 1].seq;
+  }
+}
+
 export async function rewindTranscript(
   ctx: AppContext,
   org: string,
@@ -205,8 +221,7 @@ export async function rewindTranscript(
       { transaction },
     );
     const count = Number(deleted[0].count);
-    const last = await SessionMessageModel.findOne({ where: { session_id: session.id }, order: [['seq', 'DESC']], transaction });
-    const text = last ? contentText(last.content).replace(/\s+/g, ' ').trim() : '';
+    const text = await lastText(session.id, transaction);
     const [updated] = await plainQuery<RecordOf<SessionModel>>(
       `UPDATE sessions SET
          last_seq = $from - 1,

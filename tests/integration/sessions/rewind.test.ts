@@ -36,6 +36,18 @@ describe('POST WS/sessions/{id}/rewind', () => {
     expect(read.body).toMatchObject({ message_count: 2, preview_text: 'two' });
   });
 
+  it('keeps as preview the last remaining message with text, past messages without any (tool calls only)', async () => {
+    const session = await saveSession(api, owner, { visibility: 'workspace' });
+    await appendMessages(api, owner, session.id, [
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', name: 'bash', arguments: { cmd: 'ls' } }] },
+      { role: 'user', content: 'again' },
+    ]);
+    expect((await rest(api, 'POST', `${WS}/${session.id}/rewind`, { token: owner.token, body: { from_seq: 3 } })).status).toBe(200);
+    const read = await rest(api, 'GET', `${WS}/${session.id}`, { token: owner.token });
+    expect(read.body).toMatchObject({ message_count: 2, preview_text: 'hello' });
+  });
+
   it('refuses a seq that is not a user message (422 at body.from_seq), a frozen session (409), a reader (403) and another tenant (404)', async () => {
     const session = await sessionWithMessages();
     const assistant = await rest(api, 'POST', `${WS}/${session.id}/rewind`, { token: owner.token, body: { from_seq: 2 } });
