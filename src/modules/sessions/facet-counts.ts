@@ -6,7 +6,8 @@ import { FACET_MAX_KEYS, FACET_MAX_VALUES } from './sessions.sql';
  * The dashboard's default facets (a workspace's active user-origin sessions
  * the caller can see, no filter) come from counts PostgreSQL keeps on every
  * write (migration 0014: `session_facet_counts`, triggers on sessions and
- * session groups): the shared sessions' bucket plus the caller's private one,
+ * session groups; 0067: a session write locks its groups' rows, so it and a
+ * change of a group's status take turns): the shared sessions' bucket plus the caller's private one,
  * summed over the counter slots. Any filter falls back to counting the
  * sessions (`facetSql`). Both statements return the same rows, ranked and
  * capped the same way.

@@ -143,6 +143,26 @@ describe('maintained facet counts', () => {
     await expectCountsExact();
   });
 
+  it("stay exact when a session joins a group while the group's status changes (the two writes take turns on the group's row)", async () => {
+    const group = await createGroup(api, owner, { status: 'running' });
+    const session = await saveSession(api, owner, { visibility: 'workspace', model: 'model-g' });
+    // The join runs first and stays open; the status change starts meanwhile.
+    let changed = false;
+    await database().transaction(async (transaction) => {
+      await database().query('UPDATE sessions SET group_id = $group WHERE id = $id', { bind: { group: group.id, id: session.id }, transaction });
+      const change = database()
+        .query("UPDATE session_groups SET status = 'completed' WHERE id = $group", { bind: { group: group.id } })
+        .then(() => (changed = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // It waits for the join (without the lock it ran at once, counting the group's sessions without this one).
+      expect(changed).toBe(false);
+      void change;
+    });
+    for (let attempt = 0; attempt < 50 && !changed; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(changed).toBe(true);
+    await expectCountsExact();
+  });
+
   it('equal a recount from scratch', async () => {
     const summed = `SELECT owner_key, dim, label_key, value, sum(n)::int AS n FROM session_facet_counts WHERE workspace_id = $ws
                      GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 ORDER BY 1, 2, 3, 4`;
