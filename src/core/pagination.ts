@@ -63,10 +63,14 @@ export abstract class PageEnvelope {
 /** How deep an offset page may reach: deeper pages would scan this many rows to skip them. */
 export const MAX_OFFSET_ROWS = 10_000;
 
-/** 422 at `page` for a page that starts past MAX_OFFSET_ROWS (narrow the filters instead). */
-export function checkPageDepth(page: number, limit: number): void {
-  if ((page - 1) * limit > MAX_OFFSET_ROWS) {
-    throw validationFailure(['page'], `Input should be at most ${Math.floor(MAX_OFFSET_ROWS / limit) + 1} at this limit (pages reach ${MAX_OFFSET_ROWS} rows deep; narrow the filters)`, 'less_than_equal');
+/**
+ * 422 at `page` for a page that starts past `maxRows` (MAX_OFFSET_ROWS unless
+ * the list is bounded otherwise, as one evaluation's items are): narrow the
+ * filters instead.
+ */
+export function checkPageDepth(page: number, limit: number, maxRows = MAX_OFFSET_ROWS): void {
+  if ((page - 1) * limit > maxRows) {
+    throw validationFailure(['page'], `Input should be at most ${Math.floor(maxRows / limit) + 1} at this limit (pages reach ${maxRows} rows deep; narrow the filters)`, 'less_than_equal');
   }
 }
 

@@ -2,6 +2,7 @@ import { ArrayMaxSize, Max, MaxLength, Min, MinLength, ValidateBy } from 'class-
 import { ArgsType, Field, Int } from 'type-graphql';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
 import type { ValidationItem } from '../../core/errors';
+import { MAX_TASK_SET_MEMBERS } from '../catalogs/catalogs.inputs';
 import { ApiInput } from '../../core/validation/api-input';
 import { parseMember } from '../catalogs/task-sets.service';
 import { EvaluationCleanupPolicy, EvaluationItemStatus, EvaluationJobStatus, EvaluationKind } from './evaluations.types';
@@ -133,10 +134,16 @@ export class EvaluationListArgs {
 }
 
 export const MAX_ITEMS_PAGE = 1000;
+/**
+ * The most items one evaluation holds (its task names, its task set's
+ * members, its dataset rows): its item pages reach that deep, past the
+ * 10,000 rows of other lists (an offset within one evaluation's index range).
+ */
+export const MAX_EVALUATION_ITEMS = MAX_TASK_NAMES + MAX_TASK_SET_MEMBERS + MAX_DATASET_ROWS;
 
 @ArgsType()
 export class EvaluationItemListArgs {
-  @Field(() => Int, { nullable: true, defaultValue: 1, description: 'A page shorter than limit is the last.' })
+  @Field(() => Int, { nullable: true, defaultValue: 1, description: 'A page shorter than limit is the last; pages reach every item of the evaluation.' })
   @Min(1)
   page?: number | null;
 

@@ -12,7 +12,7 @@ import { parseNameRef } from '../catalogs/versioned-artifacts';
 import { effectiveSandboxCeiling } from '../organizations/organization-limits';
 import { resolveProject } from '../projects/projects.service';
 import { requireOwnSecrets } from '../secrets/secrets.service';
-import type { CreateEvaluationRequest, EvaluationItemListArgs, EvaluationItemTransitionRequest, EvaluationListArgs } from './evaluations.inputs';
+import { MAX_EVALUATION_ITEMS, type CreateEvaluationRequest, type EvaluationItemListArgs, type EvaluationItemTransitionRequest, type EvaluationListArgs } from './evaluations.inputs';
 import { IN_FLIGHT_STATES, ITEM_STATES, listedJobSql, TERMINAL_STATES, type EvaluationItemRow, type EvaluationRow, type ItemState } from './evaluations.mapper';
 import { EvaluationKind, EvaluationCleanupPolicy, EvaluationSummaryStatus, SkippedMemberReason, type EvaluationSkippedMember, type EvaluationSummaryResponse } from './evaluations.types';
 
@@ -316,7 +316,7 @@ export async function listEvaluations(ctx: AppContext, org: string, ws: string, 
 export async function listItems(ctx: AppContext, org: string, ws: string, id: string, args: EvaluationItemListArgs): Promise<EvaluationItemRow[]> {
   const limit = args.limit ?? 1000;
   const page = args.page ?? 1;
-  checkPageDepth(page, limit);
+  checkPageDepth(page, limit, MAX_EVALUATION_ITEMS);
   const access = await resolveWorkspace(ctx, org, ws);
   id = await evaluationIdOf(access, id);
   await findJob(access, id);

@@ -308,6 +308,19 @@ describe('items and their state machine', () => {
     expect(current.analytics).toMatchObject({ pass_rate: 0, error_count: 5 });
   });
 
+  it('pages through every item of an evaluation, past the 10,000 rows other lists stop at', async () => {
+    const dataset = Array.from({ length: 10_000 }, (_, index) => ({ index }));
+    const job = await createEvaluation(api, owner, { task_names: [own, `${own}@1.0.0`], dataset }, org);
+    const last = await rest(api, 'GET', `${one(job.id)}/items`, { token: reader.token, query: { limit: '1', page: '10002' } });
+    expect(last.status).toBe(200);
+    expect(last.body.items.map((item: { task_name: string }) => item.task_name)).toEqual(['dataset[9999]']);
+    expect((await rest(api, 'GET', `${one(job.id)}/items`, { token: reader.token, query: { limit: '1000', page: '11' } })).body.items).toHaveLength(2);
+    // Past the most items an evaluation can hold, still 422 at page.
+    const past = await rest(api, 'GET', `${one(job.id)}/items`, { token: reader.token, query: { limit: '1', page: '30002' } });
+    expect(past.status).toBe(422);
+    expect(locs(past.body)).toEqual([['query', 'page']]);
+  });
+
   it('moves through GraphQL too', async () => {
     const job = await createEvaluation(api, owner, { task_names: [own] }, org);
     const [item] = await items(api, owner, job.id, org);
