@@ -73,6 +73,8 @@ export async function readEncodedBody(req: IncomingMessage, limit: number, infla
 export interface JsonBody {
   value: unknown;
   error: ValidationItem | null;
+  /** The bytes as sent (empty when none). */
+  raw: Buffer;
 }
 
 /**
@@ -82,11 +84,11 @@ export interface JsonBody {
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<JsonBody> {
   const raw = await readBody(req, limit);
-  if (!raw.length) return { value: undefined, error: null };
+  if (!raw.length) return { value: undefined, error: null, raw };
   try {
-    return { value: JSON.parse(raw.toString('utf8')), error: null };
+    return { value: JSON.parse(raw.toString('utf8')), error: null, raw };
   } catch (error) {
-    return { value: undefined, error: { loc: ['body', jsonErrorPosition(error)], msg: 'JSON decode error', type: 'json_invalid' } };
+    return { value: undefined, error: { loc: ['body', jsonErrorPosition(error)], msg: 'JSON decode error', type: 'json_invalid' }, raw };
   }
 }
 

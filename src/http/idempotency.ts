@@ -44,9 +44,14 @@ function credentialOf(ctx: AppContext): string | null {
   return viewer.apiKey ? `key:${viewer.apiKey.id}` : `user:${viewer.user.id}`;
 }
 
-/** What makes two requests "the same": method, path, query string and body. */
-export function fingerprintOf(method: string, url: URL, body: unknown): string {
-  return crypto.createHash('sha256').update(`${method} ${url.pathname}${url.search}\n${JSON.stringify(body ?? null)}`).digest('base64url');
+/**
+ * What makes two requests "the same": method, path, query string and the
+ * body's bytes as sent (a client's retry resends them; an empty body and
+ * one that is not JSON differ, and no value is serialised again, however
+ * deep).
+ */
+export function fingerprintOf(method: string, url: URL, body: Buffer): string {
+  return crypto.createHash('sha256').update(`${method} ${url.pathname}${url.search}\n`).update(body).digest('base64url');
 }
 
 /** Takes `key` for this request, or answers why not (replay, 422, 409); null when the header does not apply. */

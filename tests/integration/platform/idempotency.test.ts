@@ -51,6 +51,23 @@ it('answers 422 to the key reused with another request', async () => {
   expect([reused.status, reused.body.errors.map((item: { loc: string[] }) => item.loc)]).toEqual([422, [['header', 'Idempotency-Key']]]);
 });
 
+it('tells an empty body from one that is not JSON, and judges a body nested 100,000 deep as invalid input (422, never a 500)', async () => {
+  const key = newKey();
+  const post = (rawBody: string) => rest(api, 'POST', `/org/${owner.orgKey}/ws`, { token: owner.token, rawBody, headers: { 'Idempotency-Key': key } });
+  const broken = await post('{');
+  expect([broken.status, broken.body.errors[0].type]).toEqual([422, 'json_invalid']);
+  // Another body under the same key: not a replay of the first reply.
+  const other = await post('}');
+  expect(other.headers.get('idempotent-replayed')).toBeNull();
+  expect(other.body.errors.map((item: { loc: string[] }) => item.loc)).toEqual([['header', 'Idempotency-Key']]);
+  const deep = await rest(api, 'POST', `/org/${owner.orgKey}/ws`, {
+    token: owner.token,
+    rawBody: `{"key":"deep","name":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+    headers: { 'Idempotency-Key': newKey() },
+  });
+  expect(deep.status).toBe(422);
+});
+
 it('keeps keys per credential: another user with the same key runs their own request', async () => {
   const key = newKey();
   const body = { key: `ws-${key.slice(0, 8)}`, name: 'Mine' };
