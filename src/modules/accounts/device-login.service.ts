@@ -143,10 +143,10 @@ export async function decideDeviceCode(viewer: Viewer, userCode: string, approve
   const code = normalizeUserCode(userCode);
   if (!code) throw new NotFoundError('Device code');
   const [row] = await plainQuery<{ user_code: string }>(
-    `UPDATE device_codes SET status = $status, user_id = $user_id, decided_at = now()
+    `UPDATE device_codes SET status = $status, user_id = $user_id, token_version = $token_version, decided_at = now()
       WHERE user_code = $code AND status = 'pending' AND expires_at > now()
       RETURNING user_code`,
-    { code, status: approve ? 'approved' : 'denied', user_id: viewer.user.id },
+    { code, status: approve ? 'approved' : 'denied', user_id: viewer.user.id, token_version: viewer.user.token_version },
   );
   if (!row) throw new NotFoundError('Device code');
   return { status: approve ? 'approved' : 'denied', user_code: displayUserCode(row.user_code) };
@@ -160,8 +160,10 @@ export interface DeviceToken {
 
 /**
  * `POST /auth/device/token`: an approved code becomes an access token of the
- * approving user, once (approved → used in one conditional UPDATE). Pending,
- * denied, expired, used or unknown codes are refused with the envelope.
+ * approving user, once (approved → used in one conditional UPDATE), while
+ * the user's token version is still the one it was approved under (a
+ * password reset since withdraws the approval: 403). Pending, denied,
+ * expired, used or unknown codes are refused with the envelope.
  */
 export async function exchangeDeviceCode(deviceCode: string): Promise<DeviceToken> {
   const hash = sha256(deviceCode);
@@ -169,6 +171,7 @@ export async function exchangeDeviceCode(deviceCode: string): Promise<DeviceToke
     `UPDATE device_codes d SET status = 'used'
        FROM users u
       WHERE d.device_code_hash = $hash AND d.status = 'approved' AND d.expires_at > now() AND u.id = d.user_id
+        AND u.token_version = d.token_version
       RETURNING u.id, u.token_version, u.is_suspended`,
     { hash },
   );
@@ -181,5 +184,7 @@ export async function exchangeDeviceCode(deviceCode: string): Promise<DeviceToke
   if (row.status === 'used') throw new InvalidError('This device code was already exchanged for a token', 'token_error');
   if (row.status === 'denied') throw new ForbiddenError('The login request was denied');
   if (row.expired) throw new InvalidError('The device code expired; start the login again', 'expired_token_error');
+  // Approved under a token version the user has since left behind (a password reset revokes every earlier session).
+  if (row.status === 'approved') throw new ForbiddenError("The approval was withdrawn: the account's password was reset since; start the login again");
   throw new InvalidError('Authorization pending: approve the code on the login page first', 'token_error');
 }

@@ -1,5 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { createUser, type TestUser } from '../../factories/accounts';
+import { requestResetToken } from '../../factories/mail';
 import { rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
 import { database } from '../../../src/db/database';
@@ -71,6 +72,23 @@ describe('device-code login', () => {
     const token = await exchange(grant.device_code);
     expect(token.status).toBe(403);
     expect((await approve(grant.user_code)).status).toBe(404);
+  });
+
+  it("withdraws an approval when the account's password is reset before the exchange (a revoked session mints nothing)", async () => {
+    const victim = await createUser();
+    const grant = await start();
+    // Approved with a session the owner is about to revoke.
+    expect((await approve(grant.user_code, {}, victim.token)).status).toBe(200);
+    const token = await requestResetToken(api, victim.email);
+    const reset = await rest(api, 'POST', '/auth/reset-password', { body: { email: victim.email, password: 'A new passphrase 42!', token } });
+    expect(reset.status).toBe(200);
+    const exchanged = await exchange(grant.device_code);
+    expect(exchanged.status).toBe(403);
+    expect(exchanged.body.access_token).toBeUndefined();
+    // A code approved after the reset, with the new session, still works.
+    const again = await start();
+    expect((await approve(again.user_code, {}, reset.body.access_token)).status).toBe(200);
+    expect((await exchange(again.device_code)).status).toBe(200);
   });
 
   it('expires codes: the status says expired, approval is 404, the exchange is refused', async () => {
