@@ -5,7 +5,7 @@ import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import type { AppContext } from '../core/context';
 import { stringifyResult, type Engine } from '../core/graphql-sql/engine';
 import type { ScopeHint } from '../core/tenancy/scope';
-import { AppError, ForbiddenError, reportError, ValidationError } from '../core/errors';
+import { AppError, ForbiddenError, reportError, ValidationError, type ValidationItem } from '../core/errors';
 import { operationHash, trustedHashes } from '../core/trusted-documents';
 import { startSpan, type ActiveSpan } from '../core/telemetry';
 import { formatGraphQLError } from '../core/errors/graphql-errors';
@@ -140,6 +140,12 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
     const ctx = await contextFor(req, state, null, scopeHintOf(body.value));
+    // A POST body that is not a GraphQL request: 422 with the envelope, as every other refusal here
+    // (Apollo would answer 400 while the error's own status said 422).
+    if (method !== 'GET') {
+      const problems = requestShapeProblems(body.value);
+      if (problems.length) return sendGraphQLErrors(res, new ValidationError(problems, 'The body is not a GraphQL request'));
+    }
     // Credentials and the document's size before Apollo validates it (graphql-js validation is not linear).
     const settings = config();
     try {
@@ -175,6 +181,22 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
 }
 
 /** A request refused before Apollo ran, in the reply Apollo gives a refusal: `{"errors": [...]}` with the error's status. */
+/** What makes a POST body not a GraphQL request: `{query, operationName?, variables?, extensions?}`, each of its type. */
+function requestShapeProblems(value: unknown): ValidationItem[] {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return [{ loc: ['body'], msg: 'Input should be an object with query', type: 'dict_type' }];
+  const request = value as Record<string, unknown>;
+  const problems: ValidationItem[] = [];
+  const optional = (key: string, ok: (item: unknown) => boolean, msg: string, type: string) => {
+    if (request[key] !== undefined && request[key] !== null && !ok(request[key])) problems.push({ loc: ['body', key], msg, type });
+  };
+  const isObject = (item: unknown) => typeof item === 'object' && !Array.isArray(item);
+  optional('query', (item) => typeof item === 'string', 'Input should be a valid string', 'string_type');
+  optional('operationName', (item) => typeof item === 'string', 'Input should be a valid string', 'string_type');
+  optional('variables', isObject, 'Input should be a valid dictionary', 'dict_type');
+  optional('extensions', isObject, 'Input should be a valid dictionary', 'dict_type');
+  return problems;
+}
+
 function sendGraphQLErrors(res: ServerResponse, error: AppError): void {
   sendText(res, error.status, `${JSON.stringify({ errors: [formatGraphQLError({ message: error.message }, error)] })}\n`);
 }

@@ -115,6 +115,15 @@ async function withLogLines<T>(run: () => Promise<T>): Promise<{ result: T; line
 const chunked = (path: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
 
 describe('request bodies', () => {
+  it.each(['null', '5', '[]', '{"query": 5}', '{"query": "{ __typename }", "variables": 5}', '{"query": "{ __typename }", "operationName": []}'])(
+    'answers a GraphQL body that is not a request (%s) with 422 in the status and in the error alike',
+    async (body) => {
+      const res = await rest(api, 'POST', '/graphql', { rawBody: body });
+      expect(res.status).toBe(422);
+      expect(res.body.errors[0].extensions).toMatchObject({ status: 422, type: 'validation_error' });
+    },
+  );
+
   it.each(['/graphql', '/api/v1/auth/login'])('answers a chunked body over 1 MiB on %s with 400 and closes the connection', async (path) => {
     const chunk = 'x'.repeat(64 * 1024);
     // 1.25 MiB and no final chunk: only the limit can end this request.
