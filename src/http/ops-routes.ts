@@ -14,6 +14,8 @@ export interface OpsRoute {
   /** The bounded metrics label. */
   label: string;
   handle(req: IncomingMessage, res: ServerResponse, params: Record<string, string>): void | Promise<void>;
+  /** Whether a production switch serves the route now; when not, it is not there for any method (404, no Allow). */
+  served?: () => boolean;
 }
 
 function metricsAllowed(req: IncomingMessage, ownPort: boolean): void {
@@ -36,6 +38,7 @@ function metricsAllowed(req: IncomingMessage, ownPort: boolean): void {
 export function guardedMetrics(ownPort: boolean): OpsRoute {
   return {
     label: 'metrics',
+    served: () => ownPort || Boolean(config().METRICS_TOKEN) || config().NODE_ENV !== 'production',
     async handle(req, res) {
       metricsAllowed(req, ownPort);
       sendBody(res, 200, await registry.metrics(), registry.contentType, null);
@@ -62,14 +65,9 @@ function noContent(res: ServerResponse): void {
 
 /** Health, readiness, metrics, the OpenAPI document, the docs page and the browser assets. */
 export function opsRoutes(openApi: () => object): RouteTable<OpsRoute> {
-  const docs: OpsRoute = {
-    label: 'docs',
-    handle(_req, res) {
-      if (!config().API_DOCS) throw new NotFoundError('Route');
-      sendHtml(res, DOCS_PAGE);
-    },
-  };
-  return new RouteTable<OpsRoute>()
+  const docsServed = () => config().API_DOCS;
+  const docs: OpsRoute = { label: 'docs', served: docsServed, handle: (_req, res) => sendHtml(res, DOCS_PAGE) };
+  return new RouteTable<OpsRoute>((route) => route.served?.() ?? true)
     .add('GET', `${REST_BASE}/health`, { label: 'health', handle: (_req, res) => sendJson(res, 200, { status: 'ok' }) })
     .add('GET', `${REST_BASE}/health/ready`, {
       label: 'health_ready',
@@ -88,6 +86,6 @@ export function opsRoutes(openApi: () => object): RouteTable<OpsRoute> {
     .add('GET', '/api/docs/', docs)
     // Browsers ask every origin for an icon: none, rather than a 404 in the pages' consoles.
     .add('GET', '/favicon.ico', { label: 'assets', handle: (_req, res) => noContent(res) })
-    .add('GET', '/api/docs/assets/*', { label: 'assets', handle: (_req, res, params) => sendAsset(res, `swagger/${params['*']}`) })
-    .add('GET', '/graphql/assets/*', { label: 'assets', handle: (_req, res, params) => sendAsset(res, `graphiql/${params['*']}`) });
+    .add('GET', '/api/docs/assets/*', { label: 'assets', served: docsServed, handle: (_req, res, params) => sendAsset(res, `swagger/${params['*']}`) })
+    .add('GET', '/graphql/assets/*', { label: 'assets', served: () => config().GRAPHQL_PLAYGROUND, handle: (_req, res, params) => sendAsset(res, `graphiql/${params['*']}`) });
 }

@@ -29,6 +29,9 @@ export class RouteTable<T> {
   private readonly methodNames = new Set<string>();
   private added = 0;
 
+  /** `served`: whether a route is there at all now (a route a switch turns off neither matches nor counts in Allow). */
+  constructor(private readonly served: (route: T) => boolean = () => true) {}
+
   add(method: string, pattern: string, route: T): this {
     const prefix = pattern.endsWith('*');
     const parts = (prefix ? pattern.slice(0, -1) : pattern).split('/');
@@ -54,7 +57,7 @@ export class RouteTable<T> {
     let found: RouteMatch<T> | null = null;
     let order = Infinity;
     for (const entry of this.exact.get(`${method} ${segments.length}`) ?? []) {
-      const params = matchSegments(entry.parts, segments, false);
+      const params = this.served(entry.route) ? matchSegments(entry.parts, segments, false) : null;
       if (params) {
         found = { route: entry.route, params };
         order = entry.order;
@@ -63,7 +66,7 @@ export class RouteTable<T> {
     }
     for (const entry of this.prefixes.get(method) ?? []) {
       if (entry.order > order) break;
-      const params = matchSegments(entry.parts, segments, true);
+      const params = this.served(entry.route) ? matchSegments(entry.parts, segments, true) : null;
       if (params) return { route: entry.route, params };
     }
     return found;
@@ -73,7 +76,7 @@ export class RouteTable<T> {
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** The methods a path has (HEAD with GET, OPTIONS always), for Allow: empty when no route has the path. */
-export function allowedMethods(table: RouteTable<unknown>, path: string): string[] {
+export function allowedMethods<T>(table: RouteTable<T>, path: string): string[] {
   const methods = table.methodsOf(path);
   if (!methods.length) return [];
   if (methods.includes('GET')) methods.push('HEAD');

@@ -239,6 +239,9 @@ describe('production switches', () => {
     expect([allowed.status, allowed.raw.toString()]).toEqual([200, expect.stringContaining('http_requests_total')]);
     overrideConfig({ METRICS_TOKEN: undefined, NODE_ENV: 'production' });
     expect((await raw('GET', '/metrics')).status).toBe(404);
+    // Not there at all: no other method or OPTIONS says it exists.
+    expect((await raw('POST', '/metrics')).status).toBe(404);
+    expect((await raw('OPTIONS', '/metrics')).status).toBe(404);
   });
 
   it('serves /metrics alone on METRICS_PORT, in production too, the token still required when set', async () => {

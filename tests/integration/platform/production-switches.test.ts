@@ -29,8 +29,14 @@ it('names no field the caller did not write', async () => {
   expect(reply.body.errors![0].message).toBe('Cannot query field "usr" on type "Query".');
 });
 
-it('serves neither the playground nor the docs page', async () => {
+it('serves neither the playground nor the docs page, nor their assets, nor says they exist (OPTIONS, 405)', async () => {
   expect((await rest(api, 'GET', '/api/docs')).status).toBe(404);
+  for (const path of ['/api/docs', '/api/docs/assets/swagger-ui.css', '/graphql/assets/graphiql.min.js']) {
+    expect([path, (await fetch(`${api.baseUrl}${path}`)).status]).toEqual([path, 404]);
+    expect([path, (await fetch(`${api.baseUrl}${path}`, { method: 'POST' })).status]).toEqual([path, 404]);
+    const options = await fetch(`${api.baseUrl}${path}`, { method: 'OPTIONS' });
+    expect([path, options.status, options.headers.get('allow')]).toEqual([path, 404, null]);
+  }
   const playground = await fetch(`${api.baseUrl}/graphql`, { headers: { Accept: 'text/html' } });
   expect(playground.status).toBe(400);
 });
