@@ -9,6 +9,7 @@ import { AppError, ForbiddenError, reportError, ValidationError, type Validation
 import { operationHash, trustedHashes } from '../core/trusted-documents';
 import { startSpan, type ActiveSpan } from '../core/telemetry';
 import { formatGraphQLError } from '../core/errors/graphql-errors';
+import { isPlainObject } from '../core/validation/coerce';
 import { config } from '../config/config';
 import { checkOperationLimits } from '../core/graphql-limits';
 import { NO_STORE_HEADERS, selectsNoStoreField } from '../core/no-store';
@@ -183,17 +184,16 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
 /** A request refused before Apollo ran, in the reply Apollo gives a refusal: `{"errors": [...]}` with the error's status. */
 /** What makes a POST body not a GraphQL request: `{query, operationName?, variables?, extensions?}`, each of its type. */
 function requestShapeProblems(value: unknown): ValidationItem[] {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return [{ loc: ['body'], msg: 'Input should be an object with query', type: 'dict_type' }];
-  const request = value as Record<string, unknown>;
+  if (!isPlainObject(value)) return [{ loc: ['body'], msg: 'Input should be an object with query', type: 'dict_type' }];
+  const request = value;
   const problems: ValidationItem[] = [];
   const optional = (key: string, ok: (item: unknown) => boolean, msg: string, type: string) => {
     if (request[key] !== undefined && request[key] !== null && !ok(request[key])) problems.push({ loc: ['body', key], msg, type });
   };
-  const isObject = (item: unknown) => typeof item === 'object' && !Array.isArray(item);
   optional('query', (item) => typeof item === 'string', 'Input should be a valid string', 'string_type');
   optional('operationName', (item) => typeof item === 'string', 'Input should be a valid string', 'string_type');
-  optional('variables', isObject, 'Input should be a valid dictionary', 'dict_type');
-  optional('extensions', isObject, 'Input should be a valid dictionary', 'dict_type');
+  optional('variables', isPlainObject, 'Input should be a valid dictionary', 'dict_type');
+  optional('extensions', isPlainObject, 'Input should be a valid dictionary', 'dict_type');
   return problems;
 }
 

@@ -110,6 +110,9 @@ function checkScalar(type: GraphQLScalarType, value: unknown, loc: (string | num
   return value;
 }
 
+/** A JSON object (not null, not an array). */
+export const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** JSON values nest at most this deep (deeper input is refused before anything recurses over it). */
 export const MAX_JSON_DEPTH = 64;
 

@@ -2,6 +2,7 @@ import { ArrayMaxSize, ArrayMinSize, IsIn, Max, MaxLength, Min, MinLength, Valid
 import { ArgsType, Field, Float, Int } from 'type-graphql';
 import { JSONObjectScalar, JSONScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
+import { isPlainObject } from '../../core/validation/coerce';
 import { AssessmentStatusEnum } from './assessments.types';
 
 /** Attack spans per ingest request. */
@@ -23,7 +24,6 @@ export const ATTACK_RANGES = {
 /** Parts of a best candidate or response, and transforms, of one attack span. */
 export const MAX_SPAN_LIST_ITEMS = 100;
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => Boolean(value) && typeof value === 'object' && !Array.isArray(value);
 
 /** `attack_manifest`: an array of objects, or one object (taken as a one-element array). */
 function IsObjectOrObjectList(options?: ValidationOptions): PropertyDecorator {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { ValidationError, type ValidationItem } from '../../core/errors';
 import type { PublishCapabilityRequest } from './catalogs.inputs';
+import { isPlainObject } from '../../core/validation/coerce';
 import { bundlePathProblem } from './capability-file-rules';
 import { ComponentType, type CapabilityComponentDetail, type CapabilityFileEntry, type CapabilitySecretRequirement } from './catalogs.types';
 
@@ -35,12 +36,11 @@ export function publishedFile(file: { path: string; content_base64: string }): C
   const content = Buffer.from(file.content_base64, 'base64');
   return { path: file.path, sha256: sha256(content), size_bytes: content.length, content };
 }
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** JSON with object keys sorted, so equal manifests hash equally whatever their key order. */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isObject(value)) {
+  if (isPlainObject(value)) {
     return `{${Object.keys(value)
       .sort()
       .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`)
@@ -82,7 +82,7 @@ function readComponents(manifest: Record<string, unknown>, paths: string[], erro
   const named = namedPaths(paths);
   raw.forEach((item, index) => {
     const loc = ['input', 'manifest', 'components', index];
-    if (!isObject(item)) {
+    if (!isPlainObject(item)) {
       errors.push({ loc, msg: 'Input should be a valid dictionary', type: 'dict_type' });
       return;
     }
@@ -105,7 +105,7 @@ function readComponents(manifest: Record<string, unknown>, paths: string[], erro
     if (item.description !== undefined && item.description !== null && typeof item.description !== 'string') {
       errors.push({ loc: [...loc, 'description'], msg: 'Input should be a valid string', type: 'string_type' });
     }
-    if (item.metadata !== undefined && item.metadata !== null && !isObject(item.metadata)) {
+    if (item.metadata !== undefined && item.metadata !== null && !isPlainObject(item.metadata)) {
       errors.push({ loc: [...loc, 'metadata'], msg: 'Input should be a valid dictionary', type: 'dict_type' });
     }
     const key = `${item.type}:${item.name}`;
@@ -138,7 +138,7 @@ function readSecrets(manifest: Record<string, unknown>, errors: ValidationItem[]
   const names = new Set<string>();
   raw.forEach((item, index) => {
     const loc = ['input', 'manifest', 'secrets', index];
-    const secret = typeof item === 'string' ? { name: item, required: true } : isObject(item) ? { name: item.name, required: item.required ?? true } : null;
+    const secret = typeof item === 'string' ? { name: item, required: true } : isPlainObject(item) ? { name: item.name, required: item.required ?? true } : null;
     if (!secret) {
       errors.push({ loc, msg: 'Input should be a secret name or {name, required}', type: 'value_error' });
       return;
@@ -174,7 +174,7 @@ function readKeywords(manifest: Record<string, unknown>, errors: ValidationItem[
 
 function readAuthor(manifest: Record<string, unknown>, errors: ValidationItem[]): string | null {
   const author = manifest.author;
-  if (isObject(author)) {
+  if (isPlainObject(author)) {
     if (typeof author.name === 'string') return author.name.slice(0, 255);
     errors.push({ loc: ['input', 'manifest', 'author', 'name'], msg: 'Input should be a valid string', type: 'string_type' });
     return null;
@@ -193,7 +193,7 @@ export function buildCapabilityBundle(input: PublishCapabilityRequest): Capabili
   const license = optionalString(manifest, 'license', errors, 100);
   const manifestDescription = optionalString(manifest, 'description', errors, 10_000);
   const origin = manifest.origin;
-  if (origin !== undefined && origin !== null && !isObject(origin)) {
+  if (origin !== undefined && origin !== null && !isPlainObject(origin)) {
     errors.push({ loc: ['input', 'manifest', 'origin'], msg: 'Input should be a valid dictionary', type: 'dict_type' });
   }
   if (errors.length) throw new ValidationError(errors);

@@ -189,13 +189,14 @@ export async function compactTranscript(
  * text (as an append keeps it), read back a page of messages at a time.
  */
 async function lastText(sessionId: string, transaction: Transaction): Promise<string> {
+  const PAGE = 50;
   for (let before = Number.MAX_SAFE_INTEGER; ; ) {
-    const page = await SessionMessageModel.findAll({ where: { session_id: sessionId, seq: { [Op.lt]: before } }, order: [['seq', 'DESC']], limit: 50, transaction });
+    const page = await SessionMessageModel.findAll({ where: { session_id: sessionId, seq: { [Op.lt]: before } }, order: [['seq', 'DESC']], limit: PAGE, transaction });
     for (const message of page) {
       const text = contentText(message.content).replace(/\s+/g, ' ').trim();
       if (text) return text;
     }
-    if (page.length < 50) return '';
+    if (page.length < PAGE) return '';
     before = page[page.length - 1].seq;
   }
 }

@@ -1,6 +1,7 @@
 import { config } from '../../config/config';
 import { InvalidError, UnsupportedMediaTypeError, ValidationError } from '../../core/errors';
 import type { BodyRoute } from '../../core/module';
+import { isPlainObject } from '../../core/validation/coerce';
 import { encodeProtobufResponse, MalformedExportError, readJsonExport, readProtobufExport, type ExportRequest } from './otlp';
 import { authorizeIngest, exportLimits, ingestExport, type IngestResult } from './traces.ingest';
 
@@ -88,7 +89,7 @@ async function ingestJson(scope: Parameters<typeof ingestExport>[0], body: Buffe
     throw new ValidationError([{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }], 'Request body is not valid JSON');
   }
   const traces = (value as { traces?: unknown } | null)?.traces;
-  if (value && typeof value === 'object' && !Array.isArray(value) && traces !== undefined) {
+  if (isPlainObject(value) && traces !== undefined) {
     if (!Array.isArray(traces)) throw new MalformedExportError('traces must be a list of OTLP export requests');
     const resourceSpans = traces.flatMap((item) => {
       const list = (item as ExportRequest | null)?.resourceSpans;

@@ -124,7 +124,7 @@ function storePlan(rows: SpanRow[], waiting: Set<string>): StorePlan {
  * already, by INSERT … ON CONFLICT DO NOTHING, which skips them), children
  * placed before their root moved to it, attacks derived from what is new.
  */
-async function storeRows(scope: OrgScope, rows: SpanRow[], plan: StorePlan, resources: Map<object, string>, transaction: Transaction, how: 'copy' | 'insert'): Promise<void> {
+async function storeRows(scope: OrgScope, rows: SpanRow[], plan: StorePlan, resources: ResourceTexts, transaction: Transaction, how: 'copy' | 'insert'): Promise<void> {
   // Exports of one red-team trace take turns (a lock per trace, held to commit): a trial and its study arriving
   // in two exports at once would otherwise each miss the other's uncommitted span, and the trial would count nowhere.
   // A move takes the same locks: the children it moves may be a study and its trials, whose attacks move with them.
@@ -184,19 +184,18 @@ const copyId = (value: string | null) => value ?? '\\N';
  * body repeats a large resource over many spans would multiply it: their
  * sum is held to OTLP_MAX_INFLATED_BYTES (413 past it).
  */
-function resourceTexts(spans: SpanRecord[]): Map<object, string> {
+type ResourceTexts = Map<object, { text: string; bytes: number }>;
+function resourceTexts(spans: SpanRecord[]): ResourceTexts {
   const limit = config().OTLP_MAX_INFLATED_BYTES;
-  const texts = new Map<object, string>();
-  const sizes = new Map<object, number>();
+  const texts: ResourceTexts = new Map();
   let stored = 0;
   for (const span of spans) {
-    let size = sizes.get(span.resource);
-    if (size === undefined) {
+    let resource = texts.get(span.resource);
+    if (!resource) {
       const text = copyJson(span.resource);
-      texts.set(span.resource, text);
-      sizes.set(span.resource, (size = Buffer.byteLength(text)));
+      texts.set(span.resource, (resource = { text, bytes: Buffer.byteLength(text) }));
     }
-    stored += size;
+    stored += resource.bytes;
     if (stored > limit) {
       throw new PayloadTooLargeError(`The export's resources, stored with each of its spans, come to more than ${limit} bytes (OTLP_MAX_INFLATED_BYTES); send smaller batches or fewer resource attributes`);
     }
@@ -209,10 +208,10 @@ function resourceTexts(spans: SpanRecord[]): Map<object, string> {
  * field: ids, numbers and timestamps need no escaping; each resource's text
  * comes from resourceTexts.
  */
-function copyText(organizationId: string, rows: SpanRow[], resources: Map<object, string>): string {
+function copyText(organizationId: string, rows: SpanRow[], resources: ResourceTexts): string {
   let text = '';
   for (const row of rows) {
-    const resource = resources.get(row.resource);
+    const resource = resources.get(row.resource)!.text;
     text +=
       `${organizationId}\t${row.workspace_id}\t${row.project_id}\t${row.project_inferred}\t${row.trace_id}\t${row.span_id}\t${copyId(row.parent_span_id)}\t` +
       `${copyEscape(row.name)}\t${copyNullable(row.span_type)}\t${row.kind}\t${timestampText(row.start_us)}\t${timestampText(row.end_us)}\t${row.duration_ms}\t` +
