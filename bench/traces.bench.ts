@@ -227,8 +227,8 @@ async function ingest(service: Service, apiKey: string, orgKey: string, bodies: 
   return { perSecond: (bodies.length * BATCH) / result.seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures: result.failures, rssPeak, cpu };
 }
 
-/** The same rows by COPY, one COPY per batch, `connections` at a time. */
-async function copyIngest(pool: pg.Pool, texts: string[], connections: number) {
+/** The same rows by COPY (their text encoded beforehand, as the service writes it), one COPY per batch, `connections` at a time. */
+async function copyIngest(pool: pg.Pool, texts: Buffer[], connections: number) {
   let next = 0;
   const cpuBefore = cpuSeconds();
   const started = performance.now();
@@ -289,7 +289,7 @@ export async function main(): Promise<void> {
             for (let round = 0; round < INGEST_ROUNDS; round += 1) {
               log(`encoding ${BATCHES} exports of ${BATCH} spans (round ${round + 1} of ${INGEST_ROUNDS}, ${workers} worker(s), ${connections} connections)`);
               const bodies = Array.from({ length: BATCHES }, (_, index) => encodeExport(batchSpans(index)));
-              const copyTexts = Array.from({ length: BATCHES }, (_, index) => copyRows(batchSpans(index), ids));
+              const copyTexts = Array.from({ length: BATCHES }, (_, index) => Buffer.from(copyRows(batchSpans(index), ids)));
               let copy = round % 2 ? await copyIngest(pool, copyTexts, connections) : null;
               const http = await ingest(spawned, apiKey, orgKey, bodies, connections);
               copy ??= await copyIngest(pool, copyTexts, connections);

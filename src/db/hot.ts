@@ -128,16 +128,16 @@ export async function streamQuery(text: string, bind: Record<string, unknown>, o
 }
 
 /**
- * `COPY … FROM STDIN` of `text` (COPY's text format, a row per line) on the
+ * `COPY … FROM STDIN` of `data` (COPY's text format in UTF-8, a row per line) on the
  * transaction's connection, or alone (the COPY is then its own
  * transaction): the bulk write of span ingest, PostgreSQL's fastest path
  * for many rows (pg-copy-streams speaks the protocol's copy sub-protocol
  * over node-postgres).
  */
-export async function copyIn(sql: string, text: string, transaction?: Transaction): Promise<void> {
+export async function copyIn(sql: string, data: Buffer, transaction?: Transaction): Promise<void> {
   notifyStatement(sql);
   await withClient(async (client) => {
-    await pipeline(Readable.from([text]), client.query(copyFrom(sql))).catch(driverFailure);
+    await pipeline(Readable.from([data]), client.query(copyFrom(sql))).catch(driverFailure);
   }, transaction);
 }
 

@@ -283,3 +283,22 @@ it('reads a JSON field of the wrong kind (an object where text or a number goes)
   expect(reading.spans[1].events[0].time_us).toBe(reading.spans[1].start_us);
   expect(reading.rejected).toEqual([{ span_id: hexId(2), reason: expect.stringContaining('start and end times') }]);
 });
+
+it('reads every key the same however often it recurs (the key caches): refused ones each time, non-ASCII ones, keys of one length, past the caches size', () => {
+  const keys = ['k', 'ab', 'ba', 'café', 'ключ', 'a\u0000', 'x'.repeat(65), 'x'.repeat(64), 'k'];
+  const exportOf = (names: string[]) => ({
+    resourceSpans: [{ scopeSpans: [{ spans: [1, 2, 3].map((n) => span(n, { attributes: names.map((key, index) => ({ key, value: { intValue: String(n * 100 + index) } })) })) }] }],
+  });
+  const expected = (n: number) => ({ k: n * 100 + 8, ab: n * 100 + 1, ba: n * 100 + 2, café: n * 100 + 3, ключ: n * 100 + 4, ['x'.repeat(65)]: n * 100 + 6, ['x'.repeat(64)]: n * 100 + 7, 'otel.dropped_attributes_count': 1 });
+  const limits = { ...LIMITS, maxAttributes: 16 };
+  const first = both(exportOf(keys), limits);
+  expect(first.fromProtobuf).toEqual(first.fromJson);
+  expect(first.fromProtobuf.spans.map((item) => ({ ...item.attributes }))).toEqual([1, 2, 3].map(expected));
+  // More distinct keys than the caches hold (they start over), then the same export again.
+  for (let batch = 0; batch < 11; batch += 1) {
+    both(exportOf(Array.from({ length: 1000 }, (_, index) => `key ${batch} ${index}`)), { ...limits, maxAttributes: 1000 });
+  }
+  const again = both(exportOf(keys), limits);
+  expect(again.fromProtobuf).toEqual(first.fromProtobuf);
+  expect(again.fromJson).toEqual(first.fromJson);
+});

@@ -200,6 +200,25 @@ function doubleValue(value: unknown): number | null {
 /** Nesting deeper than this reads as null. */
 const MAX_VALUE_DEPTH = 8;
 
+/**
+ * Attribute keys recur in every span of an export and from export to
+ * export: each distinct key is checked once (and, from the wire, decoded
+ * once) while it stays in these sets, which start over past KEY_CACHE_SIZE.
+ */
+const KEY_CACHE_SIZE = 10_000;
+const validKeys = new Set<string>();
+
+/** No NUL (written or escaped) and no lone surrogate: a key PostgreSQL can store. */
+function validKey(key: string): boolean {
+  if (key.includes('\0') || key.includes('\\u0000') || !(key as unknown as WellFormed).isWellFormed()) return false;
+  if (validKeys.size >= KEY_CACHE_SIZE) validKeys.clear();
+  validKeys.add(key);
+  return true;
+}
+
+/** ASCII key texts by a hash of their bytes (FNV-1a), for the wire reader. */
+const keyTexts = new Map<number, string>();
+
 /** A KeyValue list being read into an object: at most maxAttributes keys, the rest (and invalid keys) counted as dropped. */
 class Attributes {
   /** Without a prototype: a key such as `__proto__` or `constructor` is an attribute like any other. */
@@ -210,11 +229,12 @@ class Attributes {
 
   /** Whether the value of `key` is to be read and set: a key of 1–255 characters, no NUL, well formed, within the limit. */
   accepts(key: unknown): key is string {
-    if (typeof key !== 'string' || !key || key.length > 255 || key.includes('\0') || key.includes('\\u0000') || !(key as unknown as WellFormed).isWellFormed()) {
+    if (typeof key !== 'string' || !key || key.length > 255 || !(validKeys.has(key) || validKey(key))) {
       this.dropped += 1;
       return false;
     }
-    if (!(key in this.values)) {
+    // Values are never undefined (a missing one is null).
+    if (this.values[key] === undefined) {
       if (this.kept >= this.limits.maxAttributes) {
         this.dropped += 1;
         return false;
@@ -477,6 +497,39 @@ class WireReader {
     return this.reader.string();
   }
 
+  /**
+   * A KeyValue's key: a short ASCII key read before is found by a hash of
+   * its bytes and compared byte for byte (no decode, the same string each
+   * time); any other is decoded like a string.
+   */
+  private key(wireType: number): string {
+    const end = this.end(wireType);
+    const start = this.reader.pos;
+    const buffer = this.buffer;
+    this.reader.pos = end;
+    const length = end - start;
+    if (length > 64) return buffer.toString('utf8', start, end);
+    let hash = 0x811c9dc5 ^ length;
+    let bits = 0;
+    for (let index = start; index < end; index += 1) {
+      hash = Math.imul(hash ^ buffer[index], 0x01000193);
+      bits |= buffer[index];
+    }
+    const known = keyTexts.get(hash);
+    if (known !== undefined && known.length === length) {
+      let index = 0;
+      while (index < length && known.charCodeAt(index) === buffer[start + index]) index += 1;
+      if (index === length) return known;
+    }
+    const text = buffer.toString('utf8', start, end);
+    // Cached only when ASCII, whose bytes are its characters' codes (what the comparison above relies on).
+    if (bits < 0x80) {
+      if (keyTexts.size >= KEY_CACHE_SIZE) keyTexts.clear();
+      keyTexts.set(hash, text);
+    }
+    return text;
+  }
+
   /** An id of `bytes` bytes as lowercase hex; null when it has another length or is all zeros (OTLP's "no id"). */
   private id(wireType: number, bytes: number): string | null {
     const end = this.end(wireType);
@@ -638,7 +691,7 @@ class WireReader {
     while (reader.pos < end) {
       const tag = reader.uint32();
       if (tag >>> 3 === this.fields.keyValue.key) {
-        key = this.string(tag & 7);
+        key = this.key(tag & 7);
       } else if (tag >>> 3 === this.fields.keyValue.value) {
         valueEnd = this.end(tag & 7);
         valueStart = reader.pos;

@@ -90,7 +90,7 @@ export async function ingestExport(scope: OrgScope, reading: ExportReading): Pro
     const plan = storePlan(rows, waiting);
     try {
       // An export that moves no waiting child and holds no red-team span is one statement: the COPY, its own transaction.
-      if (!plan.moved.length && !plan.redTeamTraces.length) await copyIn(COPY_SPANS_SQL, copyText(scope.org.id, rows, resources));
+      if (!plan.moved.length && !plan.redTeamTraces.length) await copyIn(COPY_SPANS_SQL, copyData(scope.org.id, rows, resources));
       else await database().transaction((transaction) => storeRows(scope, rows, plan, resources, transaction, 'copy'));
     } catch (error) {
       // Some spans were stored already (a retried export, or two exports of the same spans at once).
@@ -134,7 +134,7 @@ async function storeRows(scope: OrgScope, rows: SpanRow[], plan: StorePlan, reso
   if (how === 'copy') {
     // Optimistic: an exporter retries only after a failure, so the spans are almost always new. One already
     // stored makes the COPY fail on its key, and the caller runs the export again through INSERT … ON CONFLICT.
-    await copyIn(COPY_SPANS_SQL, copyText(scope.org.id, rows, resources), transaction);
+    await copyIn(COPY_SPANS_SQL, copyData(scope.org.id, rows, resources), transaction);
     stored = rows;
   } else {
     stored = await plainQuery<StoredSpan>(INSERT_SPANS_SQL, { organization_id: scope.org.id, rows: JSON.stringify(rows) }, { transaction });
@@ -204,22 +204,29 @@ function resourceTexts(spans: SpanRecord[]): ResourceTexts {
 }
 
 /**
- * The rows as COPY text, columns in COPY_COLUMNS order, written field by
- * field: ids, numbers and timestamps need no escaping; each resource's text
- * comes from resourceTexts.
+ * The rows as COPY text (UTF-8), columns in COPY_COLUMNS order, written
+ * field by field: ids, numbers and timestamps need no escaping; each
+ * resource's text comes from resourceTexts. The lines are written into one
+ * buffer of their size: one long string would be flattened, then encoded.
  */
-function copyText(organizationId: string, rows: SpanRow[], resources: ResourceTexts): string {
-  let text = '';
-  for (const row of rows) {
+function copyData(organizationId: string, rows: SpanRow[], resources: ResourceTexts): Buffer {
+  const lines = new Array<string>(rows.length);
+  let bytes = 0;
+  rows.forEach((row, index) => {
     const resource = resources.get(row.resource)!.text;
-    text +=
+    const line =
       `${organizationId}\t${row.workspace_id}\t${row.project_id}\t${row.project_inferred}\t${row.trace_id}\t${row.span_id}\t${copyId(row.parent_span_id)}\t` +
       `${copyEscape(row.name)}\t${copyNullable(row.span_type)}\t${row.kind}\t${timestampText(row.start_us)}\t${timestampText(row.end_us)}\t${row.duration_ms}\t` +
       `${row.status_code}\t${copyNullable(row.status_message)}\t${copyJson(row.attributes)}\t${resource}\t` +
       `${row.events.length ? copyJson(row.events) : '[]'}\t${copyNullable(row.run_id)}\t${copyId(row.evaluation_id)}\t` +
       `${copyId(row.evaluation_item_id)}\t${copyId(row.session_id)}\t${copyId(row.assessment_id)}\n`;
-  }
-  return text;
+    lines[index] = line;
+    bytes += Buffer.byteLength(line);
+  });
+  const data = Buffer.allocUnsafe(bytes);
+  let length = 0;
+  for (const line of lines) length += data.write(line, length);
+  return data.subarray(0, length);
 }
 
 function rejectionMessage(rejected: Rejection[]): string {

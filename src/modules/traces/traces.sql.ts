@@ -31,7 +31,7 @@ export const INSERT_SPANS_SQL = `
   ON CONFLICT DO NOTHING
   RETURNING trace_id, span_id, parent_span_id, span_type`;
 
-/** The stored columns, in the order of a COPY row (traces.ingest.ts copyText). */
+/** The stored columns, in the order of a COPY row (traces.ingest.ts copyData). */
 export const COPY_COLUMNS = [
   'organization_id', 'workspace_id', 'project_id', 'project_inferred', 'trace_id', 'span_id', 'parent_span_id', 'name', 'span_type', 'kind',
   'start_time', 'end_time', 'duration_ms', 'status_code', 'status_message', 'attributes', 'resource', 'events', 'run_id', 'evaluation_id',
