@@ -13,7 +13,7 @@ import { awaitsVerification } from '../accounts/email-verification.service';
 import { maxMembers } from '../organizations/organization-limits';
 import { MemberLimitExceededError } from './members.errors';
 import type { InviteMemberInput } from './members.inputs';
-import { lockOrganization, type Member } from './members.service';
+import { lockOrganization, lockOrganizationAs, type Member } from './members.service';
 
 /**
  * Invitations (decisions.md §3). Adding a member is an invitation of an
@@ -81,7 +81,7 @@ export async function inviteMember(ctx: AppContext, orgKey: string, input: Invit
   requireScope(access, 'members:manage');
   const email = normalizeEmail(input.email);
   const { invitation, org, mail } = await database().transaction(async (transaction) => {
-    const org = await lockOrganization(access.org.id, transaction);
+    const org = await lockOrganizationAs(access, 'members:manage', transaction);
     if (await isMemberAddress(org.id, email, transaction)) {
       throw new AlreadyExistsError('The address belongs to a member of this organization');
     }
@@ -142,8 +142,11 @@ export async function revokeInvitation(ctx: AppContext, orgKey: string, id: stri
   const found = await InvitationModel.findOne({ where: { id, organization_id: access.org.id, status: 'pending' } });
   if (!found) throw new NotFoundError('Invitation');
   requireScope(access, 'members:manage');
-  const [changed] = await InvitationModel.update({ status: 'revoked', responded_at: new Date() }, { where: { id, status: 'pending' } });
-  if (changed !== 1) throw new NotFoundError('Invitation'); // answered or revoked concurrently
+  await database().transaction(async (transaction) => {
+    await lockOrganizationAs(access, 'members:manage', transaction);
+    const [changed] = await InvitationModel.update({ status: 'revoked', responded_at: new Date() }, { where: { id, status: 'pending' }, transaction });
+    if (changed !== 1) throw new NotFoundError('Invitation'); // answered or revoked concurrently
+  });
   return { id, status: 'revoked' };
 }
 

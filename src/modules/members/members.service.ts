@@ -1,5 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { MembershipModel, OrganizationModel, UserModel, type Role } from '../../../models';
+import type { Scope } from '../../core/authz/scopes';
+import type { OrgScope } from '../../core/tenancy/scope';
 import { requireScope, requireUnrestrictedKey, resolveOrg } from '../../core/tenancy/tenant-scope';
 import { ConflictError, NotFoundError } from '../../core/errors';
 import { database } from '../../db/database';
@@ -20,6 +22,20 @@ export interface Member {
 export async function lockOrganization(organizationId: string, transaction: Transaction): Promise<OrganizationModel> {
   const org = await OrganizationModel.findByPk(organizationId, { transaction, lock: transaction.LOCK.UPDATE });
   if (!org) throw new NotFoundError('Organization');
+  return org;
+}
+
+/**
+ * lockOrganization for a member's own request: the caller's role, read when
+ * the request began, is read again under the lock, where a removal or
+ * demotion that committed meanwhile is seen. No longer a member: 404; the
+ * role no longer holds `scope`: 403.
+ */
+export async function lockOrganizationAs(access: OrgScope, scope: Scope | null, transaction: Transaction): Promise<OrganizationModel> {
+  const org = await lockOrganization(access.org.id, transaction);
+  const membership = await MembershipModel.findOne({ where: { organization_id: org.id, user_id: access.viewer.user.id }, transaction });
+  if (!membership) throw new NotFoundError('Organization');
+  if (scope) requireScope({ ...access, role: membership.role }, scope);
   return org;
 }
 
@@ -56,7 +72,7 @@ export async function updateMember(ctx: AppContext, orgKey: string, userId: stri
   await findMember(access.org.id, userId);
   requireScope(access, 'members:manage');
   return database().transaction(async (transaction) => {
-    await lockOrganization(access.org.id, transaction);
+    await lockOrganizationAs(access, 'members:manage', transaction);
     const member = await findMember(access.org.id, userId, transaction);
     const role: Role = input.role;
     if (member.membership.role === role) return member;
@@ -73,10 +89,11 @@ export async function updateMember(ctx: AppContext, orgKey: string, userId: stri
 export async function removeMember(ctx: AppContext, orgKey: string, userId: string): Promise<{ user_id: string; removed: true }> {
   const access = await resolveOrg(ctx, orgKey);
   await findMember(access.org.id, userId);
-  if (userId !== access.viewer.user.id) requireScope(access, 'members:manage');
+  const other = userId !== access.viewer.user.id;
+  if (other) requireScope(access, 'members:manage');
   else requireUnrestrictedKey(access.viewer, 'A limited API key cannot remove its user from the organization');
   await database().transaction(async (transaction) => {
-    await lockOrganization(access.org.id, transaction);
+    await lockOrganizationAs(access, other ? 'members:manage' : null, transaction);
     const member = await findMember(access.org.id, userId, transaction);
     if (member.membership.role === 'owner' && (await ownerCount(access.org.id, transaction)) <= 1) {
       throw new ConflictError('The last owner of an organization cannot leave it');

@@ -1,4 +1,5 @@
-import { MembershipModel, OrganizationModel } from '../../../models';
+import pg from 'pg';
+import { InvitationModel, MembershipModel, OrganizationModel } from '../../../models';
 import { addMember, createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
@@ -215,5 +216,82 @@ describe('API keys on member routes', () => {
     const key = await apiKey(boss, { org_id: organization.id });
     expect((await rest(api, 'GET', `/org/${boss.orgKey}/members`, { headers: { 'x-api-key': key } })).status).toBe(200);
     expect((await rest(api, 'GET', `/org/${second.orgKey}/members`, { headers: { 'x-api-key': key } })).status).toBe(404);
+  });
+});
+
+describe('a member removed or demoted while their request waits for the organization', () => {
+  // The caller's role is read when the request begins; membership changes take the organization's row lock.
+  // A request that waits on that lock while the caller loses their place must not act on the role it read first.
+  let locker: pg.Client;
+  beforeAll(async () => {
+    locker = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await locker.connect();
+  });
+  afterAll(() => locker.end());
+
+  /** Runs `request` while the organization's row is locked, applies `change` in that transaction, commits, and returns the reply. */
+  async function whileLocked<T>(org: string, change: string, values: unknown[], request: () => Promise<T>): Promise<T> {
+    await locker.query('BEGIN');
+    try {
+      await locker.query('SELECT 1 FROM organizations WHERE key = $1 FOR UPDATE', [org]);
+      const pending = request();
+      // The request has reached the lock (a guard against a hang, not a timing).
+      for (let attempt = 0; ; attempt += 1) {
+        const { rows } = await locker.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()");
+        if (rows.length) break;
+        if (attempt > 400) throw new Error('the request never waited for the organization');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      await locker.query(change, values);
+      await locker.query('COMMIT');
+      return await pending;
+    } catch (error) {
+      await locker.query('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /** An organization with three owners. */
+  async function threeOwners(): Promise<{ boss: TestUser; second: TestUser; third: TestUser; org: string; id: string }> {
+    const { owner: boss, orgKey: org } = await createOrgWithRoles();
+    const [second, third] = [await createUser(), await createUser()];
+    await addMember(org, second, 'owner');
+    await addMember(org, third, 'owner');
+    return { boss, second, third, org, id: (await orgRow(org)).id };
+  }
+
+  it('a removed owner does not remove another owner (404), nor change a role', async () => {
+    const { boss, second, third, org, id } = await threeOwners();
+    const removal = await whileLocked(org, 'DELETE FROM memberships WHERE organization_id = $1 AND user_id = $2', [id, second.id], () =>
+      rest(api, 'DELETE', `/org/${org}/members/${third.id}`, { token: second.token }),
+    );
+    expect(removal.status).toBe(404);
+    expect(removal.body.type).toBe('not_found_error');
+    expect(await MembershipModel.findOne({ where: { organization_id: id, user_id: third.id } })).toMatchObject({ role: 'owner' });
+    const demotion = await whileLocked(org, "UPDATE memberships SET role = 'reader' WHERE organization_id = $1 AND user_id = $2", [id, third.id], () =>
+      rest(api, 'PATCH', `/org/${org}/members/${boss.id}`, { token: third.token, body: { role: 'reader' } }),
+    );
+    expect(demotion.status).toBe(403);
+    expect(await MembershipModel.findOne({ where: { organization_id: id, user_id: boss.id } })).toMatchObject({ role: 'owner' });
+  });
+
+  it('an owner demoted meanwhile neither invites nor revokes an invitation (403)', async () => {
+    const { boss, second, org, id } = await threeOwners();
+    const someone = await createUser();
+    const invite = await whileLocked(org, "UPDATE memberships SET role = 'contributor' WHERE organization_id = $1 AND user_id = $2", [id, second.id], () =>
+      rest(api, 'POST', `/org/${org}/members`, { token: second.token, body: { email: someone.email, role: 'owner' } }),
+    );
+    expect(invite.status).toBe(403);
+    expect(await InvitationModel.count({ where: { organization_id: id } })).toBe(0);
+    const sent = await rest(api, 'POST', `/org/${org}/members`, { token: boss.token, body: { email: someone.email, role: 'reader' } });
+    expect(sent.status).toBe(202);
+    const [invitation] = (await rest(api, 'GET', `/org/${org}/invitations`, { token: boss.token })).body as { id: string }[];
+    const third = await createUser();
+    await addMember(org, third, 'owner');
+    const revoke = await whileLocked(org, "UPDATE memberships SET role = 'reader' WHERE organization_id = $1 AND user_id = $2", [id, third.id], () =>
+      rest(api, 'DELETE', `/org/${org}/invitations/${invitation.id}`, { token: third.token }),
+    );
+    expect(revoke.status).toBe(403);
+    expect(await InvitationModel.findByPk(invitation.id)).toMatchObject({ status: 'pending' });
   });
 });
