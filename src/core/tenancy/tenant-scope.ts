@@ -95,6 +95,17 @@ export function resolveOrg(ctx: AppContext, orgKey: string): Promise<OrgScope> {
   return resolve(ctx, orgKey, null);
 }
 
+/**
+ * `{org}` for the organization's own records, which lie in no workspace (its
+ * member list, its chat integration): an API key limited to one workspace
+ * sees nothing outside it (decisions §2), so 404 as for another tenant.
+ */
+export async function resolveWholeOrg(ctx: AppContext, orgKey: string): Promise<OrgScope> {
+  const scope = await resolve(ctx, orgKey, null);
+  if (scope.viewer.apiKey?.workspace_id) throw new NotFoundError('Organization');
+  return scope;
+}
+
 /** `{org}/ws/{workspace}`: 404 for a workspace that does not exist or lies outside the API key's workspace. */
 export async function resolveWorkspace(ctx: AppContext, orgKey: string, workspaceKey: string): Promise<WorkspaceScope> {
   const scope = await resolve(ctx, orgKey, workspaceKey);

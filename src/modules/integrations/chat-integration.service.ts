@@ -1,5 +1,5 @@
 import { ChatIntegrationModel } from '../../../models';
-import { resolveOrg, requireScope } from '../../core/tenancy/tenant-scope';
+import { resolveWholeOrg, requireScope } from '../../core/tenancy/tenant-scope';
 import type { AppContext } from '../../core/context';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
@@ -11,14 +11,14 @@ import type { ChatSettingsUpdateInput } from './chat-integration.inputs';
  * so a write applies to the next read and the next event).
  */
 export async function getChatIntegration(ctx: AppContext, orgKey: string): Promise<ChatIntegrationModel> {
-  // Any member reads it (reads need no scope: a read-only API key can read too).
-  const access = await resolveOrg(ctx, orgKey);
+  // Any member reads it (reads need no scope: a read-only API key can read too), but not a key limited to one workspace.
+  const access = await resolveWholeOrg(ctx, orgKey);
   const row = await ChatIntegrationModel.findOne({ where: { organization_id: access.org.id } });
   return row ?? ChatIntegrationModel.build({ organization_id: access.org.id });
 }
 
 export async function updateChatSettings(ctx: AppContext, orgKey: string, input: ChatSettingsUpdateInput): Promise<ChatIntegrationModel> {
-  const access = await resolveOrg(ctx, orgKey);
+  const access = await resolveWholeOrg(ctx, orgKey);
   requireScope(access, 'integrations:manage');
   const changes: Partial<Pick<ChatIntegrationModel, 'follow_ups' | 'shared_channels' | 'thread_detail'>> = {};
   if (input.follow_ups != null) changes.follow_ups = input.follow_ups;

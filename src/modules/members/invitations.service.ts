@@ -4,7 +4,7 @@ import { runInBackground } from '../../core/background';
 import { requireViewer, type AppContext } from '../../core/context';
 import { AlreadyExistsError, ConflictError, ForbiddenError, NotFoundError } from '../../core/errors';
 import { pageWindow, type ListPageArgs } from '../../core/pagination';
-import { requireScope, requireUnrestrictedKey, resolveOrg } from '../../core/tenancy/tenant-scope';
+import { requireScope, requireUnrestrictedKey, resolveWholeOrg } from '../../core/tenancy/tenant-scope';
 import type { Viewer } from '../../core/viewer';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
@@ -77,7 +77,7 @@ async function isMemberAddress(organizationId: string, email: string, transactio
  * any number of addresses (never fewer than MIN_PENDING_INVITATIONS).
  */
 export async function inviteMember(ctx: AppContext, orgKey: string, input: InviteMemberInput): Promise<InvitationModel> {
-  const access = await resolveOrg(ctx, orgKey);
+  const access = await resolveWholeOrg(ctx, orgKey);
   requireScope(access, 'members:manage');
   const email = normalizeEmail(input.email);
   const { invitation, org, mail } = await database().transaction(async (transaction) => {
@@ -124,7 +124,7 @@ async function sendInvitationMail(invitation: InvitationModel, org: Organization
 
 /** The organization's pending, unexpired invitations, oldest first (owner only). */
 export async function listOrgInvitations(ctx: AppContext, orgKey: string, page: ListPageArgs = {}): Promise<InvitationRecord[]> {
-  const access = await resolveOrg(ctx, orgKey);
+  const access = await resolveWholeOrg(ctx, orgKey);
   requireScope(access, 'members:manage');
   return plainQuery<InvitationRecord>(
     `SELECT i.id, i.email, i.role, u.username AS inviter_username, i.created_at, i.expires_at
@@ -138,7 +138,7 @@ export async function listOrgInvitations(ctx: AppContext, orgKey: string, page: 
 
 /** Withdraws a pending invitation of the organization (owner only); anything else is 404. */
 export async function revokeInvitation(ctx: AppContext, orgKey: string, id: string): Promise<{ id: string; status: 'revoked' }> {
-  const access = await resolveOrg(ctx, orgKey);
+  const access = await resolveWholeOrg(ctx, orgKey);
   const found = await InvitationModel.findOne({ where: { id, organization_id: access.org.id, status: 'pending' } });
   if (!found) throw new NotFoundError('Invitation');
   requireScope(access, 'members:manage');

@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import { MembershipModel, OrganizationModel, UserModel, type Role } from '../../../models';
 import type { Scope } from '../../core/authz/scopes';
 import type { OrgScope } from '../../core/tenancy/scope';
-import { requireScope, requireUnrestrictedKey, resolveOrg } from '../../core/tenancy/tenant-scope';
+import { requireScope, requireUnrestrictedKey, resolveWholeOrg } from '../../core/tenancy/tenant-scope';
 import { ConflictError, NotFoundError } from '../../core/errors';
 import { database } from '../../db/database';
 import type { AppContext } from '../../core/context';
@@ -52,8 +52,9 @@ async function findMember(organizationId: string, userId: string, transaction?: 
 
 
 export async function listMembers(ctx: AppContext, orgKey: string, page: ListPageArgs = {}): Promise<Member[]> {
-  // Every member may list; reads need no scope, so a read-only API key (allowed_scopes []) can list too.
-  const access = await resolveOrg(ctx, orgKey);
+  // Every member may list; reads need no scope, so a read-only API key (allowed_scopes []) can list too,
+  // but not a key limited to one workspace (the member list, with e-mail addresses, is in none).
+  const access = await resolveWholeOrg(ctx, orgKey);
   const memberships = await MembershipModel.findAll({
     where: { organization_id: access.org.id },
     order: [['created_at', 'ASC'], ['user_id', 'ASC']],
@@ -68,7 +69,7 @@ export async function listMembers(ctx: AppContext, orgKey: string, page: ListPag
 }
 
 export async function updateMember(ctx: AppContext, orgKey: string, userId: string, input: UpdateMemberInput): Promise<Member> {
-  const access = await resolveOrg(ctx, orgKey);
+  const access = await resolveWholeOrg(ctx, orgKey);
   await findMember(access.org.id, userId);
   requireScope(access, 'members:manage');
   return database().transaction(async (transaction) => {
@@ -87,7 +88,7 @@ export async function updateMember(ctx: AppContext, orgKey: string, userId: stri
 
 /** Owners remove anyone; every member may remove themselves. The last owner stays. */
 export async function removeMember(ctx: AppContext, orgKey: string, userId: string): Promise<{ user_id: string; removed: true }> {
-  const access = await resolveOrg(ctx, orgKey);
+  const access = await resolveWholeOrg(ctx, orgKey);
   await findMember(access.org.id, userId);
   const other = userId !== access.viewer.user.id;
   if (other) requireScope(access, 'members:manage');

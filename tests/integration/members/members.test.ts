@@ -2,7 +2,7 @@ import pg from 'pg';
 import { InvitationModel, MembershipModel, OrganizationModel } from '../../../models';
 import { addMember, createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { rest } from '../../helpers/http';
-import { runOperation } from '../../helpers/operations';
+import { operation, runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 
 const api = useTestApp();
@@ -200,12 +200,37 @@ describe('API keys on member routes', () => {
     expect(invite.status).toBe(403);
   });
 
-  it("rejects member management with a workspace-limited owner's key with 403", async () => {
+  it("hides the organization's members, invitations and chat integration from a workspace-limited owner's key with 404 (they lie in no workspace)", async () => {
     const { owner: boss, reader: member, orgKey: org } = await createOrgWithRoles();
     const workspace = await rest(api, 'GET', `/org/${org}/ws/default`, { token: boss.token });
     const key = await apiKey(boss, { workspace_id: workspace.body.id });
-    const res = await rest(api, 'PATCH', `/org/${org}/members/${member.id}`, { headers: { 'x-api-key': key }, body: { role: 'contributor' } });
-    expect(res.status).toBe(403);
+    const someone = await createUser();
+    const sent = await rest(api, 'POST', `/org/${org}/members`, { token: boss.token, body: { email: someone.email, role: 'reader' } });
+    expect(sent.status).toBe(202);
+    const [invitation] = (await rest(api, 'GET', `/org/${org}/invitations`, { token: boss.token })).body as { id: string }[];
+    const requests: [string, string, unknown][] = [
+      ['GET', `/org/${org}/members`, undefined],
+      ['PATCH', `/org/${org}/members/${member.id}`, { role: 'contributor' }],
+      ['DELETE', `/org/${org}/members/${member.id}`, undefined],
+      ['DELETE', `/org/${org}/members/${boss.id}`, undefined],
+      ['POST', `/org/${org}/members`, { email: (await createUser()).email, role: 'owner' }],
+      ['GET', `/org/${org}/invitations`, undefined],
+      ['DELETE', `/org/${org}/invitations/${invitation.id}`, undefined],
+      ['GET', `/org/${org}/integrations/chat`, undefined],
+      ['PUT', `/org/${org}/integrations/chat/settings`, { thread_detail: 'final' }],
+    ];
+    for (const [method, path, body] of requests) {
+      const res = await rest(api, method, path, { headers: { 'x-api-key': key }, body });
+      expect({ request: `${method} ${path}`, status: res.status, type: res.body.type }).toEqual({ request: `${method} ${path}`, status: 404, type: 'not_found_error' });
+    }
+    const graphql = await rest(api, 'POST', '/graphql', { headers: { 'x-api-key': key }, body: { query: operation('Members'), operationName: 'Members', variables: { org } } });
+    expect(graphql.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND_ERROR');
+    expect(graphql.body.data?.members ?? null).toBeNull();
+    // Nothing changed, and the workspace itself and the organization's record stay readable with the key.
+    expect(await MembershipModel.findOne({ where: { user_id: member.id, organization_id: (await orgRow(org)).id } })).toMatchObject({ role: 'reader' });
+    expect(await InvitationModel.findByPk(invitation.id)).toMatchObject({ status: 'pending' });
+    expect((await rest(api, 'GET', `/org/${org}/ws/default`, { headers: { 'x-api-key': key } })).status).toBe(200);
+    expect((await rest(api, 'GET', `/org/${org}`, { headers: { 'x-api-key': key } })).status).toBe(200);
   });
 
   it("hides other organizations from an organization-limited key with 404", async () => {
