@@ -285,11 +285,23 @@ it('reads a JSON field of the wrong kind (an object where text or a number goes)
 });
 
 it('reads every key the same however often it recurs (the key caches): refused ones each time, non-ASCII ones, keys of one length, past the caches size', () => {
-  const keys = ['k', 'ab', 'ba', 'café', 'ключ', 'a\u0000', 'x'.repeat(65), 'x'.repeat(64), 'k'];
+  // '5xdt25vo' and 'n5xfpifo' share their length and their hash: each is read through the other's cache entry.
+  const keys = ['k', 'ab', 'ba', 'café', 'ключ', 'a\u0000', 'x'.repeat(65), 'x'.repeat(64), '5xdt25vo', 'n5xfpifo', 'k'];
   const exportOf = (names: string[]) => ({
     resourceSpans: [{ scopeSpans: [{ spans: [1, 2, 3].map((n) => span(n, { attributes: names.map((key, index) => ({ key, value: { intValue: String(n * 100 + index) } })) })) }] }],
   });
-  const expected = (n: number) => ({ k: n * 100 + 8, ab: n * 100 + 1, ba: n * 100 + 2, café: n * 100 + 3, ключ: n * 100 + 4, ['x'.repeat(65)]: n * 100 + 6, ['x'.repeat(64)]: n * 100 + 7, 'otel.dropped_attributes_count': 1 });
+  const expected = (n: number) => ({
+    k: n * 100 + 10,
+    ab: n * 100 + 1,
+    ba: n * 100 + 2,
+    café: n * 100 + 3,
+    ключ: n * 100 + 4,
+    ['x'.repeat(65)]: n * 100 + 6,
+    ['x'.repeat(64)]: n * 100 + 7,
+    '5xdt25vo': n * 100 + 8,
+    n5xfpifo: n * 100 + 9,
+    'otel.dropped_attributes_count': 1,
+  });
   const limits = { ...LIMITS, maxAttributes: 16 };
   const first = both(exportOf(keys), limits);
   expect(first.fromProtobuf).toEqual(first.fromJson);

@@ -262,7 +262,9 @@ describe('a member removed or demoted while their request waits for the organiza
       const pending = request();
       // The request has reached the lock (a guard against a hang, not a timing).
       for (let attempt = 0; ; attempt += 1) {
-        const { rows } = await locker.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()");
+        // A lock this transaction itself blocks (not a wait of a suite running beside this one), read from pg_locks:
+        // pg_stat_activity would be the snapshot of its first read in this transaction.
+        const { rows } = await locker.query('SELECT 1 FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))');
         if (rows.length) break;
         if (attempt > 400) throw new Error('the request never waited for the organization');
         await new Promise((resolve) => setTimeout(resolve, 25));
