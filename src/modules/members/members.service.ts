@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { MembershipModel, OrganizationModel, UserModel, type Role } from '../../../models';
+import { InvitationModel, MembershipModel, OrganizationModel, UserModel, type Role } from '../../../models';
 import type { Scope } from '../../core/authz/scopes';
 import type { OrgScope } from '../../core/tenancy/scope';
 import { requireScope, requireUnrestrictedKey, resolveWholeOrg } from '../../core/tenancy/tenant-scope';
@@ -37,6 +37,15 @@ export async function lockOrganizationAs(access: OrgScope, scope: Scope | null, 
   if (!membership) throw new NotFoundError('Organization');
   if (scope) requireScope({ ...access, role: membership.role }, scope);
   return org;
+}
+
+/**
+ * Inviting is an owner's act: an owner who stops being one (removed, left,
+ * demoted) leaves no invitation of theirs pending, so none of them can bring
+ * anyone (themselves included, through another account) back in.
+ */
+async function withdrawInvitationsOf(organizationId: string, userId: string, transaction: Transaction): Promise<void> {
+  await InvitationModel.update({ status: 'revoked', responded_at: new Date() }, { where: { organization_id: organizationId, invited_by: userId, status: 'pending' }, transaction });
 }
 
 async function ownerCount(organizationId: string, transaction: Transaction): Promise<number> {
@@ -80,6 +89,7 @@ export async function updateMember(ctx: AppContext, orgKey: string, userId: stri
     if (member.membership.role === 'owner' && (await ownerCount(access.org.id, transaction)) <= 1) {
       throw new ConflictError('The last owner of an organization cannot be demoted');
     }
+    if (member.membership.role === 'owner') await withdrawInvitationsOf(access.org.id, userId, transaction);
     member.membership.role = role;
     await member.membership.save({ transaction });
     return member;
@@ -99,6 +109,7 @@ export async function removeMember(ctx: AppContext, orgKey: string, userId: stri
     if (member.membership.role === 'owner' && (await ownerCount(access.org.id, transaction)) <= 1) {
       throw new ConflictError('The last owner of an organization cannot leave it');
     }
+    if (member.membership.role === 'owner') await withdrawInvitationsOf(access.org.id, userId, transaction);
     await member.membership.destroy({ transaction });
   });
   return { user_id: userId, removed: true };

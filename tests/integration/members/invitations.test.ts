@@ -3,6 +3,7 @@ import { config, overrideConfig } from '../../../src/config/config';
 import { addMember, createOrgWithRoles, createUser, randomKey, type TestUser } from '../../factories/accounts';
 import { invite, inviteAndAccept } from '../../factories/invitations';
 import { MIN_PENDING_INVITATIONS } from '../../../src/modules/members/invitations.service';
+import { WITHDRAW_ORPHANED_SQL } from '../../../migrations/0070-orphaned-invitations';
 import { outboxOf } from '../../factories/mail';
 import { gql, rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
@@ -295,6 +296,53 @@ describe('DELETE ORG/invitations/{id}', () => {
     const res = await runOperation(api, 'RevokeInvitation', { org: boss.orgKey, id }, boss.token);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.revoke_invitation).toEqual({ id, status: 'revoked' });
+  });
+});
+
+describe('invitations of an owner who stops being one', () => {
+  it('withdraws the pending invitations of an owner removed, leaving or demoted, and no other', async () => {
+    const { owner: boss, orgKey: org } = await createOrgWithRoles();
+    const [second, third, fourth] = [await createUser(), await createUser(), await createUser()];
+    await addMember(org, second, 'owner');
+    await addMember(org, third, 'owner');
+    await addMember(org, fourth, 'owner');
+    const [back, friend, mate, kept] = [await createUser(), await createUser(), await createUser(), await createUser()];
+    // Each about-to-go owner invites someone as owner (for `back`, another account of their own).
+    const byRemoved = await invite(api, second, org, back, 'owner');
+    const byDemoted = await invite(api, third, org, friend, 'owner');
+    const byLeaver = await invite(api, fourth, org, mate, 'reader');
+    const byBoss = await invite(api, boss, org, kept, 'reader');
+    expect((await rest(api, 'DELETE', `/org/${org}/members/${second.id}`, { token: boss.token })).status).toBe(200);
+    expect((await rest(api, 'PATCH', `/org/${org}/members/${third.id}`, { token: boss.token, body: { role: 'contributor' } })).status).toBe(200);
+    expect((await rest(api, 'DELETE', `/org/${org}/members/${fourth.id}`, { token: fourth.token })).status).toBe(200);
+    for (const [user, id] of [[back, byRemoved], [friend, byDemoted], [mate, byLeaver]] as const) {
+      expect((await rest(api, 'GET', '/user/invitations', { token: user.token })).body).toEqual([]);
+      expect((await rest(api, 'POST', `/user/invitations/${id}/accept`, { token: user.token })).status).toBe(404);
+      expect(await InvitationModel.findByPk(id)).toMatchObject({ status: 'revoked', responded_at: expect.any(Date) });
+    }
+    expect(await InvitationModel.findByPk(byBoss)).toMatchObject({ status: 'pending' });
+    expect((await rest(api, 'GET', `/org/${org}/invitations`, { token: boss.token })).body.map((item: { id: string }) => item.id)).toEqual([byBoss]);
+    expect(await memberIds(org)).not.toEqual(expect.arrayContaining([back.id]));
+  });
+
+  it('withdraws, once, the pending invitations of owners removed or demoted before (migration 0070)', async () => {
+    const { owner: boss, orgKey: org } = await createOrgWithRoles();
+    const [gone, demoted, friend, mate, kept] = [await createUser(), await createUser(), await createUser(), await createUser(), await createUser()];
+    await addMember(org, gone, 'owner');
+    await addMember(org, demoted, 'owner');
+    const orphan = await invite(api, gone, org, friend, 'owner');
+    const stale = await invite(api, demoted, org, mate, 'owner');
+    const fine = await invite(api, boss, org, kept, 'reader');
+    // As the code before this change left them: the membership changed, the invitations pending.
+    const organization = await orgRow(org);
+    await MembershipModel.destroy({ where: { organization_id: organization.id, user_id: gone.id } });
+    await MembershipModel.update({ role: 'reader' }, { where: { organization_id: organization.id, user_id: demoted.id } });
+    await InvitationModel.sequelize!.query(WITHDRAW_ORPHANED_SQL);
+    expect((await InvitationModel.findAll({ where: { id: [orphan, stale, fine] }, order: [['created_at', 'ASC']] })).map((row) => [row.id, row.status])).toEqual([
+      [orphan, 'revoked'],
+      [stale, 'revoked'],
+      [fine, 'pending'],
+    ]);
   });
 });
 
