@@ -3,6 +3,7 @@ import type { Logger } from '../config/logger';
 import { AuthenticationError, type AppError, type ValidationItem } from './errors';
 import type { AccessPolicy } from './authz/scopes';
 import type { PrefetchedScope, TenantScope } from './tenancy/scope';
+import type { ReplyBudget } from './reply-budget';
 import type { Viewer } from './viewer';
 
 /**
@@ -48,6 +49,8 @@ export interface AppContext {
   tenant: TenantScope | null;
   /** The route's organization and workspace, read with the credential (REST path keys, GraphQL query variables). */
   prefetched: PrefetchedScope | null;
+  /** What the request may still load for its reply (core/reply-budget.ts), made on the first load. */
+  replyBudget?: ReplyBudget;
 }
 
 export function newRequestId(given?: string | null): string {

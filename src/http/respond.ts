@@ -8,6 +8,7 @@ import { config } from '../config/config';
 import { NotFoundError, toEnvelope, ValidationError, type AppError } from '../core/errors';
 import { logger } from '../config/logger';
 import type { JsonArrayReply } from '../core/json-array-reply';
+import { replyTooLarge } from '../core/reply-budget';
 import { readAsset, type StaticBody } from './static-assets';
 
 /**
@@ -200,20 +201,6 @@ function sendEncoded(res: ServerResponse, status: number, headers: HeaderValues,
   if (res.destroyed) return abortReply(res);
   writeReplyHead(res, status, headers, contentType, encoded.length);
   endReply(res, encoded);
-}
-
-/**
- * The answer to a request whose reply would pass MAX_REPLY_BYTES: 422
- * validation_error at `loc` (the GraphQL query, a REST query string), as the
- * GraphQL budget declines a query: the request is well-formed and declined
- * for the size of what it asks. Not 413, which is about the request's own
- * body.
- */
-export function replyTooLarge(loc: (string | number)[], bytes: number | null): ValidationError {
-  const max = config().MAX_REPLY_BYTES;
-  const size = bytes === null ? `over the limit of ${max} bytes` : `${bytes} bytes, over the limit of ${max}`;
-  const msg = `The reply would be ${size}; narrow the query (a smaller limit or page, fewer fields)`;
-  return new ValidationError([{ loc, msg, type: 'reply_too_large' }], msg);
 }
 
 /** replyTooLarge for a reply text over MAX_REPLY_BYTES, else null. */

@@ -34,5 +34,5 @@ export async function itemTranscript(ctx: AppContext, org: string, ws: string, i
 }
 
 export async function itemTrajectory(ctx: AppContext, org: string, ws: string, id: string, itemId: string, format: TrajectoryFormat, includeCompacted: boolean) {
-  return trajectoryOf(await itemSession(ctx, org, ws, id, itemId), format, includeCompacted);
+  return trajectoryOf(ctx, await itemSession(ctx, org, ws, id, itemId), format, includeCompacted);
 }

@@ -113,7 +113,7 @@ export class SessionResolver {
     @Ctx() ctx: AppContext,
   ): Promise<SessionResponse> {
     const session = await getSession(ctx, org, workspace, sessionId);
-    const rows = await sessionEvents(session.id, events);
+    const rows = await sessionEvents(ctx, session.id, events);
     return Object.assign(toSession(session), { events: rows && rows.map((row) => fromRow(TranscriptMessage, row)) });
   }
 

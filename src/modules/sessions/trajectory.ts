@@ -154,12 +154,12 @@ export async function sessionTrajectory(
 ): Promise<unknown> {
   const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
   const session = await findSession(scope, ref);
-  return trajectoryOf(session, format, includeCompacted);
+  return trajectoryOf(ctx, session, format, includeCompacted);
 }
 
 /** A session's trajectory (also an evaluation item's, through its session). */
-export async function trajectoryOf(session: SessionModel, format: TrajectoryFormat, includeCompacted: boolean): Promise<unknown> {
-  const rows = await messagesAfter(session.id, 0, MAX_TRAJECTORY_MESSAGES + 1, includeCompacted);
+export async function trajectoryOf(ctx: AppContext, session: SessionModel, format: TrajectoryFormat, includeCompacted: boolean): Promise<unknown> {
+  const rows = await messagesAfter(ctx, session.id, 0, MAX_TRAJECTORY_MESSAGES + 1, includeCompacted);
   if (rows.length > MAX_TRAJECTORY_MESSAGES) {
     throw validationFailure(['query', 'format'], `The transcript holds more than ${MAX_TRAJECTORY_MESSAGES} messages; read it page by page (GET …/transcript)`, 'too_long');
   }

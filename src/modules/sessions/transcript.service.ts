@@ -7,6 +7,7 @@ import { ConflictError, validationFailure } from '../../core/errors';
 import type { WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
+import { loadWithinReply } from '../../core/reply-budget';
 import { requireOwnerWrite } from './session.policy';
 import { findSession, resolveSessionWorkspace } from './session-ref';
 import { forgetSession } from './sessions.service';
@@ -39,13 +40,6 @@ function preview(messages: TranscriptMessageInput[]): string | null {
   }
   return null;
 }
-
-/**
- * What a stored message counts against SESSION_MAX_TRANSCRIPT_BYTES (and
- * sessions.transcript_bytes): the text of its content, tool calls and
- * metadata, as PostgreSQL writes them, for the message `m`.
- */
-const MESSAGE_BYTES = `octet_length(coalesce(m.content::text, '')) + octet_length(coalesce(m.tool_calls::text, '')) + octet_length(coalesce(m.metadata::text, ''))`;
 
 /** The session row, locked for the transaction, that the caller may write a transcript to. */
 async function requireWritableTranscript(scope: WorkspaceScope, ref: string, transaction: Transaction): Promise<SessionModel> {
@@ -107,7 +101,7 @@ async function insertMessages(
        context = CASE WHEN $with_context THEN $context::jsonb ELSE context END,
        updated_at = greatest(updated_at, w.at)
        FROM (SELECT clock_timestamp() AS at) w,
-            (SELECT coalesce(sum(${MESSAGE_BYTES}), 0) AS bytes FROM session_messages m WHERE m.session_id = $id AND m.seq > $after) b
+            (SELECT coalesce(sum(m.bytes), 0) AS bytes FROM session_messages m WHERE m.session_id = $id AND m.seq > $after) b
      WHERE id = $id AND transcript_bytes + b.bytes <= $max
      RETURNING sessions.*`,
     {
@@ -216,7 +210,7 @@ export async function rewindTranscript(
       throw validationFailure(['input', 'from_seq'], 'Input should be the seq of a user message of the transcript', 'value_error');
     }
     const deleted = await plainQuery<{ count: string | number; bytes: string | number }>(
-      `WITH gone AS (DELETE FROM session_messages m WHERE m.session_id = $id AND m.seq >= $from RETURNING ${MESSAGE_BYTES} AS bytes)
+      `WITH gone AS (DELETE FROM session_messages m WHERE m.session_id = $id AND m.seq >= $from RETURNING m.bytes)
        SELECT count(*) AS count, coalesce(sum(bytes), 0) AS bytes FROM gone`,
       { id: session.id, from: input.from_seq },
       { transaction },
@@ -254,21 +248,37 @@ export async function readTranscript(
   const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
   const session = await findSession(scope, ref);
   const limit = args.limit ?? DEFAULT_TRANSCRIPT_PAGE;
-  const rows = await messagesAfter(session.id, args.after_seq ?? 0, limit + 1, Boolean(args.include_compacted));
+  const rows = await messagesAfter(ctx, session.id, args.after_seq ?? 0, limit + 1, Boolean(args.include_compacted));
   return { session, messages: rows.slice(0, limit), has_more: rows.length > limit };
 }
 
-/** Up to `limit` messages of a session after seq `after`, in seq order; compacted ones only when asked (every read of a transcript). */
-export function messagesAfter(sessionId: string, after: number, limit: number, includeCompacted: boolean): Promise<SessionMessageModel[]> {
-  return SessionMessageModel.findAll({
-    where: { session_id: sessionId, seq: { [Op.gt]: after }, ...(includeCompacted ? {} : { compacted_at: null }) },
-    order: [['seq', 'ASC']],
-    limit,
+/**
+ * Up to `limit` messages of a session after seq `after`, in seq order;
+ * compacted ones only when asked (every read of a transcript). Their sizes
+ * (`session_messages.bytes`) count against what the request may load for
+ * its reply (loadWithinReply): PostgreSQL sends the messages up to that budget
+ * and the first one past it, which makes the read 422 reply_too_large, so
+ * a document of many transcript reads never loads more than one reply can
+ * hold.
+ */
+export function messagesAfter(ctx: AppContext, sessionId: string, after: number, limit: number, includeCompacted: boolean): Promise<SessionMessageModel[]> {
+  return loadWithinReply(ctx, async (budget) => {
+    const rows = await database().query(
+      `SELECT x.* FROM (
+         SELECT m.*, sum(m.bytes) OVER (ORDER BY m.seq) AS loaded
+           FROM session_messages m
+          WHERE m.session_id = $id AND m.seq > $after ${includeCompacted ? '' : 'AND m.compacted_at IS NULL'}
+          ORDER BY m.seq LIMIT $limit) x
+        WHERE x.loaded - x.bytes <= $budget
+        ORDER BY x.seq`,
+      { bind: { id: sessionId, after, limit, budget }, model: SessionMessageModel, mapToModel: true },
+    );
+    return { value: rows, bytes: rows.length ? Number(rows[rows.length - 1].get('loaded')) : 0 };
   });
 }
 
 /** The events a session read asks for: its non-compacted transcript messages after `after_sequence`, as a transcript page reads them; null when not asked. */
-export async function sessionEvents(sessionId: string, args: SessionEventsArgs): Promise<SessionMessageModel[] | null> {
+export async function sessionEvents(ctx: AppContext, sessionId: string, args: SessionEventsArgs): Promise<SessionMessageModel[] | null> {
   if (!asksForEvents(args)) return null;
-  return messagesAfter(sessionId, args.after_sequence ?? 0, args.limit ?? DEFAULT_TRANSCRIPT_PAGE, false);
+  return messagesAfter(ctx, sessionId, args.after_sequence ?? 0, args.limit ?? DEFAULT_TRANSCRIPT_PAGE, false);
 }
