@@ -96,9 +96,11 @@ export function resolveOrg(ctx: AppContext, orgKey: string): Promise<OrgScope> {
 }
 
 /**
- * `{org}` for the organization's own records, which lie in no workspace (its
- * member list, its chat integration): an API key limited to one workspace
- * sees nothing outside it (decisions §2), so 404 as for another tenant.
+ * `{org}` for the organization's members, invitations and chat integration:
+ * an API key limited to one workspace sees none of them (decisions §2: a
+ * limited key sees nothing else), so 404 as for another tenant. (Its
+ * catalogs and its own record stay readable to such a key: the SDK reads
+ * them.)
  */
 export async function resolveWholeOrg(ctx: AppContext, orgKey: string): Promise<OrgScope> {
   const scope = await resolve(ctx, orgKey, null);
