@@ -24,7 +24,7 @@ export function replyTooLarge(loc: (string | number)[], bytes: number | null): V
   return new ValidationError([{ loc, msg, type: 'reply_too_large' }], msg);
 }
 
-/** What a request may still load for its reply, and the load under way (loads take turns, so each sees what the one before left). */
+/** What a request may still load for its reply (negative once a load was refused), and the load under way (loads take turns, so each sees what the one before left). */
 export interface ReplyBudget {
   left: number;
   turn: Promise<unknown>;
@@ -32,20 +32,22 @@ export interface ReplyBudget {
 
 /**
  * Runs `load` with the bytes the request may still load for its reply and
- * counts the bytes it loaded (past what is left: 422 reply_too_large where
- * the request asked, the REST query string or the GraphQL document). The
- * loads of one request run one after the other (GraphQL runs a document's
- * root fields at once), so none starts from a budget another is spending.
+ * counts the bytes it loaded; past what is left, replyTooLarge where the
+ * request asked (the REST query string, the GraphQL document), and every
+ * later load of the request is refused before it starts. The loads of one
+ * request run one after the other (GraphQL runs a document's root fields
+ * at once), so none starts from a budget another is spending. (`load` must
+ * not itself call loadWithinReply for the same request: it would wait for
+ * its own turn.)
  */
 export function loadWithinReply<T>(ctx: AppContext, load: (left: number) => Promise<{ value: T; bytes: number }>): Promise<T> {
   const budget = (ctx.replyBudget ??= { left: config().MAX_REPLY_BYTES, turn: Promise.resolve() });
+  const refuse = () => replyTooLarge(ctx.rest ? ['query'] : ['body', 'query'], null);
   const run = async () => {
+    if (budget.left < 0) throw refuse();
     const { value, bytes } = await load(budget.left);
-    if (bytes > budget.left) {
-      const msg = `What the request reads comes to more than the reply limit of ${config().MAX_REPLY_BYTES} bytes; read less at once (fewer transcripts or smaller pages)`;
-      throw new ValidationError([{ loc: ctx.rest ? ['query'] : ['body', 'query'], msg, type: 'reply_too_large' }], msg);
-    }
     budget.left -= bytes;
+    if (budget.left < 0) throw refuse();
     return value;
   };
   const turn = budget.turn.then(run, run);

@@ -15,7 +15,7 @@ afterAll(() => overrideConfig({ MAX_REPLY_BYTES: before }));
 const context = (rest: boolean) => ({ rest: rest ? { method: 'GET', path: '/', query: new URLSearchParams() } : null }) as unknown as AppContext;
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-it('runs the loads of one request one after the other, each from what the ones before left', async () => {
+it('runs the loads of one request one after the other, each from what the ones before left; after a refusal none starts', async () => {
   const ctx = context(false);
   const seen: string[] = [];
   const load = (name: string, bytes: number) => async (left: number) => {
@@ -24,13 +24,19 @@ it('runs the loads of one request one after the other, each from what the ones b
     seen.push(`${name} ends`);
     return { value: name, bytes };
   };
-  const results = await Promise.allSettled([loadWithinReply(ctx, load('a', 6000)), loadWithinReply(ctx, load('b', 5000)), loadWithinReply(ctx, load('c', 4000))]);
-  expect(seen).toEqual(['a starts with 10000', 'a ends', 'b starts with 4000', 'b ends', 'c starts with 4000', 'c ends']);
-  expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-  const refused = (results[1] as PromiseRejectedResult).reason as ValidationError;
-  expect(refused).toBeInstanceOf(ValidationError);
-  expect(refused.errors).toEqual([{ loc: ['body', 'query'], msg: expect.stringContaining('10000'), type: 'reply_too_large' }]);
-  expect(ctx.replyBudget?.left).toBe(0);
+  const results = await Promise.allSettled([
+    loadWithinReply(ctx, load('a', 6000)),
+    loadWithinReply(ctx, load('b', 3000)),
+    loadWithinReply(ctx, load('c', 2000)),
+    loadWithinReply(ctx, load('d', 1)),
+  ]);
+  expect(seen).toEqual(['a starts with 10000', 'a ends', 'b starts with 4000', 'b ends', 'c starts with 1000', 'c ends']);
+  expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected']);
+  for (const result of results.slice(2)) {
+    const refused = (result as PromiseRejectedResult).reason as ValidationError;
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect(refused.errors).toEqual([{ loc: ['body', 'query'], msg: expect.stringContaining('10000'), type: 'reply_too_large' }]);
+  }
 });
 
 it('refuses at the REST query string, and a load that throws leaves the budget as it was', async () => {

@@ -1,6 +1,8 @@
 import DataLoader from 'dataloader';
 import type { ProjectModel, RecordOf, SessionMessageModel } from '../../../models';
 import { plainQuery } from '../../db/hot';
+import type { AppContext } from '../../core/context';
+import { loadWithinReply } from '../../core/reply-budget';
 import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { visibleSql } from './session.policy';
@@ -19,6 +21,8 @@ export interface MessagesKey {
   session_id: string;
   include_compacted: boolean;
   limit: number;
+  /** The request, whose reply budget the messages count against (loaders are per request: every key of a batch has the same). */
+  ctx: AppContext;
 }
 
 export interface ChildSessionsKey {
@@ -78,16 +82,23 @@ export function createSessionLoaders(viewer: Viewer | null) {
           async (group) => {
             const out = new Map<MessagesKey, RecordOf<SessionMessageModel>[]>(group.map((key) => [key, []]));
             if (!tenant) return out;
-            const rows = await plainQuery<RecordOf<SessionMessageModel>>(
-              `SELECT m.* FROM unnest($ids::uuid[]) AS k(id)
-                 CROSS JOIN LATERAL (
-                   SELECT * FROM session_messages x
-                    WHERE x.session_id = k.id ${group[0].include_compacted ? '' : 'AND x.compacted_at IS NULL'}
-                    ORDER BY x.seq LIMIT $limit) m
-                WHERE ${tenant.where('m', { workspace: false })}
-                ORDER BY m.session_id, m.seq`,
-              { ...tenant.bind, ids: group.map((key) => key.session_id), limit: group[0].limit },
-            );
+            // Every session's page in one statement, held to the request's reply budget as messagesAfter holds one page.
+            const rows = await loadWithinReply(group[0].ctx, async (budget) => {
+              const found = await plainQuery<RecordOf<SessionMessageModel> & { loaded: string }>(
+                `SELECT y.* FROM (
+                   SELECT m.*, sum(m.bytes) OVER (ORDER BY m.session_id, m.seq) AS loaded
+                     FROM unnest($ids::uuid[]) AS k(id)
+                     CROSS JOIN LATERAL (
+                       SELECT * FROM session_messages x
+                        WHERE x.session_id = k.id ${group[0].include_compacted ? '' : 'AND x.compacted_at IS NULL'}
+                        ORDER BY x.seq LIMIT $limit) m
+                    WHERE ${tenant.where('m', { workspace: false })}) y
+                  WHERE y.loaded - y.bytes <= $budget
+                  ORDER BY y.session_id, y.seq`,
+                { ...tenant.bind, ids: group.map((key) => key.session_id), limit: group[0].limit, budget },
+              );
+              return { value: found, bytes: found.length ? Number(found[found.length - 1].loaded) : 0 };
+            });
             const byId = new Map(group.map((key) => [key.session_id, out.get(key)!]));
             for (const row of rows) byId.get(row.session_id)?.push(row);
             return out;

@@ -39,16 +39,43 @@ const aliased = (field: (id: string) => string) =>
   `query ($org: String!) { ${sessions.map((id, index) => `s${index}: ${field(id)}`).join(' ')} }`;
 
 it('stores each message\'s size as its text (content, tool calls, metadata), as the transcript bound counts it', async () => {
+  // Bytes, not characters; tool calls and metadata count; a message without content counts its other parts.
+  const mixed = await saveSession(api, owner);
+  const messages = [
+    { role: 'user', content: 'héllo → 世界 🙂' },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'c1', name: 'bash', arguments: { cmd: 'ls -la', note: 'ü' } }], metadata: { k: 'v', n: 1 } },
+    { role: 'tool', content: [{ type: 'text', text: 'résultat' }], tool_call_id: 'c1' },
+  ];
+  expect((await rest(api, 'POST', `${WS}/${mixed.id}/transcript`, { token: owner.token, body: { messages } })).status).toBe(201);
+  for (const id of [mixed.id, sessions[0]]) await expectStoredSizes(id);
+});
+
+async function expectStoredSizes(id: string): Promise<void> {
   const [row] = await database().query<{ stored: number; counted: number; transcript: string }>(
     `SELECT sum(m.bytes)::int AS stored,
             sum(octet_length(coalesce(m.content::text, '')) + octet_length(coalesce(m.tool_calls::text, '')) + octet_length(coalesce(m.metadata::text, '')))::int AS counted,
             (SELECT transcript_bytes FROM sessions WHERE id = $id) AS transcript
        FROM session_messages m WHERE m.session_id = $id`,
-    { type: QueryTypes.SELECT, bind: { id: sessions[0] } },
+    { type: QueryTypes.SELECT, bind: { id } },
   );
-  expect(row.stored).toBeGreaterThan(40_000);
+  expect(row.stored).toBeGreaterThan(0);
   expect(row.stored).toBe(row.counted);
   expect(String(row.transcript)).toBe(String(row.stored));
+}
+
+it('holds the messages of a list of sessions (one statement for them all) to the same budget', async () => {
+  const res = await graphql(
+    `query ($org: String!) { workspace(org: $org, workspace: "default") { sessions(limit: 5) { id messages(limit: 100) { seq } } } }`,
+  );
+  expect(res.body.errors?.[0]?.extensions).toMatchObject({ status: 422, errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
+  overrideConfig({ MAX_REPLY_BYTES: 4 * LIMIT });
+  try {
+    const fits = await graphql(`query ($org: String!) { workspace(org: $org, workspace: "default") { sessions(limit: 5) { id messages(limit: 100) { seq } } } }`);
+    expect(fits.body.errors).toBeUndefined();
+    expect(fits.body.data.workspace.sessions.filter((session: { messages: unknown[] }) => session.messages.length === 20)).toHaveLength(3);
+  } finally {
+    overrideConfig({ MAX_REPLY_BYTES: LIMIT });
+  }
 });
 
 it('reads each transcript alone, over REST and GraphQL', async () => {
