@@ -44,8 +44,9 @@ export function loadWithinReply<T>(ctx: AppContext, load: (left: number) => Prom
   const budget = (ctx.replyBudget ??= { left: config().MAX_REPLY_BYTES, turn: Promise.resolve() });
   const refuse = () => replyTooLarge(ctx.rest ? ['query'] : ['body', 'query'], null);
   const run = async () => {
-    if (budget.left < 0) throw refuse();
+    if (!(budget.left >= 0)) throw refuse();
     const { value, bytes } = await load(budget.left);
+    if (!Number.isSafeInteger(bytes) || bytes < 0) throw new Error(`loadWithinReply: a load reported ${bytes} bytes`);
     budget.left -= bytes;
     if (budget.left < 0) throw refuse();
     return value;

@@ -45,3 +45,9 @@ it('refuses at the REST query string, and a load that throws leaves the budget a
   await expect(loadWithinReply(ctx, async (left) => ({ value: left, bytes: 10_000 }))).resolves.toBe(10_000);
   await expect(loadWithinReply(ctx, async () => ({ value: null, bytes: 1 }))).rejects.toMatchObject({ errors: [{ loc: ['query'], type: 'reply_too_large' }] });
 });
+
+it('fails a load that reports no usable byte count (a bug), rather than let the budget go unchecked', async () => {
+  const ctx = context(false);
+  await expect(loadWithinReply(ctx, async () => ({ value: null, bytes: Number(undefined) }))).rejects.toThrow('a load reported NaN bytes');
+  await expect(loadWithinReply(ctx, async (left) => ({ value: left, bytes: 1 }))).resolves.toBe(10_000);
+});

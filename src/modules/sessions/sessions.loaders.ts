@@ -97,7 +97,7 @@ export function createSessionLoaders(viewer: Viewer | null) {
                   ORDER BY y.session_id, y.seq`,
                 { ...tenant.bind, ids: group.map((key) => key.session_id), limit: group[0].limit, budget },
               );
-              return { value: found, bytes: found.length ? Number(found[found.length - 1].loaded) : 0 };
+              return { value: found, bytes: found.reduce((most, row) => Math.max(most, Number(row.loaded)), 0) };
             });
             const byId = new Map(group.map((key) => [key.session_id, out.get(key)!]));
             for (const row of rows) byId.get(row.session_id)?.push(row);

@@ -273,7 +273,7 @@ export function messagesAfter(ctx: AppContext, sessionId: string, after: number,
         ORDER BY x.seq`,
       { bind: { id: sessionId, after, limit, budget }, model: SessionMessageModel, mapToModel: true },
     );
-    return { value: rows, bytes: rows.length ? Number(rows[rows.length - 1].get('loaded')) : 0 };
+    return { value: rows, bytes: rows.reduce((most, row) => Math.max(most, Number(row.get('loaded'))), 0) };
   });
 }
 
