@@ -7,6 +7,7 @@ import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { visibleSql } from './session.policy';
 import { CHILD_SESSIONS, NEWEST } from './sessions.graphql-sql';
+import { loadedBytes, messagesWithinBudget } from './sessions.sql';
 import { lastGenerationSql, toStats, USAGE_AGGREGATE, type SessionStats } from './session-usage';
 
 /** Usage of many sessions in one statement, bound to the viewer's tenant (none: every session's is empty). */
@@ -85,19 +86,18 @@ export function createSessionLoaders(viewer: Viewer | null) {
             // Every session's page in one statement, held to the request's reply budget as messagesAfter holds one page.
             const rows = await loadWithinReply(group[0].ctx, async (budget) => {
               const found = await plainQuery<RecordOf<SessionMessageModel> & { loaded: string }>(
-                `SELECT y.* FROM (
-                   SELECT m.*, sum(m.bytes) OVER (ORDER BY m.session_id, m.seq) AS loaded
-                     FROM unnest($ids::uuid[]) AS k(id)
-                     CROSS JOIN LATERAL (
-                       SELECT * FROM session_messages x
-                        WHERE x.session_id = k.id ${group[0].include_compacted ? '' : 'AND x.compacted_at IS NULL'}
-                        ORDER BY x.seq LIMIT $limit) m
-                    WHERE ${tenant.where('m', { workspace: false })}) y
-                  WHERE y.loaded - y.bytes <= $budget
-                  ORDER BY y.session_id, y.seq`,
+                messagesWithinBudget(
+                  `FROM unnest($ids::uuid[]) AS k(id)
+                   CROSS JOIN LATERAL (
+                     SELECT * FROM session_messages x
+                      WHERE x.session_id = k.id ${group[0].include_compacted ? '' : 'AND x.compacted_at IS NULL'}
+                      ORDER BY x.seq LIMIT $limit) m
+                  WHERE ${tenant.where('m', { workspace: false })}`,
+                  ['session_id', 'seq'],
+                ),
                 { ...tenant.bind, ids: group.map((key) => key.session_id), limit: group[0].limit, budget },
               );
-              return { value: found, bytes: found.reduce((most, row) => Math.max(most, Number(row.loaded)), 0) };
+              return { value: found, bytes: loadedBytes(found.map((row) => row.loaded)) };
             });
             const byId = new Map(group.map((key) => [key.session_id, out.get(key)!]));
             for (const row of rows) byId.get(row.session_id)?.push(row);

@@ -173,3 +173,18 @@ export function facetSql(whereSql: string): string {
      WHERE c.value_rank <= ${FACET_MAX_VALUES}
        AND (c.dim <> 'label' OR c.label_key IN (SELECT label_key FROM top_keys))`;
 }
+
+/**
+ * Transcript messages `m` of `from` (the FROM clause on, naming them `m`), in
+ * `order` (columns of `m`), cut where their running size (`bytes`) passes
+ * `$budget`: those within it and the first one past it, each with `loaded`,
+ * the size up to it (every transcript read, through loadWithinReply).
+ */
+export function messagesWithinBudget(from: string, order: string[]): string {
+  const by = (alias: string) => order.map((column) => `${alias}.${column}`).join(', ');
+  return `SELECT y.* FROM (SELECT m.*, sum(m.bytes) OVER (ORDER BY ${by('m')}) AS loaded ${from}) y
+           WHERE y.loaded - y.bytes <= $budget ORDER BY ${by('y')}`;
+}
+
+/** What a read cut by messagesWithinBudget loaded: the largest `loaded` of its rows. */
+export const loadedBytes = (loaded: unknown[]): number => loaded.reduce<number>((most, value) => Math.max(most, Number(value)), 0);

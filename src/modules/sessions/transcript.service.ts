@@ -9,6 +9,7 @@ import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
 import { loadWithinReply } from '../../core/reply-budget';
 import { requireOwnerWrite } from './session.policy';
+import { loadedBytes, messagesWithinBudget } from './sessions.sql';
 import { findSession, resolveSessionWorkspace } from './session-ref';
 import { forgetSession } from './sessions.service';
 import { addToGroupRollup, recountGroups } from '../session-groups/group-rollups';
@@ -264,16 +265,13 @@ export async function readTranscript(
 export function messagesAfter(ctx: AppContext, sessionId: string, after: number, limit: number, includeCompacted: boolean): Promise<SessionMessageModel[]> {
   return loadWithinReply(ctx, async (budget) => {
     const rows = await database().query(
-      `SELECT x.* FROM (
-         SELECT m.*, sum(m.bytes) OVER (ORDER BY m.seq) AS loaded
-           FROM session_messages m
-          WHERE m.session_id = $id AND m.seq > $after ${includeCompacted ? '' : 'AND m.compacted_at IS NULL'}
-          ORDER BY m.seq LIMIT $limit) x
-        WHERE x.loaded - x.bytes <= $budget
-        ORDER BY x.seq`,
+      messagesWithinBudget(
+        `FROM session_messages m WHERE m.session_id = $id AND m.seq > $after ${includeCompacted ? '' : 'AND m.compacted_at IS NULL'} ORDER BY m.seq LIMIT $limit`,
+        ['seq'],
+      ),
       { bind: { id: sessionId, after, limit, budget }, model: SessionMessageModel, mapToModel: true },
     );
-    return { value: rows, bytes: rows.reduce((most, row) => Math.max(most, Number(row.get('loaded'))), 0) };
+    return { value: rows, bytes: loadedBytes(rows.map((row) => row.get('loaded'))) };
   });
 }
 
