@@ -13,7 +13,7 @@ import { database } from '../src/db/database';
 import { generateApiKey } from '../src/modules/api-keys/api-keys.service';
 import { signAccessToken } from '../src/modules/accounts/jwt';
 import { ensureSpanPartitions } from '../src/modules/traces/span-partitions';
-import { COPY_SPANS_SQL } from '../src/modules/traces/traces.sql';
+import { COPY_SPANS_SQL, spanBytes } from '../src/modules/traces/traces.sql';
 import { captureStatements, replayer, replayPool } from './capture';
 import { log, procStats, spawnService, startService, withBenchDatabase } from './harness';
 import { percentile } from './load';
@@ -126,11 +126,13 @@ function copyRows(spans: BenchSpan[], ids: { org: string; ws: string; project: s
       .map((span) => {
         const start = new Date(Number(span.startNs / 1_000_000n)).toISOString();
         const end = new Date(Number((span.startNs + 5_000_000n) / 1_000_000n)).toISOString();
-        return [
+        const fields = [
           ids.org, ids.ws, ids.project, 'false', span.traceId.toString('hex'), span.spanId.toString('hex'), span.parentSpanId ? span.parentSpanId.toString('hex') : '\\N',
           span.name, span.type, '1', start, end, '5', '1', '\\N', escape(JSON.stringify(span.attributes)), escape(JSON.stringify({ 'service.name': 'bench' })), '[]',
           String(span.attributes['dreadnode.run.id']), '\\N', '\\N', '\\N', '\\N',
         ].join('\t');
+        // The last column, `bytes`: the size of the fields before it, as the ingest writes it.
+        return `${fields}\t${Buffer.byteLength(fields)}`;
       })
       .join('\n') + '\n'
   );
@@ -332,6 +334,8 @@ export async function main(): Promise<void> {
            FROM generate_series(0, 999) AS n`,
         { bind: { ...ids, trace: bigTrace } },
       );
+      // Spans stored by the ingest carry their size (spans.bytes); these were written by SQL, so they are given theirs.
+      await database().query(`UPDATE spans s SET bytes = ${spanBytes('s')}`);
       // Steady state: autovacuum would have set the visibility map by now (the list's count is an index-only scan then).
       // A VACUUM right after the fill sometimes sets none of it (no snapshot held the horizon back when checked
       // just after; a second VACUUM sets it), and the list then read 3–4 times slower from run to run: vacuum until

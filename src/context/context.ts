@@ -1,5 +1,5 @@
 import { logger as rootLogger, type Logger } from '../config/logger';
-import { newRequestId, type AppContext, type RestRequest } from '../core/context';
+import { newRequestId, type AppContext, type Loaders, type RestRequest } from '../core/context';
 import type { Platform } from '../core/module';
 import type { ScopeHint } from '../core/tenancy/scope';
 import { platform as registeredPlatform } from '../modules';
@@ -23,7 +23,8 @@ export async function createContext(input: ContextInput, platform: Platform = re
   const requestId = newRequestId(input.requestId ?? input.headers.get('x-request-id'));
   const { viewer, failure, prefetched } = await authenticate(readCredential(input.headers), platform.authenticators, input.scopeHint ?? null);
   let logger: Logger | undefined;
-  return {
+  let loaders: Loaders | undefined;
+  const ctx: AppContext = {
     requestId,
     headers: input.headers,
     ip: input.ip,
@@ -34,11 +35,15 @@ export async function createContext(input: ContextInput, platform: Platform = re
     viewer,
     authFailure: failure,
     policy: platform.policy,
-    loaders: platform.createLoaders(viewer),
+    // Their loads count against this request's reply budget.
+    get loaders() {
+      return (loaders ??= platform.createLoaders(viewer, ctx));
+    },
     response: { headers: {} },
     rest: input.rest ?? null,
     operation: null,
     tenant: null,
     prefetched,
   };
+  return ctx;
 }

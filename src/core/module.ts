@@ -6,6 +6,7 @@ import type { AppContext, Loaders } from './context';
 import { CORE_ERROR_TYPES, type ErrorType } from './errors';
 import type { PrefetchedScope, ScopeHint } from './tenancy/scope';
 import type { Viewer } from './viewer';
+import type { ReplyRequest } from './reply-budget';
 
 /**
  * How a credential becomes a viewer. `accepts` is a cheap shape check; the
@@ -85,7 +86,8 @@ export interface AppModule {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- type-graphql's type for resolver classes
   resolvers?: readonly Function[];
   models?: readonly ModelCtor[];
-  loaders?: (viewer: Viewer | null, deps: LoaderDeps) => Partial<Loaders>;
+  /** Its DataLoaders for one request: the request's viewer, and the request itself for loads held to its reply budget (core/reply-budget.ts); both null when the registry learns the loaders' names. */
+  loaders?: (viewer: Viewer | null, deps: LoaderDeps, request: ReplyRequest | null) => Partial<Loaders>;
   scopes?: ScopeDefinitions;
   errorTypes?: readonly ErrorType[];
   projectCounts?: readonly ProjectCountSource[];
@@ -109,7 +111,8 @@ export interface Platform {
   bodyRoutes: BodyRoute[];
   /** Starts every module's upkeep; resolves with one function stopping them all. */
   startUpkeep(): Promise<() => void>;
-  createLoaders(viewer: Viewer | null): Loaders;
+  /** A request's loaders (see lazyLoaders); `request` is the request whose reply budget their loads count against. */
+  createLoaders(viewer: Viewer | null, request?: ReplyRequest): Loaders;
 }
 
 export function buildPlatform(modules: readonly AppModule[]): Platform {
@@ -152,29 +155,30 @@ export function buildPlatform(modules: readonly AppModule[]): Platform {
  * viewer and keeps all of that module's loaders on the object (so a loader
  * is an own property only once its module was used: nothing enumerates them).
  */
-function lazyLoaders(modules: readonly AppModule[], deps: LoaderDeps): (viewer: Viewer | null) => Loaders {
-  const viewers = new WeakMap<object, Viewer | null>();
+function lazyLoaders(modules: readonly AppModule[], deps: LoaderDeps): (viewer: Viewer | null, request?: ReplyRequest) => Loaders {
+  const requests = new WeakMap<object, { viewer: Viewer | null; request: ReplyRequest | null }>();
   const prototype = {};
   for (const module of modules) {
     const factory = module.loaders;
     if (!factory) continue;
-    for (const name of Object.keys(factory(null, deps))) {
+    for (const name of Object.keys(factory(null, deps, null))) {
       if (Object.prototype.hasOwnProperty.call(prototype, name)) throw new Error(`Loader ${name} is declared by two modules`);
       Object.defineProperty(prototype, name, {
         enumerable: true,
         get(this: object) {
-          if (!viewers.has(this)) throw new Error(`Loader ${name} read outside a request's loaders`);
-          const made = factory(viewers.get(this)!, deps) as Record<string, unknown>;
-          if (!(name in made)) throw new Error(`Module ${module.name} did not make loader ${name} for this viewer`);
-          for (const [key, loader] of Object.entries(made)) Object.defineProperty(this, key, { value: loader, enumerable: true });
-          return made[name];
+          const made = requests.get(this);
+          if (!made) throw new Error(`Loader ${name} read outside a request's loaders`);
+          const loaders = factory(made.viewer, deps, made.request) as Record<string, unknown>;
+          if (!(name in loaders)) throw new Error(`Module ${module.name} did not make loader ${name} for this viewer`);
+          for (const [key, loader] of Object.entries(loaders)) Object.defineProperty(this, key, { value: loader, enumerable: true });
+          return loaders[name];
         },
       });
     }
   }
-  return (viewer) => {
+  return (viewer, request) => {
     const loaders = Object.create(prototype) as Loaders;
-    viewers.set(loaders, viewer);
+    requests.set(loaders, { viewer, request: request ?? null });
     return loaders;
   };
 }

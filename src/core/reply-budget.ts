@@ -24,6 +24,9 @@ export function replyTooLarge(loc: (string | number)[], bytes: number | null): V
   return new ValidationError([{ loc, msg, type: 'reply_too_large' }], msg);
 }
 
+/** The request a load is for, as loadWithinReply needs it (an AppContext; a loader factory's `request`). */
+export type ReplyRequest = Pick<AppContext, 'replyBudget' | 'rest'>;
+
 /** What a request may still load for its reply (negative once a load was refused), and the load under way (loads take turns, so each sees what the one before left). */
 export interface ReplyBudget {
   left: number;
@@ -40,7 +43,7 @@ export interface ReplyBudget {
  * not itself call loadWithinReply for the same request: it would wait for
  * its own turn.)
  */
-export function loadWithinReply<T>(ctx: AppContext, load: (left: number) => Promise<{ value: T; bytes: number }>): Promise<T> {
+export function loadWithinReply<T>(ctx: ReplyRequest, load: (left: number) => Promise<{ value: T; bytes: number }>): Promise<T> {
   const budget = (ctx.replyBudget ??= { left: config().MAX_REPLY_BYTES, turn: Promise.resolve() });
   const refuse = () => replyTooLarge(ctx.rest ? ['query'] : ['body', 'query'], null);
   const run = async () => {
@@ -55,3 +58,25 @@ export function loadWithinReply<T>(ctx: AppContext, load: (left: number) => Prom
   budget.turn = turn.catch(() => undefined);
   return turn;
 }
+
+/**
+ * The rows of `rows` (a statement whose rows carry their size as `size`)
+ * within what the request may still load for its reply (the `left` that
+ * loadWithinReply gives, bound as `$budget`): in `order` (columns of those
+ * rows, each with ASC or DESC if need be), cut where their running size
+ * passes $budget, those within it and the first one past it (which makes
+ * the load refused), each with `loaded`, the size up to and with it
+ * (loadedBytes). PostgreSQL adds up the sizes as it reads the rows, and
+ * builds only the rows it keeps: a value stored out of line (TOAST) is read
+ * for a row it sends, not for one it cut. `select` is the list of the rows
+ * `y` sent (every column by default).
+ */
+export function withinBudgetSql(rows: string, order: string[], select = 'y.*'): string {
+  const by = (alias: string) => order.map((column) => `${alias}.${column}`).join(', ');
+  return `SELECT ${select === 'y.*' ? select : `${select}, y.loaded`}
+            FROM (SELECT x.*, sum(x.size) OVER (ORDER BY ${by('x')} ROWS UNBOUNDED PRECEDING) AS loaded FROM (${rows}) x) y
+           WHERE y.loaded - y.size <= $budget ORDER BY ${by('y')}`;
+}
+
+/** What a read cut by withinBudgetSql loaded: the largest `loaded` of its rows (0 for none). */
+export const loadedBytes = (loaded: unknown[]): number => loaded.reduce<number>((most, value) => Math.max(most, Number(value)), 0);

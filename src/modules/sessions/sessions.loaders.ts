@@ -1,13 +1,13 @@
 import DataLoader from 'dataloader';
 import type { ProjectModel, RecordOf, SessionMessageModel } from '../../../models';
 import { plainQuery } from '../../db/hot';
-import type { AppContext } from '../../core/context';
-import { loadWithinReply } from '../../core/reply-budget';
+import { loadedBytes, loadWithinReply, type ReplyRequest } from '../../core/reply-budget';
+import type { LoaderDeps } from '../../core/module';
 import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { visibleSql } from './session.policy';
 import { CHILD_SESSIONS, NEWEST } from './sessions.graphql-sql';
-import { loadedBytes, messagesWithinBudget } from './sessions.sql';
+import { messagesWithinBudget } from './sessions.sql';
 import { lastGenerationSql, toStats, USAGE_AGGREGATE, type SessionStats } from './session-usage';
 
 /** Usage of many sessions in one statement, bound to the viewer's tenant (none: every session's is empty). */
@@ -22,8 +22,6 @@ export interface MessagesKey {
   session_id: string;
   include_compacted: boolean;
   limit: number;
-  /** The request, whose reply budget the messages count against (loaders are per request: every key of a batch has the same). */
-  ctx: AppContext;
 }
 
 export interface ChildSessionsKey {
@@ -54,7 +52,7 @@ async function batchByShape<K extends { limit: number }, V>(
 }
 
 /** Batched look-ups for session fields and session navigation (GraphQL). */
-export function createSessionLoaders(viewer: Viewer | null) {
+export function createSessionLoaders(viewer: Viewer | null, _deps: LoaderDeps, request: ReplyRequest | null) {
   const tenant = viewer ? tenantFilter(viewer) : null;
 
   return {
@@ -82,9 +80,9 @@ export function createSessionLoaders(viewer: Viewer | null) {
           (key) => `${key.include_compacted}:${key.limit}`,
           async (group) => {
             const out = new Map<MessagesKey, RecordOf<SessionMessageModel>[]>(group.map((key) => [key, []]));
-            if (!tenant) return out;
+            if (!tenant || !request) return out;
             // Every session's page in one statement, held to the request's reply budget as messagesAfter holds one page.
-            const rows = await loadWithinReply(group[0].ctx, async (budget) => {
+            const rows = await loadWithinReply(request, async (budget) => {
               const found = await plainQuery<RecordOf<SessionMessageModel> & { loaded: string }>(
                 messagesWithinBudget(
                   `FROM unnest($ids::uuid[]) AS k(id)

@@ -339,7 +339,6 @@ export class SessionResolver {
       session_id: session.id,
       include_compacted: includeCompacted,
       limit: childLimit(limit, 1000),
-      ctx,
     });
     return rows.map((row) => fromRow(TranscriptMessage, row));
   }

@@ -1,4 +1,5 @@
 import { isUuid } from '../../core/scalars';
+import { withinBudgetSql } from '../../core/reply-budget';
 import { parseLabelFilters } from './labels';
 import { visibleSql } from './session.policy';
 import type { SessionFilterArgs } from './sessions.inputs';
@@ -176,15 +177,9 @@ export function facetSql(whereSql: string): string {
 
 /**
  * Transcript messages `m` of `from` (the FROM clause on, naming them `m`), in
- * `order` (columns of `m`), cut where their running size (`bytes`) passes
- * `$budget`: those within it and the first one past it, each with `loaded`,
- * the size up to it (every transcript read, through loadWithinReply).
+ * `order` (columns of `m`), cut at the request's reply budget by their
+ * stored size (`bytes`): every transcript read, through loadWithinReply.
  */
 export function messagesWithinBudget(from: string, order: string[]): string {
-  const by = (alias: string) => order.map((column) => `${alias}.${column}`).join(', ');
-  return `SELECT y.* FROM (SELECT m.*, sum(m.bytes) OVER (ORDER BY ${by('m')}) AS loaded ${from}) y
-           WHERE y.loaded - y.bytes <= $budget ORDER BY ${by('y')}`;
+  return withinBudgetSql(`SELECT m.*, m.bytes AS size ${from}`, order);
 }
-
-/** What a read cut by messagesWithinBudget loaded: the largest `loaded` of its rows. */
-export const loadedBytes = (loaded: unknown[]): number => loaded.reduce<number>((most, value) => Math.max(most, Number(value)), 0);

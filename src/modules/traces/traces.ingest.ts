@@ -137,7 +137,7 @@ async function storeRows(scope: OrgScope, rows: SpanRow[], plan: StorePlan, reso
     await copyIn(COPY_SPANS_SQL, copyData(scope.org.id, rows, resources), transaction);
     stored = rows;
   } else {
-    stored = await plainQuery<StoredSpan>(INSERT_SPANS_SQL, { organization_id: scope.org.id, rows: JSON.stringify(rows) }, { transaction });
+    stored = await plainQuery<StoredSpan>(INSERT_SPANS_SQL, { organization_id: scope.org.id, rows: insertRows(scope.org.id, rows, resources) }, { transaction });
   }
   // A workspace-limited key moves only spans of its own workspace; the red-team spans moved come back.
   const moved = plan.moved.length
@@ -204,30 +204,42 @@ function resourceTexts(spans: SpanRecord[]): ResourceTexts {
 }
 
 /**
- * The rows as COPY text (UTF-8), columns in COPY_COLUMNS order: ids,
- * numbers and timestamps need no escaping; each resource's text comes from
- * resourceTexts. Each line is joined from its fields (one flat string, where
- * a template would make a string per piece first), and the lines are
- * written into one buffer of their size.
+ * A row as COPY text (UTF-8), columns in COPY_COLUMNS order up to the last
+ * one (`bytes`): ids, numbers and timestamps need no escaping; the
+ * resource's text comes from resourceTexts. Joined from its fields (one flat
+ * string, where a template would make a string per piece first). Its UTF-8
+ * length is the span's `bytes`, what it counts against MAX_REPLY_BYTES when
+ * read (traces.sql.ts spansWithinBudget).
  */
+function copyFields(organizationId: string, row: SpanRow, resourceText: string): string {
+  return [
+    organizationId, row.workspace_id, row.project_id, row.project_inferred, row.trace_id, row.span_id, copyId(row.parent_span_id),
+    copyEscape(row.name), copyNullable(row.span_type), row.kind, timestampText(row.start_us), timestampText(row.end_us), row.duration_ms,
+    row.status_code, copyNullable(row.status_message), copyJson(row.attributes), resourceText, row.events.length ? copyJson(row.events) : '[]',
+    copyNullable(row.run_id), copyId(row.evaluation_id), copyId(row.evaluation_item_id), copyId(row.session_id), copyId(row.assessment_id),
+  ].join('\t');
+}
+
+/** The rows as COPY text, each line its fields and their size (copyFields), written into one buffer of their size. */
 function copyData(organizationId: string, rows: SpanRow[], resources: ResourceTexts): Buffer {
   const lines = new Array<string>(rows.length);
   let bytes = 0;
   rows.forEach((row, index) => {
-    const resource = resources.get(row.resource)!.text;
-    const line = [
-      organizationId, row.workspace_id, row.project_id, row.project_inferred, row.trace_id, row.span_id, copyId(row.parent_span_id),
-      copyEscape(row.name), copyNullable(row.span_type), row.kind, timestampText(row.start_us), timestampText(row.end_us), row.duration_ms,
-      row.status_code, copyNullable(row.status_message), copyJson(row.attributes), resource, row.events.length ? copyJson(row.events) : '[]',
-      copyNullable(row.run_id), copyId(row.evaluation_id), copyId(row.evaluation_item_id), copyId(row.session_id), `${copyId(row.assessment_id)}\n`,
-    ].join('\t');
+    const fields = copyFields(organizationId, row, resources.get(row.resource)!.text);
+    const size = Buffer.byteLength(fields);
+    const line = `${fields}\t${size}\n`;
     lines[index] = line;
-    bytes += Buffer.byteLength(line);
+    bytes += size + line.length - fields.length;
   });
   const data = Buffer.allocUnsafe(bytes);
   let length = 0;
   for (const line of lines) length += data.write(line, length);
   return data.subarray(0, length);
+}
+
+/** The rows as the INSERT's JSON (traces.sql.ts ROW_COLUMNS), each with its size as copyData counts it. */
+function insertRows(organizationId: string, rows: SpanRow[], resources: ResourceTexts): string {
+  return JSON.stringify(rows.map((row) => ({ ...row, bytes: Buffer.byteLength(copyFields(organizationId, row, resources.get(row.resource)!.text)) })));
 }
 
 function rejectionMessage(rejected: Rejection[]): string {

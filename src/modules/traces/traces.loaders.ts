@@ -2,7 +2,9 @@ import { childrenLoader } from '../../core/loaders/children-loader';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { plainQuery } from '../../db/hot';
-import { spanStatsSql, traceSummariesSql } from './traces.sql';
+import { spanBytes, spanStatsSql, traceSummariesSql } from './traces.sql';
+import { loadedBytes, loadWithinReply, withinBudgetSql, type ReplyRequest } from '../../core/reply-budget';
+import type { LoaderDeps } from '../../core/module';
 import { spanSelect, type SpanResponse, type TraceStatsResponse, type TraceSummary } from './traces.types';
 import DataLoader from 'dataloader';
 
@@ -11,13 +13,14 @@ export const traceKey = (trace: { organization_id?: string; workspace_id?: strin
 const KEY_PARTS = `CROSS JOIN LATERAL (SELECT split_part(k.id, '|', 1)::uuid AS org, split_part(k.id, '|', 2)::uuid AS ws, split_part(k.id, '|', 3) AS trace) p`;
 
 type TraceRow = TraceSummary & { parent_id: string; [column: string]: unknown };
+type SpanRow = SpanResponse & { parent_id: string; loaded: string; [column: string]: unknown };
 
 /**
  * Trace navigation of dashboards: the newest traces of each workspace,
  * evaluation or assessment, one statement per batch (unnest + LATERAL),
  * bound to the viewer's tenant when made.
  */
-export function createTraceLoaders(viewer: Viewer | null) {
+export function createTraceLoaders(viewer: Viewer | null, _deps: LoaderDeps, request: ReplyRequest | null) {
   const tenant = viewer ? tenantFilter(viewer) : null;
   const traces = (where: string) =>
     childrenLoader<TraceRow>(
@@ -35,18 +38,26 @@ export function createTraceLoaders(viewer: Viewer | null) {
     tracesByWorkspace: traces('s.workspace_id = k.id'),
     /** evaluation → the traces whose root names it, in the evaluation's workspace (as the REST routes read them). */
     tracesByEvaluation: traces('s.evaluation_id = k.id AND (s.organization_id, s.workspace_id) = (SELECT e.organization_id, e.workspace_id FROM evaluations e WHERE e.id = k.id)'),
-    /** trace → its first spans by start time (the trace's own workspace). */
-    spansByTrace: childrenLoader<SpanResponse & { parent_id: string; [column: string]: unknown }>(
+    /** trace → its first spans by start time (the trace's own workspace), the batch held to the request's reply budget as one window of spans is. */
+    spansByTrace: childrenLoader<SpanRow>(
       'parent_id',
       tenant &&
+        request &&
         ((ids, limit) =>
-          plainQuery(
-            `SELECT k.id AS parent_id, x.* FROM unnest($ids::text[]) AS k(id) ${KEY_PARTS}
-              CROSS JOIN LATERAL (SELECT ${spanSelect()} FROM spans s
-                                   WHERE s.organization_id = p.org AND s.workspace_id = p.ws AND s.trace_id = p.trace AND ${tenant.where('s')}
-                                   ORDER BY s.start_time, s.span_id LIMIT $limit) x`,
-            { ...tenant.bind, ids, limit },
-          )),
+          loadWithinReply(request, async (budget) => {
+            const rows = await plainQuery<SpanRow>(
+              withinBudgetSql(
+                `SELECT k.id AS parent_id, t.*, ${spanBytes('t')} AS size FROM unnest($ids::text[]) AS k(id) ${KEY_PARTS}
+                  CROSS JOIN LATERAL (SELECT s.* FROM spans s
+                                       WHERE s.organization_id = p.org AND s.workspace_id = p.ws AND s.trace_id = p.trace AND ${tenant.where('s')}
+                                       ORDER BY s.start_time, s.span_id LIMIT $limit) t`,
+                ['parent_id', 'start_time', 'span_id'],
+                `y.parent_id, ${spanSelect()}`,
+              ),
+              { ...tenant.bind, ids, limit, budget },
+            );
+            return { value: rows, bytes: loadedBytes(rows.map((row) => row.loaded)) };
+          })),
     ),
     /** trace → its statistics. */
     statsByTrace: new DataLoader<string, TraceStatsResponse | null>(async (ids) => {

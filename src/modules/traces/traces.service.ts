@@ -3,10 +3,12 @@ import { NotFoundError } from '../../core/errors';
 import { checkPageDepth, pageInfo } from '../../core/pagination';
 import { resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
+import { config } from '../../config/config';
+import { loadedBytes, loadWithinReply, withinBudgetSql } from '../../core/reply-budget';
 import type { SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { resolveProject } from '../projects/projects.service';
 import { DEFAULT_SPAN_PAGE, type SpanListArgs, type TraceListArgs } from './traces.inputs';
-import { spanStatsSql, spanWindowSql, traceCounts, traceCountSql, traceSummariesSql } from './traces.sql';
+import { spanBytes, spanStatsSql, spanWindowSql, traceCounts, traceCountSql, traceSummariesSql } from './traces.sql';
 import { SPAN_META, spanSelect, SpanOrderBy, SpanOrderDirection, type SpanResponse, type TraceDetail, type TraceListResponse, type TraceSpansResponse, type TraceStatsResponse, type TraceSummary } from './traces.types';
 
 /**
@@ -62,45 +64,64 @@ export async function getTrace(ctx: AppContext, org: string, ws: string, traceId
 }
 
 const ORDER_COLUMNS: Record<SpanOrderBy, string> = {
-  [SpanOrderBy.Timestamp]: 's.start_time',
-  [SpanOrderBy.Duration]: 's.duration_ms',
-  [SpanOrderBy.SpanName]: 's.name',
+  [SpanOrderBy.Timestamp]: 'start_time',
+  [SpanOrderBy.Duration]: 'duration_ms',
+  [SpanOrderBy.SpanName]: 'name',
 };
 
-/** The tenant, the trace id (404), then a window's order and parameters (spanWindowSql). */
+/** The tenant, the trace id (404), then a window's order (columns of a span row, a tie broken by span id) and parameters (spanWindowSql). */
 async function spanWindow(ctx: AppContext, org: string, ws: string, traceId: string, args: SpanListArgs) {
   const scope = await resolveWorkspace(ctx, org, ws);
   const id = checkTraceId(traceId);
-  const column = ORDER_COLUMNS[args.order_by ?? SpanOrderBy.Timestamp];
   const direction = (args.order_dir ?? SpanOrderDirection.ASC) === SpanOrderDirection.DESC ? 'DESC' : 'ASC';
+  const columns = [ORDER_COLUMNS[args.order_by ?? SpanOrderBy.Timestamp], 'span_id'];
+  const order = columns.map((column) => `${column} ${direction}`);
   return {
     scope,
-    column,
-    direction,
-    order: `${column} ${direction}, s.span_id ${direction}`,
+    columns,
+    order,
+    orderOf: (alias: string) => order.map((column) => `${alias}.${column}`).join(', '),
     bind: { organization_id: scope.org.id, workspace_id: scope.workspace.id, trace_id: id, limit: args.limit ?? DEFAULT_SPAN_PAGE, offset: args.offset ?? 0 },
   };
 }
 
-/** A window of the spans of a trace of the workspace (404 when the workspace holds none of it). */
+/**
+ * A window of the spans of a trace of the workspace (404 when the workspace
+ * holds none of it), held to what the request may still load for its reply:
+ * PostgreSQL adds up the spans' sizes (spanBytes) and sends those within it
+ * and the first one past it, which makes the read 422 reply_too_large.
+ */
 export async function traceSpans(ctx: AppContext, org: string, ws: string, traceId: string, args: SpanListArgs): Promise<TraceSpansResponse> {
-  const { scope, order, bind } = await spanWindow(ctx, org, ws, traceId, args);
-  const data = await plainQuery<SpanResponse>(`SELECT ${spanSelect()} ${spanWindowSql(order)}`, bind, { prepare: true });
+  const { scope, order, orderOf, bind } = await spanWindow(ctx, org, ws, traceId, args);
+  const data = await loadWithinReply(ctx, async (budget) => {
+    const rows = await plainQuery<SpanResponse & { loaded: string }>(
+      withinBudgetSql(`SELECT s.*, ${spanBytes('s')} AS size ${spanWindowSql(orderOf('s'))}`, order, spanSelect()),
+      { ...bind, budget },
+      { prepare: true },
+    );
+    return { value: rows, bytes: loadedBytes(rows.map((row) => row.loaded)) };
+  });
   if (!data.length && !(await traceExists(scope, bind.trace_id))) throw new NotFoundError('Trace');
   return { data, rows: data.length, meta: SPAN_META };
 }
 
 /**
  * The same window as the compiled reply's root (SqlRoot of `trace_spans`):
- * one row whose `spans` holds the window's span rows in order. An empty
- * window leaves the reply to the resolver (404, or no spans past the end).
+ * one row whose `spans` holds the window's span rows in order. A document
+ * may hold as many such roots as aliases, so each is answered here only
+ * while its spans' sizes come to at most its share of MAX_REPLY_BYTES
+ * (PostgreSQL adds them up first, and builds no span row past it); a larger
+ * window, like an empty one, leaves the reply to the resolvers (traceSpans:
+ * the budget of the whole request, or 404, or no spans past the end).
  */
 export const TRACE_SPANS_ROOT: SqlRoot = {
   async from(ctx, args, params, as) {
-    const { column, direction, order, bind } = await spanWindow(ctx, String(args.org), String(args.workspace), String(args.trace_id), args as SpanListArgs);
-    params.named(bind);
+    const { columns, orderOf, bind } = await spanWindow(ctx, String(args.org), String(args.workspace), String(args.trace_id), args as SpanListArgs);
+    const settings = config();
+    params.named({ ...bind, compiled_share: Math.floor(settings.MAX_REPLY_BYTES / (settings.GRAPHQL_MAX_ALIASES + 1)) });
     // The window's sort keys come out beside each row, so the LIMIT stays on the sort (top-N) and the rows are put in order again.
-    return `(SELECT array_agg(w.s ORDER BY w.k ${direction}, w.id ${direction}) AS spans FROM (SELECT s, ${column} AS k, s.span_id AS id ${spanWindowSql(order)}) w) ${as}
+    return `(SELECT array_agg(w.s ORDER BY ${orderOf('w')}) AS spans FROM (SELECT s, ${columns.map((column) => `s.${column}`).join(', ')} ${spanWindowSql(orderOf('s'))}) w
+              WHERE (SELECT sum(x.size) FROM (SELECT ${spanBytes('s')} AS size ${spanWindowSql(orderOf('s'))}) x) <= $compiled_share) ${as}
       WHERE ${as}.spans IS NOT NULL`;
   },
 };

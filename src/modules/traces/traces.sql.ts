@@ -13,7 +13,7 @@ const fromMicros = (expr: string) => `('epoch'::timestamptz + ${expr} * interval
 const ROW_COLUMNS = `workspace_id uuid, project_id uuid, project_inferred boolean, trace_id text, span_id text, parent_span_id text,
   name text, span_type text, kind smallint, start_us bigint, end_us bigint, duration_ms double precision, status_code smallint,
   status_message text, attributes jsonb, resource jsonb, events jsonb, run_id text, evaluation_id uuid, evaluation_item_id uuid,
-  session_id uuid, assessment_id uuid`;
+  session_id uuid, assessment_id uuid, bytes integer`;
 
 /**
  * The batch in one INSERT … SELECT over one JSON array; a span already
@@ -23,10 +23,10 @@ const ROW_COLUMNS = `workspace_id uuid, project_id uuid, project_inferred boolea
 export const INSERT_SPANS_SQL = `
   INSERT INTO spans (organization_id, workspace_id, project_id, project_inferred, trace_id, span_id, parent_span_id, name, span_type,
                      kind, start_time, end_time, duration_ms, status_code, status_message, attributes, resource, events, run_id,
-                     evaluation_id, evaluation_item_id, session_id, assessment_id)
+                     evaluation_id, evaluation_item_id, session_id, assessment_id, bytes)
   SELECT $organization_id::uuid, r.workspace_id, r.project_id, r.project_inferred, r.trace_id, r.span_id, r.parent_span_id, r.name, r.span_type,
          r.kind, ${fromMicros('r.start_us')}, ${fromMicros('r.end_us')}, r.duration_ms, r.status_code, r.status_message,
-         r.attributes, r.resource, r.events, r.run_id, r.evaluation_id, r.evaluation_item_id, r.session_id, r.assessment_id
+         r.attributes, r.resource, r.events, r.run_id, r.evaluation_id, r.evaluation_item_id, r.session_id, r.assessment_id, r.bytes
     FROM jsonb_to_recordset($rows::jsonb) AS r(${ROW_COLUMNS})
   ON CONFLICT DO NOTHING
   RETURNING trace_id, span_id, parent_span_id, span_type`;
@@ -35,7 +35,7 @@ export const INSERT_SPANS_SQL = `
 export const COPY_COLUMNS = [
   'organization_id', 'workspace_id', 'project_id', 'project_inferred', 'trace_id', 'span_id', 'parent_span_id', 'name', 'span_type', 'kind',
   'start_time', 'end_time', 'duration_ms', 'status_code', 'status_message', 'attributes', 'resource', 'events', 'run_id', 'evaluation_id',
-  'evaluation_item_id', 'session_id', 'assessment_id',
+  'evaluation_item_id', 'session_id', 'assessment_id', 'bytes',
 ] as const;
 export const COPY_SPANS_SQL = `COPY spans (${COPY_COLUMNS.join(', ')}) FROM STDIN`;
 
@@ -106,7 +106,6 @@ export function traceCountSql(where: string): string {
   return `SELECT count(*)::int AS total FROM spans s WHERE s.parent_span_id IS NULL AND ${where}`;
 }
 
-/** The spans of a trace in the workspace (the reply's columns, in SpanResponse's order). */
 /**
  * A window of one trace's spans `s` in a workspace, in `order`: its FROM …
  * LIMIT (named parameters `$organization_id`, `$workspace_id`, `$trace_id`,
@@ -116,6 +115,15 @@ export function spanWindowSql(order: string): string {
   return `FROM spans s WHERE s.organization_id = $organization_id AND s.trace_id = $trace_id AND s.workspace_id = $workspace_id
     ORDER BY ${order} LIMIT $limit OFFSET $offset`;
 }
+
+/**
+ * What span `s` counts against the reply budget (core/reply-budget.ts): its
+ * `bytes`, the size of the row its ingest wrote. A span stored before that
+ * column (migration 0071) is measured as it is read, by the text of its
+ * attributes, resource, events and name.
+ */
+export const spanBytes = (s: string) =>
+  `coalesce(${s}.bytes, octet_length(${s}.attributes::text) + octet_length(${s}.resource::text) + octet_length(${s}.events::text) + octet_length(${s}.name))`;
 
 /**
  * The spans of the compiled spans reply: its root's one row holds the

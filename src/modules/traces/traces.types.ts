@@ -135,9 +135,9 @@ export class SpanResponse {
   events: unknown;
 }
 
-/** Spans as SpanResponse declares them (over `s`), for reads in node. */
+/** Spans as SpanResponse declares them, for reads in node: over `y`, the rows a read cut at the reply budget sends (withinBudgetSql). */
 let selected: string | undefined;
-export const spanSelect = () => (selected ??= rowSelect(SpanResponse, 's'));
+export const spanSelect = () => (selected ??= rowSelect(SpanResponse, 'y'));
 
 /** ClickHouse-style column types of a span, the `meta` of the spans reply. */
 export const SPAN_META: { name: string; type: string }[] = [
