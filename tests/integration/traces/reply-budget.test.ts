@@ -188,3 +188,31 @@ it('holds the spans of many traces (one statement for them all) to the same budg
     overrideConfig({ MAX_REPLY_BYTES: LIMIT });
   }
 });
+
+it("holds an assessment's trials (each may carry an attribute's length of candidate and response) to the same budget", async () => {
+  const assessment = (await rest(api, 'POST', `${WS}/airt/assessments`, { token: owner.token, body: { name: 'Large trials' } })).body.id;
+  const traceId = hex(16);
+  const study = span(traceId, { 'dreadnode.type': 'study', 'dreadnode.airt.assessment_id': assessment, 'dreadnode.airt.attack_name': 'tap' });
+  const trials = [1, 2, 3, 4].map((n) =>
+    span(traceId, { 'dreadnode.type': 'trial', 'dreadnode.airt.candidate': `${n}${'c'.repeat(6000)}`, 'dreadnode.airt.response': 'r'.repeat(6000) }, hex(8), study.spanId, n),
+  );
+  await send([study, ...trials]);
+  const path = `${WS}/airt/assessments/${assessment}/traces/trials`;
+  const field = (limit: number) => `assessment_trials(org: $org, workspace: "default", assessment_id: "${assessment}", limit: ${limit}) { candidate }`;
+  overrideConfig({ MAX_REPLY_BYTES: 32 * 1024 });
+  try {
+    const all = await rest(api, 'GET', path, { token: owner.token, query: { limit: 100 } });
+    expect(all.status).toBe(422);
+    expect(all.body.errors).toEqual([{ loc: ['query'], msg: expect.any(String), type: 'reply_too_large' }]);
+    const two = await rest(api, 'GET', path, { token: owner.token, query: { limit: 2 } });
+    expect(two.status).toBe(200);
+    expect(two.body.map((trial: { candidate: string }) => trial.candidate[0])).toEqual(['1', '2']);
+    // Two aliased pages of ~24 KB: the first is read, the second (from what is left) refused before it loads.
+    const aliased = await graphql(`query ($org: String!) { a: ${field(2)} b: ${field(2)} }`);
+    expect(aliased.status).toBe(200);
+    expect(aliased.body.errors).toHaveLength(1);
+    expect(aliased.body.errors![0].extensions).toMatchObject({ status: 422, errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
+  } finally {
+    overrideConfig({ MAX_REPLY_BYTES: LIMIT });
+  }
+});
