@@ -1,6 +1,7 @@
 import { logger as rootLogger, type Logger } from '../config/logger';
 import { newRequestId, type AppContext, type Loaders, type RestRequest } from '../core/context';
 import type { Platform } from '../core/module';
+import { newReplyBudget } from '../core/reply-budget';
 import type { ScopeHint } from '../core/tenancy/scope';
 import { platform as registeredPlatform } from '../modules';
 import { authenticate, readCredential } from './auth';
@@ -41,6 +42,7 @@ export async function createContext(input: ContextInput, platform: Platform = re
     },
     response: { headers: {} },
     rest: input.rest ?? null,
+    replyBudget: newReplyBudget(),
     operation: null,
     tenant: null,
     prefetched,

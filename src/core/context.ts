@@ -49,8 +49,8 @@ export interface AppContext {
   tenant: TenantScope | null;
   /** The route's organization and workspace, read with the credential (REST path keys, GraphQL query variables). */
   prefetched: PrefetchedScope | null;
-  /** What the request may still load for its reply (core/reply-budget.ts), made on the first load. */
-  replyBudget?: ReplyBudget;
+  /** What the request may still load for its reply (core/reply-budget.ts). */
+  replyBudget: ReplyBudget;
 }
 
 export function newRequestId(given?: string | null): string {

@@ -34,6 +34,16 @@ export interface ReplyBudget {
 }
 
 /**
+ * A request's budget, made with its context: one object however the context
+ * is copied (Apollo runs each operation on a shallow copy, while the loaders
+ * keep the context they were made for), so every load of the request counts
+ * against it.
+ */
+export function newReplyBudget(): ReplyBudget {
+  return { left: config().MAX_REPLY_BYTES, turn: Promise.resolve() };
+}
+
+/**
  * Runs `load` with the bytes the request may still load for its reply and
  * counts the bytes it loaded; past what is left, replyTooLarge where the
  * request asked (the REST query string, the GraphQL document), and every
@@ -44,7 +54,7 @@ export interface ReplyBudget {
  * its own turn.)
  */
 export function loadWithinReply<T>(ctx: ReplyRequest, load: (left: number) => Promise<{ value: T; bytes: number }>): Promise<T> {
-  const budget = (ctx.replyBudget ??= { left: config().MAX_REPLY_BYTES, turn: Promise.resolve() });
+  const budget = ctx.replyBudget;
   const refuse = () => replyTooLarge(ctx.rest ? ['query'] : ['body', 'query'], null);
   const run = async () => {
     if (!(budget.left >= 0)) throw refuse();

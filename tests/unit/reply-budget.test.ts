@@ -1,7 +1,7 @@
 import { config, overrideConfig } from '../../src/config/config';
 import type { AppContext } from '../../src/core/context';
 import { ValidationError } from '../../src/core/errors';
-import { loadWithinReply } from '../../src/core/reply-budget';
+import { loadWithinReply, newReplyBudget } from '../../src/core/reply-budget';
 
 /**
  * What one request loads for its reply is held to MAX_REPLY_BYTES: the loads
@@ -12,7 +12,7 @@ const before = config().MAX_REPLY_BYTES;
 beforeAll(() => overrideConfig({ MAX_REPLY_BYTES: 10_000 }));
 afterAll(() => overrideConfig({ MAX_REPLY_BYTES: before }));
 
-const context = (rest: boolean) => ({ rest: rest ? { method: 'GET', path: '/', query: new URLSearchParams() } : null }) as unknown as AppContext;
+const context = (rest: boolean) => ({ rest: rest ? { method: 'GET', path: '/', query: new URLSearchParams() } : null, replyBudget: newReplyBudget() }) as unknown as AppContext;
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 it('runs the loads of one request one after the other, each from what the ones before left; after a refusal none starts', async () => {

@@ -78,6 +78,16 @@ it('holds the messages of a list of sessions (one statement for them all) to the
   }
 });
 
+it('counts a root transcript read and the nested messages of one document against one budget', async () => {
+  // Each fits alone (~40 KB; ~30 KB), not both.
+  const nested = `w: workspace(org: $org, workspace: "default") { sessions(limit: 5) { id messages(limit: 5) { seq } } }`;
+  expect((await graphql(`query ($org: String!) { ${nested} }`)).body.errors).toBeUndefined();
+  const both = await graphql(
+    `query ($org: String!) { a: session(org: $org, workspace: "default", session_id: "${sessions[0]}", limit: 1000) { events { seq } } ${nested} }`,
+  );
+  expect(both.body.errors?.[0]?.extensions).toMatchObject({ status: 422, errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
+});
+
 it('reads each transcript alone, over REST and GraphQL', async () => {
   for (const id of sessions) {
     const res = await rest(api, 'GET', `${WS}/${id}?limit=1000`, { token: owner.token });

@@ -174,6 +174,14 @@ it('reads aliased windows one after the other within MAX_REPLY_BYTES, refusing t
   }
 });
 
+it('counts a root read and the nested spans of one document against one budget', async () => {
+  // Each fits alone (~33 KB; ~57 KB), not both.
+  const nested = `w: workspace(org: $org, workspace: "default") { traces(limit: 10) { trace_id spans(limit: 2) { span_id } } }`;
+  expect((await graphql(`query ($org: String!) { ${nested} }`)).body.errors).toBeUndefined();
+  const both = await graphql(`query ($org: String!) { a: ${spansField(large[0])} ${nested} }`);
+  expect(both.body.errors?.[0]?.extensions).toMatchObject({ status: 422, errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
+});
+
 it('holds the spans of many traces (one statement for them all) to the same budget', async () => {
   const query = `query ($org: String!) { workspace(org: $org, workspace: "default") { traces(limit: 10) { trace_id spans(limit: 10) { span_id } } } }`;
   const res = await graphql(query);
