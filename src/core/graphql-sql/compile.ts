@@ -173,7 +173,9 @@ export function compileQuery(
         for (const { key, root, args, as } of roots) {
           if ('rows' in root) {
             const rows = await root.rows(context, args, params, as);
-            columns.set(key, `(SELECT coalesce(array_to_json(array_agg(${json.get(key)} ORDER BY ${rows.orderBy})), '[]'::json) FROM (${rows.select}) ${as})`);
+            const list = `(SELECT coalesce(array_to_json(array_agg(${json.get(key)} ORDER BY ${rows.orderBy})), '[]'::json) FROM (${rows.select}) ${as})`;
+            // Past its `within`, no list (null): the resolvers answer, as for a root that found no row.
+            columns.set(key, rows.within ? `(SELECT ${list} WHERE ${rows.within})` : list);
           } else {
             columns.set(key, `(SELECT ${json.get(key)} FROM ${await root.from(context, args, params, as)})`);
           }

@@ -74,7 +74,14 @@ export interface SqlRoot {
  * such a field is written out row by row as PostgreSQL sends them.
  */
 export interface SqlListRoot {
-  rows(ctx: AppContext, args: Record<string, unknown>, params: SqlParams, as: string): Promise<{ select: string; orderBy: string }>;
+  /**
+   * `within`, when given, is a condition the compiled statement answers the
+   * list under (before it reads a row of it); when it is false the statement
+   * answers nothing for the list and the resolvers answer the query (a list
+   * whose rows may be too large for one statement). Elements written out
+   * as they come (a REST route) are counted as they are written instead.
+   */
+  rows(ctx: AppContext, args: Record<string, unknown>, params: SqlParams, as: string): Promise<{ select: string; orderBy: string; within?: string }>;
 }
 
 /**

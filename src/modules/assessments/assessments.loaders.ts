@@ -6,13 +6,17 @@ import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { plainQuery } from '../../db/hot';
 import { visibleSql } from '../sessions/session.policy';
-import { spanRowColumns } from './assessments.sql';
+import { attackBytes, spanRowColumns } from './assessments.sql';
+import { loadedBytes, loadWithinReply, withinBudgetSql, type ReplyRequest } from '../../core/reply-budget';
+import type { LoaderDeps } from '../../core/module';
 
 /**
  * Loaders of the dashboard navigation, bound to the viewer's tenant when
  * made: one statement per batch (and per distinct limit), never one per parent.
  */
-export function createAssessmentLoaders(viewer: Viewer | null) {
+type AttackRow = AttackSpanResponse & { assessment_id: string; loaded: string; [column: string]: unknown };
+
+export function createAssessmentLoaders(viewer: Viewer | null, _deps: LoaderDeps, request: ReplyRequest | null) {
   const tenant = viewer ? tenantFilter(viewer) : null;
 
   /** The newest `limit` rows per parent in one statement (unnest + LATERAL). */
@@ -34,13 +38,25 @@ export function createAssessmentLoaders(viewer: Viewer | null) {
       'project_id',
     ),
 
-    /** assessment → its attack spans in ingest order. */
-    attacksByAssessment: children<AttackSpanResponse & { assessment_id: string; [column: string]: unknown }>(
-      (limit) => `SELECT s.* FROM unnest($ids::uuid[]) AS k(id)
-          CROSS JOIN LATERAL (SELECT ${spanRowColumns('x')} FROM airt_attack_spans x WHERE x.assessment_id = k.id ORDER BY x.seq LIMIT ${limit}) s
-         WHERE ${tenant?.where('s') ?? 'FALSE'}
-         ORDER BY s.assessment_id, s.seq`,
+    /** assessment → its attack spans in ingest order, the batch held to the request's reply budget (spans of ~1 MiB each). */
+    attacksByAssessment: childrenLoader<AttackRow>(
       'assessment_id',
+      tenant &&
+        request &&
+        ((ids, limit) =>
+          loadWithinReply(request, async (budget) => {
+            const rows = await plainQuery<AttackRow>(
+              withinBudgetSql(
+                `SELECT s.*, ${attackBytes('s')} AS size FROM unnest($ids::uuid[]) AS k(id)
+                  CROSS JOIN LATERAL (SELECT x.* FROM airt_attack_spans x WHERE x.assessment_id = k.id ORDER BY x.seq LIMIT $limit) s
+                 WHERE ${tenant.where('s')}`,
+                ['assessment_id', 'seq'],
+                spanRowColumns('y'),
+              ),
+              { ...tenant.bind, ids, limit, budget },
+            );
+            return { value: rows, bytes: loadedBytes(rows.map((row) => row.loaded)) };
+          })),
     ),
 
     /** An assessment's session, when the caller can see it (owner, or shared with the workspace). */

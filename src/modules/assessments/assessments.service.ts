@@ -8,10 +8,12 @@ import { checkPageDepth } from '../../core/pagination';
 import { can, requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
+import { config } from '../../config/config';
+import { loadedBytes, loadWithinReply, withinBudgetSql } from '../../core/reply-budget';
 import { resolveProject } from '../projects/projects.service';
 import { visibleWhere } from '../sessions/session.policy';
 import { attackWindow, MAX_ATTACK_OFFSET, type AssessmentCreateRequest, type AssessmentListArgs, type AssessmentUpdateRequest, type AttackListArgs, type AttackSpanIngestRequest, type AttackSpanInput } from './assessments.inputs';
-import { insertSpansSql, spanRowColumns, RECOMPUTE_SQL, TRACE_STATS_SQL } from './assessments.sql';
+import { attackBytes, insertSpansSql, spanRowColumns, RECOMPUTE_SQL, TRACE_STATS_SQL } from './assessments.sql';
 
 /**
  * Red-team assessments (spec 11–14, decisions §8 and §13). Every service
@@ -257,10 +259,18 @@ export async function listAttacks(ctx: AppContext, org: string, ws: string, id: 
   const scope = await resolveWorkspace(ctx, org, ws);
   const assessment = await readAssessment(scope, id);
   describeWindow(ctx, assessment, window);
-  return plainQuery<AttackSpanResponse>(
-    `SELECT ${spanRowColumns('s')} FROM airt_attack_spans s WHERE assessment_id = $assessment_id ORDER BY seq LIMIT $limit OFFSET $offset`,
-    { assessment_id: assessment.id, limit: window.limit, offset: window.offset },
-  );
+  // Up to 10,000 spans of up to ~1 MiB each: read within the request's reply budget.
+  return loadWithinReply(ctx, async (budget) => {
+    const rows = await plainQuery<AttackSpanResponse & { loaded: string }>(
+      withinBudgetSql(
+        `SELECT s.*, ${attackBytes('s')} AS size FROM airt_attack_spans s WHERE s.assessment_id = $assessment_id ORDER BY s.seq LIMIT $limit OFFSET $offset`,
+        ['seq'],
+        spanRowColumns('y'),
+      ),
+      { assessment_id: assessment.id, limit: window.limit, offset: window.offset, budget },
+    );
+    return { value: rows, bytes: loadedBytes(rows.map((row) => row.loaded)) };
+  });
 }
 
 /**
@@ -286,10 +296,14 @@ export const ATTACK_LIST_ROOT: SqlListRoot = {
     const scope = await resolveWorkspace(ctx, String(args.org), String(args.workspace));
     const assessment = await readAssessment(scope, String(args.assessment_id));
     describeWindow(ctx, assessment, window);
+    const where = `WHERE ${as}.assessment_id = ${params.add(assessment.id)} ORDER BY ${as}.seq LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`;
+    const settings = config();
     return {
-      select: `SELECT ${as}.* FROM airt_attack_spans ${as} WHERE ${as}.assessment_id = ${params.add(assessment.id)}
-                ORDER BY ${as}.seq LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`,
+      select: `SELECT ${as}.* FROM airt_attack_spans ${as} ${where}`,
       orderBy: `${as}.seq`,
+      // In one statement only while the window's sizes come to at most a root's share of MAX_REPLY_BYTES (a document may hold
+      // a root per alias); a larger window is the resolvers', which read it within the request's budget (listAttacks).
+      within: `(SELECT sum(${attackBytes(as)}) FROM airt_attack_spans ${as} ${where}) <= ${params.add(Math.floor(settings.MAX_REPLY_BYTES / (settings.GRAPHQL_MAX_ALIASES + 1)))}`,
     };
   },
 };

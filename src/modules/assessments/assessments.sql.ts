@@ -22,6 +22,16 @@ const SPAN_COLUMNS = `attack_name, goal, goal_category, asr, attacker_model, tar
   best_candidate, best_candidate_parts, best_response, best_response_parts, best_modality_scores, best_score,
   category, sub_category, execution_time_s, finished_trials, total_trials, is_jailbreak, span_id, trace_id, transforms`;
 
+/**
+ * What attack span `alias` counts against the reply budget
+ * (core/reply-budget.ts): its stored reply's length (read from the stored
+ * value's header, without reading the text), or, while it has none, the
+ * length of its texts (goal, best candidate and response, each up to an
+ * attribute's length when derived from spans).
+ */
+export const attackBytes = (alias: string) =>
+  `coalesce(octet_length(${alias}.reply_json), octet_length(concat(${alias}.goal, ${alias}.best_candidate, ${alias}.best_response, ${alias}.best_candidate_parts::text, ${alias}.best_response_parts::text)))`;
+
 /** A span row as the GraphQL resolvers read it: its keys and AttackSpanResponse's fields as they declare them. */
 export const spanRowColumns = (alias: string) => `${alias}.assessment_id, ${alias}.seq, ${alias}.organization_id, ${alias}.workspace_id, ${rowSelect(AttackSpanResponse, alias)}`;
 

@@ -209,7 +209,7 @@ function resourceTexts(spans: SpanRecord[]): ResourceTexts {
  * resource's text comes from resourceTexts. Joined from its fields (one flat
  * string, where a template would make a string per piece first). Its UTF-8
  * length is the span's `bytes`, what it counts against MAX_REPLY_BYTES when
- * read (traces.sql.ts spansWithinBudget).
+ * read (traces.sql.ts spanBytes, core/reply-budget.ts withinBudgetSql).
  */
 function copyFields(organizationId: string, row: SpanRow, resourceText: string): string {
   return [

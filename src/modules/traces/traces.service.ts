@@ -48,19 +48,25 @@ export async function listTraces(ctx: AppContext, org: string, ws: string, args:
   return { traces, ...pageInfo(count.total, page, limit) };
 }
 
-/** The root of a trace in the workspace, or 404. */
-export async function readTrace(scope: WorkspaceScope, traceId: string): Promise<TraceDetail> {
-  const [trace] = await plainQuery<TraceDetail>(
-    traceSummariesSql('s.organization_id = $organization_id AND s.trace_id = $trace_id AND s.workspace_id = $workspace_id', 'ORDER BY s.start_time LIMIT 1', ', s.attributes'),
-    { organization_id: scope.org.id, workspace_id: scope.workspace.id, trace_id: checkTraceId(traceId) },
-    { prepare: 'trace-by-id' },
-  );
+/**
+ * The root of a trace in the workspace, or 404. Its attributes may be as
+ * large as an export, so the read counts the root's size (spanBytes)
+ * against the request's reply budget: aliased reads take turns, and once
+ * they pass it the rest are refused before they read anything.
+ */
+export async function getTrace(ctx: AppContext, org: string, ws: string, traceId: string): Promise<TraceDetail> {
+  const scope = await resolveWorkspace(ctx, org, ws);
+  const id = checkTraceId(traceId);
+  const trace = await loadWithinReply(ctx, async () => {
+    const [row] = await plainQuery<TraceDetail & { size: number }>(
+      traceSummariesSql('s.organization_id = $organization_id AND s.trace_id = $trace_id AND s.workspace_id = $workspace_id', 'ORDER BY s.start_time LIMIT 1', `, s.attributes, ${spanBytes('s')} AS size`),
+      { organization_id: scope.org.id, workspace_id: scope.workspace.id, trace_id: id },
+      { prepare: 'trace-by-id' },
+    );
+    return { value: row, bytes: row?.size ?? 0 };
+  });
   if (!trace) throw new NotFoundError('Trace');
   return trace;
-}
-
-export async function getTrace(ctx: AppContext, org: string, ws: string, traceId: string): Promise<TraceDetail> {
-  return readTrace(await resolveWorkspace(ctx, org, ws), traceId);
 }
 
 const ORDER_COLUMNS: Record<SpanOrderBy, string> = {

@@ -224,3 +224,53 @@ it("holds an assessment's trials (each may carry an attribute's length of candid
     overrideConfig({ MAX_REPLY_BYTES: LIMIT });
   }
 });
+
+describe('attack spans and trace roots', () => {
+  let assessment: string;
+  beforeAll(async () => {
+    assessment = (await rest(api, 'POST', `${WS}/airt/assessments`, { token: owner.token, body: { name: 'Large attacks' } })).body.id;
+    // Four attacks of ~12 KB (goal, best candidate and response may each be an attribute's length when derived from spans).
+    const attacks = [1, 2, 3, 4].map((n) => ({ attack_name: `a${n}`, goal: 'g'.repeat(4000), goal_category: 'prompt_leak', best_candidate: 'c'.repeat(4000), best_response: 'r'.repeat(4000) }));
+    const res = await rest(api, 'POST', `${WS}/airt/assessments/${assessment}/traces/attacks`, { token: owner.token, body: { attacks } });
+    expect(res.status).toBe(201);
+  });
+  const attacksField = (alias: string, limit: number) => `${alias}: assessment_attacks(org: $org, workspace: "default", assessment_id: "${assessment}", limit: ${limit}) { attack_name }`;
+
+  it("reads an assessment's attacks in GraphQL within the budget: aliased windows take turns, one past it is refused", async () => {
+    overrideConfig({ MAX_REPLY_BYTES: 32 * 1024 });
+    try {
+      const two = await graphql(`query ($org: String!) { ${attacksField('a', 2)} }`);
+      expect(two.body.errors).toBeUndefined();
+      expect(two.body.data.a.map((item: { attack_name: string }) => item.attack_name)).toEqual(['a1', 'a2']);
+      const aliased = await graphql(`query ($org: String!) { ${attacksField('a', 2)} ${attacksField('b', 2)} }`);
+      expect(aliased.status).toBe(200);
+      expect(aliased.body.errors).toHaveLength(1);
+      expect(aliased.body.errors![0].extensions).toMatchObject({ status: 422, errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
+      // Nested under the assessment (one statement for every assessment of the page), the same budget.
+      const nested = await graphql(
+        `query ($org: String!) { a: assessment(org: $org, workspace: "default", assessment_id: "${assessment}") { attacks(limit: 100) { attack_name } } ${attacksField('b', 2)} }`,
+      );
+      expect(nested.body.errors?.[0]?.extensions).toMatchObject({ status: 422, errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
+      // The REST list is written out as it is read, and cut at the bound as it writes.
+      expect((await rest(api, 'GET', `${WS}/airt/assessments/${assessment}/traces/attacks`, { token: owner.token, query: { limit: 2 } })).body).toHaveLength(2);
+    } finally {
+      overrideConfig({ MAX_REPLY_BYTES: LIMIT });
+    }
+  });
+
+  it("counts each trace's root (its attributes) against the budget: aliased reads past it are refused", async () => {
+    overrideConfig({ MAX_REPLY_BYTES: 20 * 1024 });
+    try {
+      const one = await graphql(`query ($org: String!) { a: trace(org: $org, workspace: "default", trace_id: "${large[0]}") { trace_id } }`);
+      expect(one.body.errors).toBeUndefined();
+      const three = await graphql(
+        `query ($org: String!) { ${large.map((id, index) => `t${index}: trace(org: $org, workspace: "default", trace_id: "${id}") { trace_id }`).join(' ')} }`,
+      );
+      expect(three.status).toBe(200);
+      expect(three.body.errors?.length).toBeGreaterThanOrEqual(1);
+      expect(three.body.errors![0].extensions).toMatchObject({ status: 422, errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
+    } finally {
+      overrideConfig({ MAX_REPLY_BYTES: LIMIT });
+    }
+  });
+});
