@@ -303,7 +303,8 @@ export const ATTACK_LIST_ROOT: SqlListRoot = {
       orderBy: `${as}.seq`,
       // In one statement only while the window's sizes come to at most a root's share of MAX_REPLY_BYTES (a document may hold
       // a root per alias); a larger window is the resolvers', which read it within the request's budget (listAttacks).
-      within: `(SELECT sum(${attackBytes(as)}) FROM airt_attack_spans ${as} ${where}) <= ${params.add(Math.floor(settings.MAX_REPLY_BYTES / (settings.GRAPHQL_MAX_ALIASES + 1)))}`,
+      within: `(SELECT coalesce(sum(w.size), 0) FROM (SELECT ${attackBytes(as)} AS size FROM airt_attack_spans ${as} ${where}) w)
+                 <= ${params.add(Math.floor(settings.MAX_REPLY_BYTES / (settings.GRAPHQL_MAX_ALIASES + 1)))}`,
     };
   },
 };

@@ -246,16 +246,35 @@ describe('attack spans and trace roots', () => {
       expect(aliased.status).toBe(200);
       expect(aliased.body.errors).toHaveLength(1);
       expect(aliased.body.errors![0].extensions).toMatchObject({ status: 422, errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
-      // Nested under the assessment (one statement for every assessment of the page), the same budget.
-      const nested = await graphql(
-        `query ($org: String!) { a: assessment(org: $org, workspace: "default", assessment_id: "${assessment}") { attacks(limit: 100) { attack_name } } ${attacksField('b', 2)} }`,
-      );
-      expect(nested.body.errors?.[0]?.extensions).toMatchObject({ status: 422, errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
-      // The REST list is written out as it is read, and cut at the bound as it writes.
-      expect((await rest(api, 'GET', `${WS}/airt/assessments/${assessment}/traces/attacks`, { token: owner.token, query: { limit: 2 } })).body).toHaveLength(2);
+      // Nested under the assessment (one statement for every assessment of the page): each fits alone (~24 KB), not with the list beside it.
+      const nested = `a: assessment(org: $org, workspace: "default", assessment_id: "${assessment}") { attacks(limit: 2) { attack_name } }`;
+      expect((await graphql(`query ($org: String!) { ${nested} }`)).body.errors).toBeUndefined();
+      const both = await graphql(`query ($org: String!) { ${nested} ${attacksField('b', 2)} }`);
+      expect(both.body.errors?.[0]?.extensions).toMatchObject({ status: 422, errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
     } finally {
       overrideConfig({ MAX_REPLY_BYTES: LIMIT });
     }
+  });
+
+  it('answers a window within its share of MAX_REPLY_BYTES in the compiled statement, and a larger one by the resolvers, alike', async () => {
+    const query = `query ($org: String!) { ${attacksField('a', 100)} }`;
+    // 64 KiB over 31 roots: a share of ~2 KB, under the ~48 KB list; 8 MiB: ~270 KB, over it.
+    overrideConfig({ MAX_REPLY_BYTES: 64 * 1024 });
+    const resolved = await countStatements(() => graphql(query));
+    overrideConfig({ MAX_REPLY_BYTES: 8 * 1024 * 1024 });
+    const compiled = await countStatements(() => graphql(query));
+    overrideConfig({ MAX_REPLY_BYTES: LIMIT });
+    expect(resolved.result.body.errors).toBeUndefined();
+    expect(compiled.result.body).toEqual(resolved.result.body);
+    expect(compiled.result.body.data.a).toHaveLength(4);
+    // The resolvers' read is the one cut at the budget (y.loaded); the compiled statement answered alone.
+    expect(resolved.statements.some((sql) => sql.includes('y.loaded'))).toBe(true);
+    expect(compiled.statements.some((sql) => sql.includes('y.loaded'))).toBe(false);
+    expect(compiled.statements.some((sql) => sql.includes('array_to_json'))).toBe(true);
+    // An empty window (past the end) is answered by the compiled statement too.
+    const empty = await countStatements(() => graphql(`query ($org: String!) { a: assessment_attacks(org: $org, workspace: "default", assessment_id: "${assessment}", offset: 100) { attack_name } }`));
+    expect(empty.result.body.data.a).toEqual([]);
+    expect(empty.statements.some((sql) => sql.includes('y.loaded'))).toBe(false);
   });
 
   it("counts each trace's root (its attributes) against the budget: aliased reads past it are refused", async () => {
