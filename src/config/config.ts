@@ -78,6 +78,8 @@ const schema = z.object({
   GRAPHQL_MAX_REPEATED_FIELDS: z.coerce.number().int().min(1).default(10),
   /** Largest reply body in bytes, REST or GraphQL; a larger one answers 422 (a streamed list is cut). */
   MAX_REPLY_BYTES: z.coerce.number().int().min(1024).default(32 * 1024 * 1024),
+  /** The most one SQL statement may bring back (its rows' bytes as PostgreSQL sends them); past it the statement fails and the request answers 422. */
+  MAX_STATEMENT_READ_BYTES: z.coerce.number().int().min(1024).default(128 * 1024 * 1024),
   /** The most a session's stored messages may take (the text of their content, tool calls and metadata); an append past it is 409. */
   SESSION_MAX_TRANSCRIPT_BYTES: z.coerce.number().int().min(1024).default(32 * 1024 * 1024),
   /** Answer a query whose every field has a SQL description with one statement (core/graphql-sql). */

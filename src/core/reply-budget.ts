@@ -1,6 +1,6 @@
 import { config } from '../config/config';
 import type { AppContext } from './context';
-import { ValidationError } from './errors';
+import { replyTooLarge } from './errors';
 
 /**
  * MAX_REPLY_BYTES bounds every reply: the transports check the reply's text
@@ -9,20 +9,6 @@ import { ValidationError } from './errors';
  * GraphQL document of aliased transcript reads) is refused before it has
  * loaded them all, not after.
  */
-
-/**
- * The answer to a request whose reply would pass MAX_REPLY_BYTES: 422
- * validation_error at `loc` (the GraphQL query, a REST query string), as the
- * GraphQL budget declines a query: the request is well-formed and declined
- * for the size of what it asks. Not 413, which is about the request's own
- * body.
- */
-export function replyTooLarge(loc: (string | number)[], bytes: number | null): ValidationError {
-  const max = config().MAX_REPLY_BYTES;
-  const size = bytes === null ? `over the limit of ${max} bytes` : `${bytes} bytes, over the limit of ${max}`;
-  const msg = `The reply would be ${size}; narrow the query (a smaller limit or page, fewer fields)`;
-  return new ValidationError([{ loc, msg, type: 'reply_too_large' }], msg);
-}
 
 /** The request a load is for, as loadWithinReply needs it (an AppContext; a loader factory's `request`). */
 export type ReplyRequest = Pick<AppContext, 'replyBudget' | 'rest'>;

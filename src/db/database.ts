@@ -3,6 +3,8 @@ import type { ModelCtor, Sequelize } from 'sequelize-typescript';
 import { createSequelize } from '../../models';
 import { migrations } from '../../migrations';
 import { logger } from '../config/logger';
+import type { Client } from 'pg';
+import { boundStatementReads } from './read-bound';
 
 /**
  * The process-wide Sequelize instance. Statement listeners let tests count SQL
@@ -26,6 +28,7 @@ export function connectDatabase(
       if (options.logSql) logger.debug({ sql }, 'sql');
     },
   });
+  instance.addHook('afterConnect', (connection) => boundStatementReads(connection as Client));
   return instance;
 }
 

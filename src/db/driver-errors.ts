@@ -18,6 +18,16 @@ export function fromDriver<T>(error: T): T {
   return error;
 }
 
+/**
+ * A statement whose rows came to more than a statement may bring back
+ * (boundStatementReads): its later rows were dropped as they arrived.
+ */
+export class StatementReadTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`A statement's rows came to more than ${limit} bytes`);
+  }
+}
+
 export function isDriverError(error: unknown): boolean {
   return error !== null && typeof error === 'object' && (error as { [FROM_DRIVER]?: boolean })[FROM_DRIVER] === true;
 }

@@ -8,7 +8,7 @@ import { config } from '../config/config';
 import { NotFoundError, toEnvelope, ValidationError, type AppError } from '../core/errors';
 import { logger } from '../config/logger';
 import type { JsonArrayReply } from '../core/json-array-reply';
-import { replyTooLarge } from '../core/reply-budget';
+import { replyTooLarge } from '../core/errors';
 import { readAsset, type StaticBody } from './static-assets';
 
 /**

@@ -6,7 +6,7 @@ import { toAppError } from './to-app-error';
  * items go into `extensions`; unexpected failures are masked.
  */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const { appError } = toAppError(error);
+  const { appError } = toAppError(error, 'graphql');
   return {
     message: appError.message,
     locations: formatted.locations,

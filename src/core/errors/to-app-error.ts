@@ -7,18 +7,25 @@ import {
   UniqueConstraintError,
   ValidationError as SequelizeValidationError,
 } from 'sequelize';
-import { isDriverError } from '../../db/driver-errors';
+import { isDriverError, StatementReadTooLarge } from '../../db/driver-errors';
+import { readTooLarge } from './reply-too-large';
 import { AppError, AlreadyExistsError, ConflictError, DatabaseUnavailableError, GatewayTimeoutError, ServerError, ValidationError } from './app-error';
 
 /**
  * Normalises anything thrown during a request into an AppError. Unknown
  * failures become a masked 500; the original is returned beside it for logging.
+ * `transport` places what it says of the request itself (the query of a REST
+ * route, the document of a GraphQL one).
  */
-export function toAppError(error: unknown): { appError: AppError; unexpected: unknown | null } {
+export function toAppError(error: unknown, transport: 'rest' | 'graphql' = 'rest'): { appError: AppError; unexpected: unknown | null } {
   let current: unknown = error;
   // GraphQL wraps resolver errors; unwrap to the thrown value.
   while (current instanceof GraphQLError && current.originalError) current = current.originalError;
   if (current instanceof AppError) return { appError: current, unexpected: null };
+  // A statement that brought back more than any reply could hold (db/read-bound.ts), from Sequelize or the driver alike.
+  if (current instanceof StatementReadTooLarge || (current instanceof DatabaseError && current.parent instanceof StatementReadTooLarge)) {
+    return { appError: readTooLarge(transport === 'graphql' ? ['body', 'query'] : ['query']), unexpected: null };
+  }
   // Sequelize's classes for its own statements, the SQLSTATE for the driver's errors (src/db/hot.ts): 23505, 23503.
   if (current instanceof UniqueConstraintError || sqlState(current) === '23505') {
     return { appError: new AlreadyExistsError('A resource with these values already exists'), unexpected: null };

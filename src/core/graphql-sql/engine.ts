@@ -3,6 +3,7 @@ import { config } from '../../config/config';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
 import { plainQuery, streamQuery } from '../../db/hot';
+import { StatementReadTooLarge } from '../../db/driver-errors';
 import { JsonArrayReply } from '../json-array-reply';
 import { argsRuleErrors } from '../validation/arg-rules';
 import { compileQuery } from './compile';
@@ -66,7 +67,9 @@ export function createEngine(schema: GraphQLSchema) {
       // The resolvers answer instead: an API error (not found, forbidden) exactly as they always report it,
       // a root that found several rows (an ambiguous reference: 409), two roots binding one name differently.
       // (A statement cancelled at DB_STATEMENT_TIMEOUT_MS is run again by them too, and answers 504 then.)
-      if (!(error instanceof AppError) && !(error instanceof ParameterConflict) && (error as { code?: string }).code !== CARDINALITY_VIOLATION) {
+      // (A statement that brought back more than any reply could hold leaves them to answer: their reads are bounded alike.)
+      const expected = error instanceof AppError || error instanceof ParameterConflict || error instanceof StatementReadTooLarge;
+      if (!expected && (error as { code?: string }).code !== CARDINALITY_VIOLATION) {
         ctx.logger.warn({ err: error }, 'compiled GraphQL query failed; executing it');
       }
       return null;

@@ -1,0 +1,72 @@
+import { QueryTypes } from 'sequelize';
+import { config, overrideConfig } from '../../../src/config/config';
+import { toAppError } from '../../../src/core/errors';
+import { database } from '../../../src/db/database';
+import { StatementReadTooLarge } from '../../../src/db/driver-errors';
+import { plainQuery } from '../../../src/db/hot';
+import { maxStatementReadBytes } from '../../../src/db/read-bound';
+import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
+import { defaultProject } from '../../factories/sessions';
+import { gql, rest } from '../../helpers/http';
+import { useTestApp } from '../../helpers/test-app';
+
+/**
+ * No statement brings back more than MAX_STATEMENT_READ_BYTES
+ * (db/read-bound.ts): past it, its later rows are dropped as they arrive and
+ * it fails, answered 422 reply_too_large. It bounds the reads that are not
+ * held to the request's reply budget as they load: a list that loads whole
+ * rows of large columns it does not return, whichever way it was sent
+ * (Sequelize, plainQuery).
+ */
+const api = useTestApp();
+let owner: TestUser;
+let WS: string;
+const before = config().MAX_STATEMENT_READ_BYTES;
+afterEach(() => overrideConfig({ MAX_STATEMENT_READ_BYTES: before }));
+
+beforeAll(async () => {
+  owner = (await createOrgWithRoles()).owner;
+  WS = `/org/${owner.orgKey}/ws/default`;
+  const project = await defaultProject(owner.orgKey);
+  // Ten session groups with ~20 KB of metadata each, which no reply returns (~200 KB read by a list of them).
+  for (let index = 0; index < 10; index += 1) {
+    const res = await rest(api, 'POST', `${WS}/sessions/groups`, {
+      token: owner.token,
+      body: { kind: 'worker_run', project_id: project.id, title: `g${index}`, metadata: { blob: 'm'.repeat(20_000) } },
+    });
+    expect(res.status).toBe(201);
+  }
+});
+
+it('is MAX_STATEMENT_READ_BYTES, 128 MiB unless set', () => {
+  expect(before).toBe(128 * 1024 * 1024);
+  overrideConfig({ MAX_STATEMENT_READ_BYTES: 64 * 1024 });
+  expect(maxStatementReadBytes()).toBe(64 * 1024);
+});
+
+it('fails a statement whose rows pass it (plainQuery and Sequelize alike), and the connection serves the next one', async () => {
+  overrideConfig({ MAX_STATEMENT_READ_BYTES: 64 * 1024 });
+  const big = `SELECT n, repeat('x', 10000) AS text FROM generate_series(1, 100) AS n`;
+  await expect(plainQuery(big, {})).rejects.toBeInstanceOf(StatementReadTooLarge);
+  const viaSequelize = await database().query(big, { type: QueryTypes.SELECT }).then(() => null, (error: unknown) => error);
+  expect(toAppError(viaSequelize).appError).toMatchObject({ status: 422, errors: [{ loc: ['query'], type: 'reply_too_large', msg: expect.stringContaining(String(64 * 1024)) }] });
+  expect(toAppError(viaSequelize, 'graphql').appError).toMatchObject({ errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
+  // Within it, and on the same (single) connections afterwards: read whole.
+  const fits = await plainQuery<{ n: number }>(`SELECT n, repeat('x', 1000) AS text FROM generate_series(1, 50) AS n`, {});
+  expect(fits).toHaveLength(50);
+  expect(await database().query(`SELECT 1 AS one`, { type: QueryTypes.SELECT })).toEqual([{ one: 1 }]);
+});
+
+it('answers a list that would load more than it, whatever it returns, with 422 reply_too_large over REST and GraphQL', async () => {
+  const list = await rest(api, 'GET', `${WS}/sessions/groups`, { token: owner.token, query: { limit: 100 } });
+  expect(list.status).toBe(200);
+  overrideConfig({ MAX_STATEMENT_READ_BYTES: 64 * 1024 });
+  const refused = await rest(api, 'GET', `${WS}/sessions/groups`, { token: owner.token, query: { limit: 100 } });
+  expect(refused.status).toBe(422);
+  expect(refused.body.errors).toEqual([{ loc: ['query'], msg: expect.any(String), type: 'reply_too_large' }]);
+  const graphql = await gql(api, `query ($org: String!) { session_groups(org: $org, workspace: "default", limit: 100) { total } }`, { org: owner.orgKey }, owner.token);
+  expect(graphql.body.errors?.[0]?.extensions).toMatchObject({ status: 422, errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
+  // A page within it is read.
+  const page = await rest(api, 'GET', `${WS}/sessions/groups`, { token: owner.token, query: { limit: 2 } });
+  expect(page.status).toBe(200);
+});
