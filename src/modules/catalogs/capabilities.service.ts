@@ -2,6 +2,7 @@ import { CapabilityFileModel, CapabilityModel } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { requireScope, resolveOrg } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
+import { loadWithinReply } from '../../core/reply-budget';
 import { buildCapabilityBundle } from './capability-bundle';
 import type { CapabilityFilterArgs, CapabilityListArgs, PublishCapabilityRequest } from './catalogs.inputs';
 import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
@@ -104,15 +105,19 @@ export async function capabilityReadme(ctx: AppContext, orgKey: string, name: st
   if (version !== null) checkPathVersion(version);
   const scope = await resolveOrg(ctx, orgKey);
   const ref: NameRef = parseNameRef(scope, name, WHAT);
-  const row = await findArtifactRow<{ name: string; organization_id: string; org_key: string; version: string; content: Buffer | null }>(
-    'capabilities',
-    `a.name, a.organization_id, o.key AS org_key, a.version,
-     (SELECT f.content FROM capability_files f WHERE f.capability_id = a.id AND lower(f.path) = 'readme.md' ORDER BY f.path = 'README.md' DESC LIMIT 1) AS content`,
-    scope,
-    ref,
-    version,
-    WHAT,
-  );
+  // A README may be tens of MiB (a publish body's files): it counts against the request's reply budget, so aliased reads take turns and stop once past it.
+  const row = await loadWithinReply(ctx, async () => {
+    const found = await findArtifactRow<{ name: string; organization_id: string; org_key: string; version: string; content: Buffer | null }>(
+      'capabilities',
+      `a.name, a.organization_id, o.key AS org_key, a.version,
+       (SELECT f.content FROM capability_files f WHERE f.capability_id = a.id AND lower(f.path) = 'readme.md' ORDER BY f.path = 'README.md' DESC LIMIT 1) AS content`,
+      scope,
+      ref,
+      version,
+      WHAT,
+    );
+    return { value: found, bytes: found.content?.length ?? 0 };
+  });
   return {
     name: row.organization_id === scope.org.id ? row.name : `${row.org_key}/${row.name}`,
     version: row.version,
