@@ -1,6 +1,7 @@
 import { config } from '../config/config';
 import type { AppContext } from './context';
 import { replyTooLarge } from './errors';
+import { plainQuery } from '../db/hot';
 
 /**
  * MAX_REPLY_BYTES bounds every reply: the transports check the reply's text
@@ -72,6 +73,23 @@ export function withinBudgetSql(rows: string, order: string[], select = 'y.*'): 
   return `SELECT ${select === 'y.*' ? select : `${select}, y.loaded`}
             FROM (SELECT x.*, sum(x.size) OVER (ORDER BY ${by('x')} ROWS UNBOUNDED PRECEDING) AS loaded FROM (${rows}) x) y
            WHERE y.loaded - y.size <= $budget ORDER BY ${by('y')}`;
+}
+
+/**
+ * The rows of a read cut at the request's reply budget, the one way the
+ * services and loaders read rows that may each be large: withinBudgetSql
+ * over `rows` (its rows carry their size as `size`) in `order`, `select`ed,
+ * run by plainQuery with `bind` and the budget (`$budget`), its load
+ * counted (loadWithinReply). Each row comes with `loaded`.
+ */
+export function rowsWithinReply<T extends object>(
+  request: ReplyRequest,
+  read: { rows: string; order: string[]; select?: string; bind: Record<string, unknown>; prepare?: boolean },
+): Promise<(T & { loaded: string })[]> {
+  return loadWithinReply(request, async (budget) => {
+    const found = await plainQuery<T & { loaded: string }>(withinBudgetSql(read.rows, read.order, read.select), { ...read.bind, budget }, { prepare: read.prepare });
+    return { value: found, bytes: loadedBytes(found.map((row) => row.loaded)) };
+  });
 }
 
 /** What a read cut by withinBudgetSql loaded: the largest `loaded` of its rows (0 for none). */

@@ -4,7 +4,7 @@ import { DatabaseError, Query, type Client, type QueryArrayConfig, type QueryRes
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Transaction } from 'sequelize';
 import { database, notifyStatement } from './database';
-import { fromDriver, isDriverError } from './driver-errors';
+import { fromDriver, isDriverError, StatementReadTooLarge } from './driver-errors';
 
 /** A statement's failure as node-postgres reports it, marked as the database's (src/db/driver-errors.ts). */
 function driverFailure(error: unknown): never {
@@ -36,9 +36,12 @@ async function withClient<T>(run: (client: Client) => Promise<T>, transaction?: 
   }
 }
 
-/** The driver failed without an ordinary statement error (its socket, its state), or PostgreSQL ended the session (FATAL, PANIC). */
+/**
+ * The driver failed without an ordinary statement error (its socket, its state), or PostgreSQL ended the session (FATAL, PANIC).
+ * A statement refused for what it brought back (read-bound.ts) ended normally: its connection is sound.
+ */
 function connectionBroke(error: unknown): boolean {
-  if (!isDriverError(error)) return false;
+  if (!isDriverError(error) || error instanceof StatementReadTooLarge) return false;
   return !(error instanceof DatabaseError) || error.severity === 'FATAL' || error.severity === 'PANIC';
 }
 
@@ -120,7 +123,8 @@ export async function streamQuery(text: string, bind: Record<string, unknown>, o
             failure = error;
           }
         });
-        query.on('error', (error: Error) => reject(fromDriver(error)));
+        // What stopped the rows first (the reply cut, its client gone) is the reason, not what the statement met after.
+        query.on('error', (error: Error) => reject(failure ?? fromDriver(error)));
         query.on('end', () => (failure === null ? resolve() : reject(failure)));
         client.query(query);
       }),

@@ -1,5 +1,6 @@
 import type { Client } from 'pg';
 import { config } from '../config/config';
+import { logger } from '../config/logger';
 import { StatementReadTooLarge } from './driver-errors';
 
 /**
@@ -8,7 +9,9 @@ import { StatementReadTooLarge } from './driver-errors';
  * rows are held to the request's reply budget as they load
  * (core/reply-budget.ts); this bounds every other read, whatever built it (a
  * list that loads whole rows of large columns, a nested navigation over
- * many parents), so one request cannot make a worker hold gigabytes.
+ * many parents), so no statement makes a worker hold more than that (a
+ * request of many statements, such as aliased GraphQL fields, may hold that
+ * much for each at once).
  */
 export const maxStatementReadBytes = () => config().MAX_STATEMENT_READ_BYTES;
 
@@ -33,6 +36,9 @@ export function boundStatementReads(client: Client): void {
     if (!query || query._canceledDueToError) return;
     const received = (query[RECEIVED] ?? 0) + message.length;
     query[RECEIVED] = received;
-    if (received > maxStatementReadBytes()) query._canceledDueToError = new StatementReadTooLarge(maxStatementReadBytes());
+    if (received > maxStatementReadBytes()) {
+      query._canceledDueToError = new StatementReadTooLarge(maxStatementReadBytes());
+      logger.warn({ limit: maxStatementReadBytes() }, 'a statement brought back more than MAX_STATEMENT_READ_BYTES; its later rows are dropped');
+    }
   });
 }

@@ -1,4 +1,4 @@
-import { execute, type DocumentNode, type ExecutionResult, type FormattedExecutionResult, type GraphQLSchema } from 'graphql';
+import { execute, GraphQLError, type DocumentNode, type ExecutionResult, type FormattedExecutionResult, type GraphQLSchema } from 'graphql';
 import { config } from '../../config/config';
 import type { AppContext } from '../context';
 import { AppError } from '../errors';
@@ -67,9 +67,9 @@ export function createEngine(schema: GraphQLSchema) {
       // The resolvers answer instead: an API error (not found, forbidden) exactly as they always report it,
       // a root that found several rows (an ambiguous reference: 409), two roots binding one name differently.
       // (A statement cancelled at DB_STATEMENT_TIMEOUT_MS is run again by them too, and answers 504 then.)
-      // (A statement that brought back more than any reply could hold leaves them to answer: their reads are bounded alike.)
-      const expected = error instanceof AppError || error instanceof ParameterConflict || error instanceof StatementReadTooLarge;
-      if (!expected && (error as { code?: string }).code !== CARDINALITY_VIOLATION) {
+      // A reply PostgreSQL built past MAX_STATEMENT_READ_BYTES is past MAX_REPLY_BYTES too: refused now, not read again by the resolvers.
+      if (error instanceof StatementReadTooLarge) throw error;
+      if (!(error instanceof AppError) && !(error instanceof ParameterConflict) && (error as { code?: string }).code !== CARDINALITY_VIOLATION) {
         ctx.logger.warn({ err: error }, 'compiled GraphQL query failed; executing it');
       }
       return null;
@@ -82,7 +82,14 @@ export function createEngine(schema: GraphQLSchema) {
      * as PostgreSQL sends them (a REST route writes them out as they come).
      */
     async execute(request: EngineRequest, ctx: AppContext, options: { elements?: boolean } = {}): Promise<EngineResult> {
-      const data = await compiled(request, ctx, options.elements ?? false);
+      let data: SqlData | null;
+      try {
+        data = await compiled(request, ctx, options.elements ?? false);
+      } catch (error) {
+        // The query's one error (422 reply_too_large where it is mapped), as an execution reports one.
+        if (error instanceof StatementReadTooLarge) return { errors: [new GraphQLError(error.message, { originalError: error })] };
+        throw error;
+      }
       if (data) return { data };
       return execute({
         schema,

@@ -7,14 +7,14 @@ import type { Viewer } from '../../core/viewer';
 import { plainQuery } from '../../db/hot';
 import { visibleSql } from '../sessions/session.policy';
 import { attackBytes, spanRowColumns } from './assessments.sql';
-import { loadedBytes, loadWithinReply, withinBudgetSql, type ReplyRequest } from '../../core/reply-budget';
+import { rowsWithinReply, type ReplyRequest } from '../../core/reply-budget';
 import type { LoaderDeps } from '../../core/module';
 
 /**
  * Loaders of the dashboard navigation, bound to the viewer's tenant when
  * made: one statement per batch (and per distinct limit), never one per parent.
  */
-type AttackRow = AttackSpanResponse & { assessment_id: string; loaded: string; [column: string]: unknown };
+type AttackRow = AttackSpanResponse & { assessment_id: string; [column: string]: unknown };
 
 export function createAssessmentLoaders(viewer: Viewer | null, _deps: LoaderDeps, request: ReplyRequest | null) {
   const tenant = viewer ? tenantFilter(viewer) : null;
@@ -44,18 +44,13 @@ export function createAssessmentLoaders(viewer: Viewer | null, _deps: LoaderDeps
       tenant &&
         request &&
         ((ids, limit) =>
-          loadWithinReply(request, async (budget) => {
-            const rows = await plainQuery<AttackRow>(
-              withinBudgetSql(
-                `SELECT s.*, ${attackBytes('s')} AS size FROM unnest($ids::uuid[]) AS k(id)
-                  CROSS JOIN LATERAL (SELECT x.* FROM airt_attack_spans x WHERE x.assessment_id = k.id ORDER BY x.seq LIMIT $limit) s
-                 WHERE ${tenant.where('s')}`,
-                ['assessment_id', 'seq'],
-                spanRowColumns('y'),
-              ),
-              { ...tenant.bind, ids, limit, budget },
-            );
-            return { value: rows, bytes: loadedBytes(rows.map((row) => row.loaded)) };
+          rowsWithinReply<AttackRow>(request, {
+            rows: `SELECT s.*, ${attackBytes('s')} AS size FROM unnest($ids::uuid[]) AS k(id)
+                    CROSS JOIN LATERAL (SELECT x.* FROM airt_attack_spans x WHERE x.assessment_id = k.id ORDER BY x.seq LIMIT $limit) s
+                   WHERE ${tenant.where('s')}`,
+            order: ['assessment_id', 'seq'],
+            select: spanRowColumns('y'),
+            bind: { ...tenant.bind, ids, limit },
           })),
     ),
 

@@ -9,7 +9,7 @@ import { can, requireScope, resolveWorkspace, type WorkspaceScope } from '../../
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
 import { config } from '../../config/config';
-import { loadedBytes, loadWithinReply, withinBudgetSql } from '../../core/reply-budget';
+import { rowsWithinReply } from '../../core/reply-budget';
 import { resolveProject } from '../projects/projects.service';
 import { visibleWhere } from '../sessions/session.policy';
 import { attackWindow, MAX_ATTACK_OFFSET, type AssessmentCreateRequest, type AssessmentListArgs, type AssessmentUpdateRequest, type AttackListArgs, type AttackSpanIngestRequest, type AttackSpanInput } from './assessments.inputs';
@@ -260,16 +260,11 @@ export async function listAttacks(ctx: AppContext, org: string, ws: string, id: 
   const assessment = await readAssessment(scope, id);
   describeWindow(ctx, assessment, window);
   // Up to 10,000 spans of up to ~1 MiB each: read within the request's reply budget.
-  return loadWithinReply(ctx, async (budget) => {
-    const rows = await plainQuery<AttackSpanResponse & { loaded: string }>(
-      withinBudgetSql(
-        `SELECT s.*, ${attackBytes('s')} AS size FROM airt_attack_spans s WHERE s.assessment_id = $assessment_id ORDER BY s.seq LIMIT $limit OFFSET $offset`,
-        ['seq'],
-        spanRowColumns('y'),
-      ),
-      { assessment_id: assessment.id, limit: window.limit, offset: window.offset, budget },
-    );
-    return { value: rows, bytes: loadedBytes(rows.map((row) => row.loaded)) };
+  return rowsWithinReply<AttackSpanResponse>(ctx, {
+    rows: `SELECT s.*, ${attackBytes('s')} AS size FROM airt_attack_spans s WHERE s.assessment_id = $assessment_id ORDER BY s.seq LIMIT $limit OFFSET $offset`,
+    order: ['seq'],
+    select: spanRowColumns('y'),
+    bind: { assessment_id: assessment.id, limit: window.limit, offset: window.offset },
   });
 }
 

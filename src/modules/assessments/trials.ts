@@ -4,8 +4,7 @@ import type { AppContext } from '../../core/context';
 import { MaxItems, Rest } from '../../core/graphql-decorators';
 import { UUIDScalar } from '../../core/scalars';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
-import { plainQuery } from '../../db/hot';
-import { loadedBytes, loadWithinReply, withinBudgetSql } from '../../core/reply-budget';
+import { rowsWithinReply } from '../../core/reply-budget';
 import { getAssessment } from './assessments.service';
 import { ATTACK_RANGES } from './assessments.inputs';
 import { airtAttr, bool, num, txt } from './assessments.sql';
@@ -100,17 +99,15 @@ const TRIALS_SQL = `
    LIMIT $limit`;
 
 /**
- * The trials within what the request may still load for its reply: a
- * trial's size is the text it carries (each of candidate and response may be
- * an attribute's full length), so 1,000 of them are cut by PostgreSQL where
- * their sizes pass the budget (core/reply-budget.ts), not built whole in node.
+ * The trials with their sizes, the text each carries (candidate and response
+ * may each be an attribute's full length), so 1,000 of them are read within
+ * what the request may still load for its reply (core/reply-budget.ts), cut
+ * by PostgreSQL, not built whole in node.
  */
-const TRIALS_WITHIN_BUDGET = withinBudgetSql(
-  `SELECT r.*, octet_length(r.candidate) + octet_length(r.response) + octet_length(r.goal) + octet_length(r.attack_name) + octet_length(r.trial_id)
-            + coalesce(octet_length(array_to_string(r.transforms, '')), 0) AS size
-     FROM (${TRIALS_SQL}) r`,
-  ['created_at', 'span_id'],
-);
+const TRIAL_ROWS = `
+  SELECT r.*, octet_length(r.candidate) + octet_length(r.response) + octet_length(r.goal) + octet_length(r.attack_name) + octet_length(r.trial_id)
+              + coalesce(octet_length(array_to_string(r.transforms, '')), 0) AS size
+    FROM (${TRIALS_SQL}) r`;
 
 @Resolver(() => AttackTrialResponse)
 export class AssessmentTrialsResolver {
@@ -126,17 +123,17 @@ export class AssessmentTrialsResolver {
   ): Promise<AttackTrialResponse[]> {
     const scope = await resolveWorkspace(ctx, org, workspace);
     const assessment = await getAssessment(ctx, org, workspace, assessmentId);
-    return loadWithinReply(ctx, async (budget) => {
-      const rows = await plainQuery<AttackTrialResponse & { loaded: string }>(TRIALS_WITHIN_BUDGET, {
+    return rowsWithinReply<AttackTrialResponse>(ctx, {
+      rows: TRIAL_ROWS,
+      order: ['created_at', 'span_id'],
+      bind: {
         assessment_id: assessment.id,
         workspace_id: scope.workspace.id,
         attack_name: args.attack_name ?? null,
         min_score: args.min_score ?? null,
         jailbreaks_only: args.jailbreaks_only ?? false,
         limit: args.limit ?? 100,
-        budget,
-      });
-      return { value: rows, bytes: loadedBytes(rows.map((row) => row.loaded)) };
+      },
     });
   }
 }

@@ -1,13 +1,13 @@
 import DataLoader from 'dataloader';
 import type { ProjectModel, RecordOf, SessionMessageModel } from '../../../models';
 import { plainQuery } from '../../db/hot';
-import { loadedBytes, loadWithinReply, type ReplyRequest } from '../../core/reply-budget';
+import { rowsWithinReply, type ReplyRequest } from '../../core/reply-budget';
 import type { LoaderDeps } from '../../core/module';
 import { tenantFilter, type TenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { visibleSql } from './session.policy';
 import { CHILD_SESSIONS, NEWEST } from './sessions.graphql-sql';
-import { messagesWithinBudget } from './sessions.sql';
+import { messageRows } from './sessions.sql';
 import { lastGenerationSql, toStats, USAGE_AGGREGATE, type SessionStats } from './session-usage';
 
 /** Usage of many sessions in one statement, bound to the viewer's tenant (none: every session's is empty). */
@@ -82,20 +82,17 @@ export function createSessionLoaders(viewer: Viewer | null, _deps: LoaderDeps, r
             const out = new Map<MessagesKey, RecordOf<SessionMessageModel>[]>(group.map((key) => [key, []]));
             if (!tenant || !request) return out;
             // Every session's page in one statement, held to the request's reply budget as messagesAfter holds one page.
-            const rows = await loadWithinReply(request, async (budget) => {
-              const found = await plainQuery<RecordOf<SessionMessageModel> & { loaded: string }>(
-                messagesWithinBudget(
-                  `FROM unnest($ids::uuid[]) AS k(id)
-                   CROSS JOIN LATERAL (
-                     SELECT * FROM session_messages x
-                      WHERE x.session_id = k.id ${group[0].include_compacted ? '' : 'AND x.compacted_at IS NULL'}
-                      ORDER BY x.seq LIMIT $limit) m
-                  WHERE ${tenant.where('m', { workspace: false })}`,
-                  ['session_id', 'seq'],
-                ),
-                { ...tenant.bind, ids: group.map((key) => key.session_id), limit: group[0].limit, budget },
-              );
-              return { value: found, bytes: loadedBytes(found.map((row) => row.loaded)) };
+            const rows = await rowsWithinReply<RecordOf<SessionMessageModel>>(request, {
+              rows: messageRows(
+                `FROM unnest($ids::uuid[]) AS k(id)
+                 CROSS JOIN LATERAL (
+                   SELECT * FROM session_messages x
+                    WHERE x.session_id = k.id ${group[0].include_compacted ? '' : 'AND x.compacted_at IS NULL'}
+                    ORDER BY x.seq LIMIT $limit) m
+                WHERE ${tenant.where('m', { workspace: false })}`,
+              ),
+              order: ['session_id', 'seq'],
+              bind: { ...tenant.bind, ids: group.map((key) => key.session_id), limit: group[0].limit },
             });
             const byId = new Map(group.map((key) => [key.session_id, out.get(key)!]));
             for (const row of rows) byId.get(row.session_id)?.push(row);

@@ -1,5 +1,4 @@
 import { isUuid } from '../../core/scalars';
-import { withinBudgetSql } from '../../core/reply-budget';
 import { parseLabelFilters } from './labels';
 import { visibleSql } from './session.policy';
 import type { SessionFilterArgs } from './sessions.inputs';
@@ -176,10 +175,8 @@ export function facetSql(whereSql: string): string {
 }
 
 /**
- * Transcript messages `m` of `from` (the FROM clause on, naming them `m`), in
- * `order` (columns of `m`), cut at the request's reply budget by their
- * stored size (`bytes`): every transcript read, through loadWithinReply.
+ * Transcript messages `m` of `from` (the FROM clause on, naming them `m`)
+ * with their stored size (`bytes`) as the reply budget counts it: the rows
+ * every transcript read cuts at that budget (core/reply-budget.ts).
  */
-export function messagesWithinBudget(from: string, order: string[]): string {
-  return withinBudgetSql(`SELECT m.*, m.bytes AS size ${from}`, order);
-}
+export const messageRows = (from: string) => `SELECT m.*, m.bytes AS size ${from}`;

@@ -7,9 +7,9 @@ import { ConflictError, validationFailure } from '../../core/errors';
 import type { WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
-import { loadedBytes, loadWithinReply } from '../../core/reply-budget';
+import { loadedBytes, loadWithinReply, withinBudgetSql } from '../../core/reply-budget';
 import { requireOwnerWrite } from './session.policy';
-import { messagesWithinBudget } from './sessions.sql';
+import { messageRows } from './sessions.sql';
 import { findSession, resolveSessionWorkspace } from './session-ref';
 import { forgetSession } from './sessions.service';
 import { addToGroupRollup, recountGroups } from '../session-groups/group-rollups';
@@ -265,8 +265,8 @@ export async function readTranscript(
 export function messagesAfter(ctx: AppContext, sessionId: string, after: number, limit: number, includeCompacted: boolean): Promise<SessionMessageModel[]> {
   return loadWithinReply(ctx, async (budget) => {
     const rows = await database().query(
-      messagesWithinBudget(
-        `FROM session_messages m WHERE m.session_id = $id AND m.seq > $after ${includeCompacted ? '' : 'AND m.compacted_at IS NULL'} ORDER BY m.seq LIMIT $limit`,
+      withinBudgetSql(
+        messageRows(`FROM session_messages m WHERE m.session_id = $id AND m.seq > $after ${includeCompacted ? '' : 'AND m.compacted_at IS NULL'} ORDER BY m.seq LIMIT $limit`),
         ['seq'],
       ),
       { bind: { id: sessionId, after, limit, budget }, model: SessionMessageModel, mapToModel: true },

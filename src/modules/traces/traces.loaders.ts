@@ -3,7 +3,7 @@ import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { plainQuery } from '../../db/hot';
 import { spanBytes, spanStatsSql, traceSummariesSql } from './traces.sql';
-import { loadedBytes, loadWithinReply, withinBudgetSql, type ReplyRequest } from '../../core/reply-budget';
+import { rowsWithinReply, type ReplyRequest } from '../../core/reply-budget';
 import type { LoaderDeps } from '../../core/module';
 import { spanSelect, type SpanResponse, type TraceStatsResponse, type TraceSummary } from './traces.types';
 import DataLoader from 'dataloader';
@@ -13,7 +13,7 @@ export const traceKey = (trace: { organization_id?: string; workspace_id?: strin
 const KEY_PARTS = `CROSS JOIN LATERAL (SELECT split_part(k.id, '|', 1)::uuid AS org, split_part(k.id, '|', 2)::uuid AS ws, split_part(k.id, '|', 3) AS trace) p`;
 
 type TraceRow = TraceSummary & { parent_id: string; [column: string]: unknown };
-type SpanRow = SpanResponse & { parent_id: string; loaded: string; [column: string]: unknown };
+type SpanRow = SpanResponse & { parent_id: string; [column: string]: unknown };
 
 /**
  * Trace navigation of dashboards: the newest traces of each workspace,
@@ -44,19 +44,14 @@ export function createTraceLoaders(viewer: Viewer | null, _deps: LoaderDeps, req
       tenant &&
         request &&
         ((ids, limit) =>
-          loadWithinReply(request, async (budget) => {
-            const rows = await plainQuery<SpanRow>(
-              withinBudgetSql(
-                `SELECT k.id AS parent_id, t.*, ${spanBytes('t')} AS size FROM unnest($ids::text[]) AS k(id) ${KEY_PARTS}
-                  CROSS JOIN LATERAL (SELECT s.* FROM spans s
-                                       WHERE s.organization_id = p.org AND s.workspace_id = p.ws AND s.trace_id = p.trace AND ${tenant.where('s')}
-                                       ORDER BY s.start_time, s.span_id LIMIT $limit) t`,
-                ['parent_id', 'start_time', 'span_id'],
-                `y.parent_id, ${spanSelect()}`,
-              ),
-              { ...tenant.bind, ids, limit, budget },
-            );
-            return { value: rows, bytes: loadedBytes(rows.map((row) => row.loaded)) };
+          rowsWithinReply<SpanRow>(request, {
+            rows: `SELECT k.id AS parent_id, t.*, ${spanBytes('t')} AS size FROM unnest($ids::text[]) AS k(id) ${KEY_PARTS}
+                    CROSS JOIN LATERAL (SELECT s.* FROM spans s
+                                         WHERE s.organization_id = p.org AND s.workspace_id = p.ws AND s.trace_id = p.trace AND ${tenant.where('s')}
+                                         ORDER BY s.start_time, s.span_id LIMIT $limit) t`,
+            order: ['parent_id', 'start_time', 'span_id'],
+            select: `y.parent_id, ${spanSelect()}`,
+            bind: { ...tenant.bind, ids, limit },
           })),
     ),
     /** trace → its statistics. */

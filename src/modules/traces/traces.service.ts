@@ -4,7 +4,7 @@ import { checkPageDepth, pageInfo } from '../../core/pagination';
 import { resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import { config } from '../../config/config';
-import { loadedBytes, loadWithinReply, withinBudgetSql } from '../../core/reply-budget';
+import { loadWithinReply, rowsWithinReply } from '../../core/reply-budget';
 import type { SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { resolveProject } from '../projects/projects.service';
 import { DEFAULT_SPAN_PAGE, type SpanListArgs, type TraceListArgs } from './traces.inputs';
@@ -99,13 +99,12 @@ async function spanWindow(ctx: AppContext, org: string, ws: string, traceId: str
  */
 export async function traceSpans(ctx: AppContext, org: string, ws: string, traceId: string, args: SpanListArgs): Promise<TraceSpansResponse> {
   const { scope, order, orderOf, bind } = await spanWindow(ctx, org, ws, traceId, args);
-  const data = await loadWithinReply(ctx, async (budget) => {
-    const rows = await plainQuery<SpanResponse & { loaded: string }>(
-      withinBudgetSql(`SELECT s.*, ${spanBytes('s')} AS size ${spanWindowSql(orderOf('s'))}`, order, spanSelect()),
-      { ...bind, budget },
-      { prepare: true },
-    );
-    return { value: rows, bytes: loadedBytes(rows.map((row) => row.loaded)) };
+  const data = await rowsWithinReply<SpanResponse>(ctx, {
+    rows: `SELECT s.*, ${spanBytes('s')} AS size ${spanWindowSql(orderOf('s'))}`,
+    order,
+    select: spanSelect(),
+    bind,
+    prepare: true,
   });
   if (!data.length && !(await traceExists(scope, bind.trace_id))) throw new NotFoundError('Trace');
   return { data, rows: data.length, meta: SPAN_META };

@@ -9,6 +9,9 @@ import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
 import { defaultProject } from '../../factories/sessions';
 import { gql, rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
+import { countStatements } from '../../helpers/statements';
+import { createApiKey } from '../../factories/api-keys';
+import crypto from 'node:crypto';
 
 /**
  * No statement brings back more than MAX_STATEMENT_READ_BYTES
@@ -51,7 +54,7 @@ it('fails a statement whose rows pass it (plainQuery and Sequelize alike), and t
   const viaSequelize = await database().query(big, { type: QueryTypes.SELECT }).then(() => null, (error: unknown) => error);
   expect(toAppError(viaSequelize).appError).toMatchObject({ status: 422, errors: [{ loc: ['query'], type: 'reply_too_large', msg: expect.stringContaining(String(64 * 1024)) }] });
   expect(toAppError(viaSequelize, 'graphql').appError).toMatchObject({ errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
-  // Within it, and on the same (single) connections afterwards: read whole.
+  // Within it, afterwards: read whole (the refused statements' connections stay in the pool: they ended normally).
   const fits = await plainQuery<{ n: number }>(`SELECT n, repeat('x', 1000) AS text FROM generate_series(1, 50) AS n`, {});
   expect(fits).toHaveLength(50);
   expect(await database().query(`SELECT 1 AS one`, { type: QueryTypes.SELECT })).toEqual([{ one: 1 }]);
@@ -69,4 +72,30 @@ it('answers a list that would load more than it, whatever it returns, with 422 r
   // A page within it is read.
   const page = await rest(api, 'GET', `${WS}/sessions/groups`, { token: owner.token, query: { limit: 2 } });
   expect(page.status).toBe(200);
+});
+
+it('answers a compiled GraphQL reply past it with 422 at once, without reading it again through the resolvers', async () => {
+  const key = (await createApiKey(api, owner)).key;
+  const traceId = crypto.randomBytes(16).toString('hex');
+  const start = BigInt(Date.now()) * 1_000_000n;
+  const spans = Array.from({ length: 20 }, (_, index) => ({
+    traceId,
+    spanId: crypto.randomBytes(8).toString('hex'),
+    name: `s${index}`,
+    kind: 1,
+    startTimeUnixNano: String(start + BigInt(index)),
+    endTimeUnixNano: String(start + BigInt(index) + 1_000_000n),
+    attributes: [{ key: 'blob', value: { stringValue: 'b'.repeat(5000) } }],
+  }));
+  const sent = await rest(api, 'POST', `/org/${owner.orgKey}/otel/traces`, { headers: { 'x-api-key': key }, body: { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans }] }] } });
+  expect(sent.status).toBe(200);
+  const query = `query ($org: String!) { trace_spans(org: $org, workspace: "default", trace_id: "${traceId}", limit: 100) { rows data { attributes } } }`;
+  expect((await gql(api, query, { org: owner.orgKey }, owner.token)).body.data.trace_spans.rows).toBe(20);
+  // ~100 KB in the one compiled row, over a 64 KiB bound.
+  overrideConfig({ MAX_STATEMENT_READ_BYTES: 64 * 1024 });
+  const refused = await countStatements(() => gql(api, query, { org: owner.orgKey }, owner.token));
+  expect(refused.result.body.errors?.[0]?.extensions).toMatchObject({ status: 422, errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
+  // The compiled statement was the last: the resolvers' window read (cut at the reply budget, y.loaded) never ran.
+  expect(refused.statements.at(-1)).toContain('compiled_share');
+  expect(refused.statements.some((sql) => sql.includes('y.loaded'))).toBe(false);
 });
