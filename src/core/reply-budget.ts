@@ -1,5 +1,4 @@
 import { config } from '../config/config';
-import type { AppContext } from './context';
 import { replyTooLarge } from './errors';
 import { plainQuery } from '../db/hot';
 
@@ -11,8 +10,11 @@ import { plainQuery } from '../db/hot';
  * loaded them all, not after.
  */
 
-/** The request a load is for, as loadWithinReply needs it (an AppContext; a loader factory's `request`). */
-export type ReplyRequest = Pick<AppContext, 'replyBudget' | 'rest'>;
+/** The request a load is for, as loadWithinReply needs it (an AppContext; a loader factory's `request`): its budget, and whether it is a REST route's. */
+export interface ReplyRequest {
+  replyBudget: ReplyBudget;
+  rest: object | null;
+}
 
 /** What a request may still load for its reply (negative once a load was refused), and the load under way (loads take turns, so each sees what the one before left). */
 export interface ReplyBudget {
@@ -91,6 +93,17 @@ export function rowsWithinReply<T extends object>(
     return { value: found, bytes: loadedBytes(found.map((row) => row.loaded)) };
   });
 }
+
+/**
+ * The condition under which a compiled root answers in one statement (its
+ * `from`, or SqlListRoot.within): the rows of `rows` (each carrying its
+ * `size`) come to at most the root's share of MAX_REPLY_BYTES, bound as
+ * `$compiled_share` (compiledShare): a document may hold a root per alias,
+ * and PostgreSQL sums the sizes before it builds a row. Past it, the
+ * resolvers answer, within the request's budget.
+ */
+export const withinCompiledShareSql = (rows: string) => `(SELECT coalesce(sum(sized.size), 0) FROM (${rows}) sized) <= $compiled_share`;
+export const compiledShare = () => ({ compiled_share: Math.floor(config().MAX_REPLY_BYTES / (config().GRAPHQL_MAX_ALIASES + 1)) });
 
 /** What a read cut by withinBudgetSql loaded: the largest `loaded` of its rows (0 for none). */
 export const loadedBytes = (loaded: unknown[]): number => loaded.reduce<number>((most, value) => Math.max(most, Number(value)), 0);

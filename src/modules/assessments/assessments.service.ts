@@ -8,8 +8,7 @@ import { checkPageDepth } from '../../core/pagination';
 import { can, requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
-import { config } from '../../config/config';
-import { rowsWithinReply } from '../../core/reply-budget';
+import { compiledShare, rowsWithinReply, withinCompiledShareSql } from '../../core/reply-budget';
 import { resolveProject } from '../projects/projects.service';
 import { visibleWhere } from '../sessions/session.policy';
 import { attackWindow, MAX_ATTACK_OFFSET, type AssessmentCreateRequest, type AssessmentListArgs, type AssessmentUpdateRequest, type AttackListArgs, type AttackSpanIngestRequest, type AttackSpanInput } from './assessments.inputs';
@@ -292,14 +291,12 @@ export const ATTACK_LIST_ROOT: SqlListRoot = {
     const assessment = await readAssessment(scope, String(args.assessment_id));
     describeWindow(ctx, assessment, window);
     const where = `WHERE ${as}.assessment_id = ${params.add(assessment.id)} ORDER BY ${as}.seq LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)}`;
-    const settings = config();
+    params.named(compiledShare());
     return {
       select: `SELECT ${as}.* FROM airt_attack_spans ${as} ${where}`,
       orderBy: `${as}.seq`,
-      // In one statement only while the window's sizes come to at most a root's share of MAX_REPLY_BYTES (a document may hold
-      // a root per alias); a larger window is the resolvers', which read it within the request's budget (listAttacks).
-      within: `(SELECT coalesce(sum(w.size), 0) FROM (SELECT ${attackBytes(as)} AS size FROM airt_attack_spans ${as} ${where}) w)
-                 <= ${params.add(Math.floor(settings.MAX_REPLY_BYTES / (settings.GRAPHQL_MAX_ALIASES + 1)))}`,
+      // A larger window is the resolvers', which read it within the request's budget (listAttacks).
+      within: withinCompiledShareSql(`SELECT ${attackBytes(as)} AS size FROM airt_attack_spans ${as} ${where}`),
     };
   },
 };

@@ -3,8 +3,7 @@ import { NotFoundError } from '../../core/errors';
 import { checkPageDepth, pageInfo } from '../../core/pagination';
 import { resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
-import { config } from '../../config/config';
-import { loadWithinReply, rowsWithinReply } from '../../core/reply-budget';
+import { compiledShare, loadWithinReply, rowsWithinReply, withinCompiledShareSql } from '../../core/reply-budget';
 import type { SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { resolveProject } from '../projects/projects.service';
 import { DEFAULT_SPAN_PAGE, type SpanListArgs, type TraceListArgs } from './traces.inputs';
@@ -122,11 +121,10 @@ export async function traceSpans(ctx: AppContext, org: string, ws: string, trace
 export const TRACE_SPANS_ROOT: SqlRoot = {
   async from(ctx, args, params, as) {
     const { columns, orderOf, bind } = await spanWindow(ctx, String(args.org), String(args.workspace), String(args.trace_id), args as SpanListArgs);
-    const settings = config();
-    params.named({ ...bind, compiled_share: Math.floor(settings.MAX_REPLY_BYTES / (settings.GRAPHQL_MAX_ALIASES + 1)) });
+    params.named({ ...bind, ...compiledShare() });
     // The window's sort keys come out beside each row, so the LIMIT stays on the sort (top-N) and the rows are put in order again.
     return `(SELECT array_agg(w.s ORDER BY ${orderOf('w')}) AS spans FROM (SELECT s, ${columns.map((column) => `s.${column}`).join(', ')} ${spanWindowSql(orderOf('s'))}) w
-              WHERE (SELECT sum(x.size) FROM (SELECT ${spanBytes('s')} AS size ${spanWindowSql(orderOf('s'))}) x) <= $compiled_share) ${as}
+              WHERE ${withinCompiledShareSql(`SELECT ${spanBytes('s')} AS size ${spanWindowSql(orderOf('s'))}`)}) ${as}
       WHERE ${as}.spans IS NOT NULL`;
   },
 };
