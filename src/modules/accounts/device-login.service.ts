@@ -108,7 +108,12 @@ export interface DeviceCodeStatus {
   expires_at: Date;
 }
 
-const statusOf = (row: DeviceRow): DeviceCodeStatus['status'] => (row.status === 'denied' ? 'denied' : row.status === 'pending' && row.expired ? 'expired' : row.status === 'pending' ? 'pending' : 'approved');
+/**
+ * An approved code past its expiry that was never exchanged is expired too: the exchange refuses it
+ * (`expired_token_error`), so the CLI is told to start again instead of being sent to a failing exchange.
+ */
+const statusOf = (row: DeviceRow): DeviceCodeStatus['status'] =>
+  row.status === 'denied' ? 'denied' : row.status === 'used' ? 'approved' : row.expired ? 'expired' : row.status === 'pending' ? 'pending' : 'approved';
 
 /** `GET /auth/device/code/{device_code}`: 404 for a code never issued (the CLI reads any 4xx as pending). */
 export async function deviceCodeStatus(deviceCode: string): Promise<DeviceCodeStatus> {

@@ -101,6 +101,17 @@ describe('device-code login', () => {
     expect(token.body.type).toBe('expired_token_error');
   });
 
+  it('reports an approved code that expired before its exchange as expired, not approved', async () => {
+    const grant = await start();
+    expect((await approve(grant.user_code)).status).toBe(200);
+    expect((await status(grant.device_code)).body).toMatchObject({ status: 'approved', user_id: user.id });
+    await database().query(`UPDATE device_codes SET expires_at = now() - interval '1 second' WHERE user_code = $code`, { bind: { code: grant.user_code.replace('-', '') } });
+    expect((await status(grant.device_code)).body).toMatchObject({ status: 'expired', user_id: null });
+    const token = await exchange(grant.device_code);
+    expect(token.status).toBe(400);
+    expect(token.body.type).toBe('expired_token_error');
+  });
+
   it('answers 404 for a wrong or malformed user code and an unknown device code, 401 for an approval without a credential', async () => {
     expect((await approve('ACDE-FGHJ')).status).toBe(404);
     expect((await approve('not a code')).status).toBe(404);
