@@ -170,8 +170,19 @@ function stringValue(raw: string, limits: ExportLimits): unknown {
   return limited(text, limits);
 }
 
+/**
+ * The first `length` UTF-16 units of `text`, one fewer where the cut would
+ * split a surrogate pair: half a pair is a lone surrogate, which JSON text
+ * escapes (`\ud83d`) and jsonb refuses.
+ */
+export function cutText(text: string, length: number): string {
+  if (text.length <= length) return text;
+  const last = text.charCodeAt(length - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? length - 1 : length);
+}
+
 /** Text within the attribute value length limit. */
-const limited = (text: string, limits: ExportLimits) => (text.length > limits.maxAttributeLength ? text.slice(0, limits.maxAttributeLength) : text);
+const limited = (text: string, limits: ExportLimits) => cutText(text, limits.maxAttributeLength);
 /** Base64 characters of a bytes value kept within the value length limit: whole groups of 4 (3 bytes each). */
 const base64Length = (limits: ExportLimits) => Math.floor(limits.maxAttributeLength / 4) * 4;
 

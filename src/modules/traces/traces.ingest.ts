@@ -7,7 +7,7 @@ import { database } from '../../db/database';
 import { copyIn, plainQuery } from '../../db/hot';
 import type { Transaction } from 'sequelize';
 import { deriveAttacksFromSpans, type StoredSpan } from '../assessments/trace-attacks';
-import type { ExportLimits, ExportReading, Rejection, SpanRecord } from './otlp';
+import { cutText, type ExportLimits, type ExportReading, type Rejection, type SpanRecord } from './otlp';
 import { acceptedWindow, ensureSpanPartitions } from './span-partitions';
 import { COPY_SPANS_SQL, EXPORT_PROJECTS_SQL, INSERT_SPANS_SQL, LOCK_TRACES_SQL, REHOME_SQL, STORED_ROOTS_SQL } from './traces.sql';
 
@@ -20,7 +20,7 @@ import { COPY_SPANS_SQL, EXPORT_PROJECTS_SQL, INSERT_SPANS_SQL, LOCK_TRACES_SQL,
 export const TRACES_WRITE = 'traces:write' as const;
 
 const uuidOr = (value: unknown): string | null => (isUuid(value) ? value.toLowerCase() : null);
-const textOr = (value: unknown): string | null => (typeof value === 'string' && value ? value.slice(0, 255) : typeof value === 'number' ? String(value) : null);
+const textOr = (value: unknown): string | null => (typeof value === 'string' && value ? cutText(value, 255) : typeof value === 'number' ? String(value) : null);
 
 export interface IngestResult {
   accepted: number;

@@ -392,6 +392,27 @@ describe('POST /org/{org}/otel/traces', () => {
     expect(read.body.data[0]).toMatchObject({ name: 'bad\ufffdname', status_message: 'ab', attributes: { k: 'v\ufffd', json: ['a\ufffd', { '\ufffdk': 1 }] } });
   });
 
+  it('cuts long values without splitting a character made of two UTF-16 units, on the COPY and the retry path alike', async () => {
+    const limit = config().OTLP_MAX_ATTRIBUTE_LENGTH;
+    // An emoji (two UTF-16 units) across the limit, and across the 255 characters kept of a run id.
+    const long = `${'x'.repeat(limit - 1)}🙂`;
+    const runId = `${'r'.repeat(254)}🙂`;
+    const traceId = hex(16);
+    const first = span({ traceId, attributes: { 'llm.output': long } });
+    const copied = await send(exportOf([first]));
+    expect(copied.status).toBe(200);
+    expect(copied.body).toEqual({ accepted: 1, rejected: 0 });
+    // A retried export (its first span stored already) goes through INSERT … ON CONFLICT, whose rows travel as JSON.
+    const retried = await send(exportOf([first, span({ traceId, parentSpanId: first.spanId, attributes: { 'dreadnode.run.id': runId, 'llm.output': long } })]));
+    expect(retried.status).toBe(200);
+    expect(retried.body).toEqual({ accepted: 2, rejected: 0 });
+    const read = await rest(api, 'GET', `${WS}/traces/${traceId}/spans`, { token: owner.token });
+    expect(read.body.data).toHaveLength(2);
+    for (const stored of read.body.data) expect(stored.attributes['llm.output']).toBe('x'.repeat(limit - 1));
+    const [row] = await database().query<{ run_id: string }>('SELECT run_id FROM spans WHERE trace_id = $trace AND run_id IS NOT NULL', { bind: { trace: traceId }, type: QueryTypes.SELECT });
+    expect(row.run_id).toBe('r'.repeat(254));
+  });
+
   it('answers another method with 405 and Allow', async () => {
     const res = await rest(api, 'GET', `/org/${owner.orgKey}/otel/traces`, { headers: { 'x-api-key': key } });
     expect(res.status).toBe(405);
