@@ -16,13 +16,22 @@ export interface ContextInput {
 }
 
 /**
+ * A hint PostgreSQL can take as a bind value: keys with a NUL character are
+ * not read with the credential (PostgreSQL refuses the character); the
+ * tenant check answers them 404, or the request validation 422.
+ */
+function usableHint(hint: ScopeHint | null | undefined): ScopeHint | null {
+  return hint && !hint.org.includes('\0') && !hint.workspace?.includes('\0') ? hint : null;
+}
+
+/**
  * The one context factory, for Apollo, Sofa, CLIs and workers alike: the
  * viewer from the modules' authenticators (JWT, API keys), a request id, a
  * child logger and fresh per-request loaders from the module registry.
  */
 export async function createContext(input: ContextInput, platform: Platform = registeredPlatform): Promise<AppContext> {
   const requestId = newRequestId(input.requestId ?? input.headers.get('x-request-id'));
-  const { viewer, failure, prefetched } = await authenticate(readCredential(input.headers), platform.authenticators, input.scopeHint ?? null);
+  const { viewer, failure, prefetched } = await authenticate(readCredential(input.headers), platform.authenticators, usableHint(input.scopeHint));
   let logger: Logger | undefined;
   let loaders: Loaders | undefined;
   const ctx: AppContext = {

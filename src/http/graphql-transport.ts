@@ -36,8 +36,8 @@ function scopeHintOf(body: unknown): ScopeHint | null {
   const variables = (body as { variables?: unknown } | null)?.variables as Record<string, unknown> | null | undefined;
   const org = variables?.org;
   const workspace = variables?.workspace;
-  if (typeof org !== 'string' || org.includes('\0')) return null;
-  if (workspace !== undefined && (typeof workspace !== 'string' || workspace.includes('\0'))) return null;
+  if (typeof org !== 'string') return null;
+  if (workspace !== undefined && typeof workspace !== 'string') return null;
   return { org, workspace: workspace ?? null };
 }
 

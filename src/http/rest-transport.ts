@@ -44,11 +44,9 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
     }
     const rest: RestRequest = { method, path: url.pathname, query: url.searchParams, body: undefined, bodyError: null };
     state.route = `${match.route.kind}.${match.route.field.name}`;
-    // The route's keys go with the credential: one statement authenticates and resolves the tenant
-    // (keys with a NUL character are left to the request validation, which answers 422).
+    // The route's keys go with the credential: one statement authenticates and resolves the tenant.
     const { org, workspace } = match.params;
-    const hinted = org && !org.includes('\0') && !workspace?.includes('\0');
-    const ctx = await contextFor(req, state, rest, hinted ? { org, workspace: workspace ?? null } : null);
+    const ctx = await contextFor(req, state, rest, org ? { org, workspace: workspace ?? null } : null);
     // The credential before the body (401 before 422, as on every route): a route that needs one reads
     // nothing, not even a 50 MiB publish, for a caller without it (Node discards the unread body).
     if (!match.route.field.extensions?.public) requireViewer(ctx);

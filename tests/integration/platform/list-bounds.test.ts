@@ -120,6 +120,18 @@ describe('bounded lists', () => {
     expect(inline.body.errors![0].extensions).toMatchObject({ status: 422, type: 'validation_error', errors: [expect.objectContaining({ loc: ['body', 'query'] })] });
   });
 
+  it('answers a NUL character in the organization key of a route that reads its own body (OTLP ingest, capability files) 404, with a key or a token', async () => {
+    const key = await createApiKey(api, user);
+    const base = `${api.baseUrl}/api/v1/org/%00`;
+    const otlp = await fetch(`${base}/otel/traces`, { method: 'POST', headers: { 'x-api-key': key.key, 'content-type': 'application/json' }, body: '{"resourceSpans": []}' });
+    expect(otlp.status).toBe(404);
+    expect(await otlp.json()).toMatchObject({ code: 404, type: 'not_found_error' });
+    const file = await fetch(`${base}/capabilities/a/1.0.0/files/x`, { headers: { authorization: `Bearer ${user.token}` } });
+    expect(file.status).toBe(404);
+    const workspace = await fetch(`${api.baseUrl}/api/v1/org/${user.orgKey}/ws/%00/traces`, { headers: { authorization: `Bearer ${user.token}` } });
+    expect([404, 422]).toContain(workspace.status);
+  });
+
   it('gives every list field of the schema a limit argument or a declared bound', () => {
     const unbounded: string[] = [];
     for (const type of Object.values(api.app.schema.getTypeMap())) {
