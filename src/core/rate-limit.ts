@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { MiddlewareFn } from 'type-graphql';
 import { config } from '../config/config';
@@ -33,10 +34,18 @@ function limiter(prefix: string, points: number, duration = 60): RateLimiterPost
   return found;
 }
 
+/**
+ * A bucket's key as stored (`rate_limits.key`, varchar(255), prefixed): as
+ * it is when short printable ASCII, else its SHA-256, so a caller's long or
+ * odd identifier (a 300-character login name, a NUL character) names a
+ * bucket like any other instead of failing the statement.
+ */
+const storedKey = (key: string) => (/^[\x20-\x7e]{0,128}$/.test(key) ? key : `sha256:${crypto.createHash('sha256').update(key).digest('hex')}`);
+
 /** `duration` in seconds; a per-minute quota reports its limit in X-RateLimit-Limit, a longer window does not. */
 async function consume(prefix: string, points: number, key: string, duration = 60): Promise<RateLimiterRes> {
   try {
-    return await limiter(prefix, points, duration).consume(key);
+    return await limiter(prefix, points, duration).consume(storedKey(key));
   } catch (rejection) {
     if (!(rejection instanceof RateLimiterRes)) throw rejection;
     throw new RateLimitedError(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), duration === 60 ? points : undefined);
@@ -79,6 +88,6 @@ export async function consumeLoginAttempt(account: string): Promise<() => Promis
   if (points <= 0) return async () => undefined;
   await consume('login', points, account, window);
   return async () => {
-    await limiter('login', points, window).reward(account, 1);
+    await limiter('login', points, window).reward(storedKey(account), 1);
   };
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import { config } from '../config/config';
 import type { AppContext, RestRequest } from '../core/context';
 import type { ScopeHint } from '../core/tenancy/scope';
@@ -29,10 +30,15 @@ export function headerValue(req: IncomingMessage, name: string): string | null {
   return value ?? null;
 }
 
-/** The socket address, or the first X-Forwarded-For hop behind a trusted proxy (TRUST_PROXY). */
+/**
+ * The socket address; behind a trusted proxy (TRUST_PROXY), the address that
+ * proxy saw: the last X-Forwarded-For hop, the one it added (whether it
+ * overwrites the header or appends to what the client sent, the hops before
+ * it are the client's to write), when it is an IP address.
+ */
 export function clientIp(req: IncomingMessage): string {
-  const forwarded = config().TRUST_PROXY ? headerValue(req, 'x-forwarded-for')?.split(',')[0]?.trim() : undefined;
-  return forwarded || req.socket.remoteAddress || '';
+  const forwarded = config().TRUST_PROXY ? headerValue(req, 'x-forwarded-for')?.split(',').pop()?.trim() : undefined;
+  return (forwarded && isIP(forwarded) ? forwarded : null) ?? req.socket.remoteAddress ?? '';
 }
 
 /** The request's context, once its caller is known and within its quota (X-RateLimit-* headers set). */

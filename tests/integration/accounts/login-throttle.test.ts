@@ -19,6 +19,16 @@ function login(body: Record<string, unknown>) {
 }
 
 describe('login throttle per account', () => {
+  it('counts attempts for an identifier of any length or character as for any other (a 300-character name is 401, not 500)', async () => {
+    const long = 'a'.repeat(300);
+    for (let index = 0; index < LIMIT; index += 1) expect((await login({ username: long, password: 'wrong' })).status).toBe(401);
+    const refused = await login({ username: long, password: 'wrong' });
+    expect(refused.status).toBe(429);
+    expect(refused.body.type).toBe('usage_limit_exceeded_error');
+    // Another identifier of the same length has its own bucket (its digest, not a cut prefix).
+    expect((await login({ username: `${'a'.repeat(299)}b`, password: 'wrong' })).status).toBe(401);
+  });
+
   it('defaults to 10 failed attempts per 15 minutes', () => {
     const defaults = loadConfig({});
     expect([defaults.LOGIN_ACCOUNT_RATE_LIMIT, defaults.LOGIN_ACCOUNT_RATE_WINDOW_SECONDS]).toEqual([10, 900]);

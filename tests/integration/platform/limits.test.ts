@@ -60,12 +60,17 @@ describe('rate limits', () => {
     expect(statuses).toEqual([401, 401, 429]);
   });
 
-  it('takes the client address from X-Forwarded-For only behind a trusted proxy', async () => {
+  it('takes the client address from X-Forwarded-For only behind a trusted proxy, from the hop the proxy added', async () => {
     overrideConfig({ RATE_LIMIT_PER_MINUTE: 1, AUTH_RATE_LIMIT_PER_MINUTE: 0, TRUST_PROXY: true });
-    const from = (ip: string) => rest(api, 'GET', '/org/x/ws', { headers: { 'x-forwarded-for': `${ip}, 10.0.0.1` } });
-    expect((await from('198.51.100.7')).status).toBe(401);
-    expect((await from('198.51.100.7')).status).toBe(429);
-    expect((await from('198.51.100.8')).status).toBe(401);
+    const via = (forwarded: string) => rest(api, 'GET', '/org/x/ws', { headers: { 'x-forwarded-for': forwarded } });
+    expect((await via('198.51.100.7')).status).toBe(401);
+    // The client sent hops of its own; the proxy appended the address it saw, which is the bucket.
+    expect((await via('203.0.113.1, 198.51.100.7')).status).toBe(429);
+    expect((await via('198.51.100.8')).status).toBe(401);
+    // A last hop that is no address (a 300-character one included) counts as the socket's address: two of them share its bucket.
+    const first = await via(`198.51.100.9, ${'x'.repeat(300)}`);
+    expect([401, 429]).toContain(first.status);
+    expect((await via('198.51.100.10, not-an-address')).status).toBe(429);
     overrideConfig({ TRUST_PROXY: false });
   });
 
