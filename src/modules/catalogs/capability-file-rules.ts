@@ -6,6 +6,8 @@
  */
 
 export const MAX_BUNDLE_PATH_LENGTH = 1024;
+/** A path is the key of its file's row (with its bundle's id): its UTF-8 must fit a btree index entry (2704 bytes). */
+export const MAX_BUNDLE_PATH_BYTES = 2048;
 /** Most file systems refuse a longer file name (bytes of UTF-8). */
 export const MAX_BUNDLE_SEGMENT_BYTES = 255;
 /** More layers of percent-encoding than any honest name needs. */
@@ -60,6 +62,7 @@ export function bundlePathProblem(value: unknown): string | null {
   if (typeof value !== 'string') return 'must be a string';
   if (value.length === 0) return 'must not be empty';
   if (value.length > MAX_BUNDLE_PATH_LENGTH) return `must have at most ${MAX_BUNDLE_PATH_LENGTH} characters`;
+  if (Buffer.byteLength(value, 'utf8') > MAX_BUNDLE_PATH_BYTES) return `must take at most ${MAX_BUNDLE_PATH_BYTES} bytes of UTF-8`;
   let path = value;
   for (let round = 0; ; round += 1) {
     const { text, problem } = decodeLayer(path);

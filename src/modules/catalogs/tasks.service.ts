@@ -3,6 +3,7 @@ import type { AppContext } from '../../core/context';
 import { ConflictError, sqlState, ValidationError, type ValidationItem } from '../../core/errors';
 import { rowSelect, type SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { requireScope, resolveOrg } from '../../core/tenancy/tenant-scope';
+import { checkIndexEntry, textArrayBytes, textBytes } from '../../core/validation/index-entry';
 import { plainQuery } from '../../db/hot';
 import type { PublishTaskRequest, TaskFilterArgs, TaskListArgs, VerificationInput } from './catalogs.inputs';
 import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
@@ -212,6 +213,12 @@ export async function publishTask(ctx: AppContext, orgKey: string, input: Publis
   const verification = input.verification ? normalizeVerification(input.verification, errors) : null;
   const ports = input.ports ? checkPorts(input.ports, errors) : null;
   if (errors.length) throw new ValidationError(errors); // 422 before the tenant lookup
+  // The list indexes carry these in each entry (migration 0020, tasks_latest_idx).
+  checkIndexEntry(
+    textBytes(input.name) + textBytes(input.author) + textBytes(input.difficulty) + textBytes(input.source) + textArrayBytes(input.tags),
+    'Name, author, difficulty, source and tags',
+    ['body', 'tags'],
+  );
   const scope = await resolveOrg(ctx, orgKey);
   requireScope(scope, 'catalog:publish');
   await publishVersion('tasks', WHAT, scope, input.name, input.version, input.is_public, async (values, transaction) => {

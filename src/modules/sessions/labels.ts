@@ -1,4 +1,5 @@
 import { ValidationError, type ValidationItem } from '../../core/errors';
+import { checkIndexEntry, textBytes } from '../../core/validation/index-entry';
 import type { SessionLabels } from '../../../models/session.model';
 
 export const MAX_LABEL_KEYS = 64;
@@ -12,14 +13,6 @@ export const MAX_LABEL_VALUES_PER_KEY = 64;
  */
 export const MAX_LABELS_BYTES = 2000;
 
-/**
- * Budget, in bytes, of agent + model + labels (in their stored jsonb form)
- * in one entry of sessions_active_workspace_idx: the btree limit is 2704
- * bytes per entry, the other columns take under 200, and values that do not
- * compress are stored as they are (a longer entry is a database error).
- */
-export const INDEX_ENTRY_BUDGET = 2400;
-
 /** An upper bound of the size of labels stored as jsonb (headers, entries, alignment). */
 export function labelsStoredBytes(labels: SessionLabels): number {
   let bytes = 8; // varlena header + object header
@@ -32,23 +25,11 @@ export function labelsStoredBytes(labels: SessionLabels): number {
 
 /**
  * 422 when a session's agent, model and labels together would not fit in its
- * list index entry. Located at `loc` (the labels, or the field being set).
+ * list index entry (sessions_active_workspace_idx carries them). Located at
+ * `loc` (the labels, or the field being set).
  */
-export function checkIndexEntry(
-  session: { agent: string | null; model: string; labels: SessionLabels },
-  loc: (string | number)[],
-): void {
-  const bytes =
-    Buffer.byteLength(session.agent ?? '', 'utf8') + Buffer.byteLength(session.model, 'utf8') + labelsStoredBytes(session.labels);
-  if (bytes > INDEX_ENTRY_BUDGET) {
-    throw new ValidationError([
-      {
-        loc,
-        msg: `Labels, agent and model take ${bytes} bytes together (stored form); at most ${INDEX_ENTRY_BUDGET} are allowed`,
-        type: 'too_long',
-      },
-    ]);
-  }
+export function checkSessionIndexEntry(session: { agent: string | null; model: string; labels: SessionLabels }, loc: (string | number)[]): void {
+  checkIndexEntry(textBytes(session.agent) + textBytes(session.model) + labelsStoredBytes(session.labels), 'Labels, agent and model', loc);
 }
 
 /**

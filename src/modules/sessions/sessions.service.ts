@@ -8,7 +8,7 @@ import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
 import { resolveProject } from '../projects/projects.service';
 import { addToGroupRollup, recountGroups } from '../session-groups/group-rollups';
-import { checkIndexEntry, normaliseLabels } from './labels';
+import { checkSessionIndexEntry, normaliseLabels } from './labels';
 import { isVisible, requireOwnerWrite, SESSION_WRITE_SCOPE, setVisibility } from './session.policy';
 import { findSession, readSession, resolveSessionWorkspace } from './session-ref';
 import type { SessionCreateRequest, SessionUpdateRequest } from './sessions.inputs';
@@ -126,7 +126,7 @@ export async function saveSession(
     let existing = await SessionModel.findByPk(input.id, { transaction, lock: transaction.LOCK.UPDATE });
     if (!existing) {
       requireScope(scope, SESSION_WRITE_SCOPE);
-      checkIndexEntry({ agent: input.agent ?? null, model: input.model, labels: labels ?? {} }, sizeLoc(input));
+      checkSessionIndexEntry({ agent: input.agent ?? null, model: input.model, labels: labels ?? {} }, sizeLoc(input));
       // FOR UPDATE locks nothing while the id is free: a concurrent first save
       // of the same id may insert it meanwhile. ON CONFLICT DO NOTHING waits for
       // that save to finish; then the row is locked and treated as an update.
@@ -157,7 +157,7 @@ export async function saveSession(
     if (input.project_id !== undefined) session.project_id = input.project_id;
     if (input.group_id !== undefined) session.group_id = input.group_id;
     if (input.runtime_id !== undefined) session.runtime_id = input.runtime_id;
-    checkIndexEntry(session, sizeLoc(input));
+    checkSessionIndexEntry(session, sizeLoc(input));
     session.changed('updated_at', true);
     await session.save({ transaction });
     await syncGroupCounts(before, countedState(session), transaction);
@@ -192,7 +192,7 @@ export async function updateSession(
     if (input.title !== undefined) row.title = input.title;
     if (input.message_count != null) row.message_count = input.message_count;
     if (labels !== undefined) row.labels = labels ?? {};
-    checkIndexEntry(row, sizeLoc(input));
+    checkSessionIndexEntry(row, sizeLoc(input));
     row.changed('updated_at', true);
     await row.save({ transaction });
     await syncGroupCounts(before, countedState(row), transaction);

@@ -30,7 +30,15 @@ const BAD_PATHS: [string, string][] = [
   ['a bidirectional isolate', 'agents/x\u2066.md'],
   ['a right-to-left mark', 'agents/x\u200F.md'],
   ['a Windows device name', 'agents/con.md'],
+  ['over 2048 bytes of UTF-8 (under 1024 characters, each segment within 255 bytes)', incompressiblePath()],
 ];
+
+/** 11 segments of 85 different CJK characters (255 bytes each): 945 characters, 2,815 bytes that do not compress, the key of its file's row. */
+function incompressiblePath(): string {
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+  return Array.from({ length: 11 }, () => String.fromCodePoint(...Array.from({ length: 85 }, () => 0x4e00 + (next() % 20000)))).join('/');
+}
 
 describe('capability file names', () => {
   it('refuses every hazardous file name at its own loc with 422 value_error, and publishes nothing', async () => {

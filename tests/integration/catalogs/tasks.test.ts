@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { catalogName, publishTask } from '../../factories/catalogs';
 import { rest } from '../../helpers/http';
@@ -142,6 +143,18 @@ describe('task publishing', () => {
     );
     const missing = await rest(api, 'POST', `/org/${org}/tasks`, { token: owner.token, body: { name: catalogName('t'), version: '1.0.0', verification: { method: 'script' } } });
     expect(missing.body.errors.map((item: { loc: unknown[] }) => item.loc)).toEqual([['body', 'verification', 'script']]);
+  });
+
+  it('refuses tags, author and source too large for the list index entry with 422 at the tags, and stores nothing', async () => {
+    const name = catalogName('big-tags');
+    // 30 tags of 100 characters that do not compress: ~3 KB, past what one btree entry holds.
+    const tags = Array.from({ length: 30 }, (_, index) => `${index}-${crypto.randomBytes(75).toString('base64url')}`.slice(0, 100));
+    const res = await rest(api, 'POST', `/org/${org}/tasks`, { token: owner.token, body: { name, version: '1.0.0', tags } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ loc: ['body', 'tags'], msg: expect.stringContaining('at most 2400'), type: 'too_long' }]);
+    expect((await rest(api, 'GET', `/org/${org}/tasks/${name}`, { token: owner.token })).status).toBe(404);
+    // The same tags, fewer of them, are fine.
+    expect((await publishTask(api, owner, { name, tags: tags.slice(0, 10) }, org)).name).toBe(name);
   });
 
   it('changes the visibility of a task and deletes versions (writers only)', async () => {
