@@ -1,6 +1,6 @@
 import { DatabaseError as PgDatabaseError } from 'pg';
 import { ConnectionRefusedError, DatabaseError, ForeignKeyConstraintError, UniqueConstraintError } from 'sequelize';
-import { toAppError } from '../../src/core/errors';
+import { reportError, toAppError, toEnvelope } from '../../src/core/errors';
 import { fromDriver } from '../../src/db/driver-errors';
 
 /**
@@ -40,6 +40,22 @@ describe('database failures', () => {
     const { appError, unexpected } = toAppError(error);
     expect([appError.status, appError.type, unexpected]).toEqual([503, 'database_error', null]);
     expect(appError.headers['Retry-After']).toBeTruthy();
+  });
+
+  it.each([
+    ['22001 value too long (Sequelize)', sequelizeError(pgError('22001', 'value too long for type character varying(255)'))],
+    ['22021 a NUL character on the direct path', fromDriver(pgError('22021', 'invalid byte sequence for encoding "UTF8": 0x00'))],
+    ['22P02 malformed text for its type', fromDriver(pgError('22P02', 'invalid input syntax for type uuid'))],
+    ['54000 an index entry too large', sequelizeError(pgError('54000', 'index row size 3072 exceeds btree version 4 maximum 2704'))],
+  ])('answers a value the database refused (%s) 422 at the body, logged as a warning without its text in the reply', (_, error) => {
+    const { appError, unexpected } = toAppError(error);
+    expect([appError.status, appError.type, unexpected]).toEqual([422, 'validation_error', null]);
+    expect(toEnvelope(appError)).toMatchObject({ errors: [{ loc: ['body'], type: 'value_error' }] });
+    expect(JSON.stringify(toEnvelope(appError))).not.toMatch(/btree|varchar|varying|uuid|0x00/);
+    const logged: { level: string; message: string }[] = [];
+    const logger = { error: (_fields: object, message: string) => logged.push({ level: 'error', message }), warn: (_fields: object, message: string) => logged.push({ level: 'warn', message }) };
+    expect(reportError(logger, error).status).toBe(422);
+    expect(logged).toEqual([{ level: 'warn', message: expect.stringContaining('refused') }]);
   });
 
   it('answers 504 for a statement cancelled at statement_timeout, by either path', () => {

@@ -18,9 +18,7 @@ import { AppError, AlreadyExistsError, ConflictError, DatabaseUnavailableError, 
  * route, the document of a GraphQL one).
  */
 export function toAppError(error: unknown, transport: 'rest' | 'graphql' = 'rest'): { appError: AppError; unexpected: unknown | null } {
-  let current: unknown = error;
-  // GraphQL wraps resolver errors; unwrap to the thrown value.
-  while (current instanceof GraphQLError && current.originalError) current = current.originalError;
+  const current = thrownValue(error);
   if (current instanceof AppError) return { appError: current, unexpected: null };
   // A statement that brought back more than any reply could hold (db/read-bound.ts), from Sequelize or the driver alike.
   if (current instanceof StatementReadTooLarge || (current instanceof DatabaseError && current.parent instanceof StatementReadTooLarge)) {
@@ -44,6 +42,10 @@ export function toAppError(error: unknown, transport: 'rest' | 'graphql' = 'rest
   if (current instanceof ConnectionError || isConnectionFailure(current)) return { appError: new DatabaseUnavailableError(), unexpected: null };
   // 57014 query_canceled: the statement ran past statement_timeout (from Sequelize, or from pg directly on the hot path).
   if (sqlState(current) === '57014') return { appError: new GatewayTimeoutError(), unexpected: null };
+  if (refusedValue(current)) {
+    const message = 'A value of the request cannot be stored: too long, out of range or malformed';
+    return { appError: new ValidationError([{ loc: ['body'], msg: message, type: 'value_error' }], message), unexpected: null };
+  }
   if (current instanceof GraphQLError) {
     // A GraphQL-level failure that carries no AppError: bad query or variables.
     const code = current.extensions?.code;
@@ -55,6 +57,13 @@ export function toAppError(error: unknown, transport: 'rest' | 'graphql' = 'rest
     }
   }
   return { appError: new ServerError(), unexpected: current };
+}
+
+/** The value thrown: GraphQL wraps resolver errors (once or more). */
+function thrownValue(error: unknown): unknown {
+  let current = error;
+  while (current instanceof GraphQLError && current.originalError) current = current.originalError;
+  return current;
 }
 
 /**
@@ -71,6 +80,18 @@ function driverErrorOf(error: unknown): unknown {
 export function sqlState(error: unknown): string | undefined {
   const driver = driverErrorOf(error);
   return driver instanceof PgDatabaseError ? driver.code : undefined;
+}
+
+/**
+ * A value PostgreSQL refused that no validation caught: class 22 (data
+ * exception: too long, out of range, malformed text) or 54 (program limit:
+ * an index entry too large). It came with the request, so it is 422, not a
+ * masked 500; reportError logs it as a warning, since the validation that
+ * should have said where is missing.
+ */
+function refusedValue(error: unknown): boolean {
+  const state = sqlState(error);
+  return state !== undefined && (state.startsWith('22') || state.startsWith('54'));
 }
 
 /** SQLSTATEs of a server that went away: class 08 (connection exception) and 57P01-03 (shutdown, crash, not accepting yet). */
@@ -125,9 +146,11 @@ export function reportError(
   fields: Record<string, unknown> = {},
 ): AppError {
   const { appError, unexpected } = toAppError(error);
+  const cause = thrownValue(error);
   if (unexpected) logger.error({ ...fields, err: unexpected }, 'unexpected error');
-  else if (appError.status === 503 || appError.status === 504) {
-    const cause = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  else if (refusedValue(cause)) {
+    logger.warn({ ...fields, sqlstate: sqlState(cause), cause: cause instanceof Error ? cause.message : String(cause) }, 'a value the database refused reached it unvalidated');
+  } else if (appError.status === 503 || appError.status === 504) {
     logger.warn({ ...fields, type: appError.type, status: appError.status, cause: cause instanceof Error ? cause.message : String(cause) }, 'database unavailable or too slow');
   }
   return appError;
