@@ -12,13 +12,19 @@ import { contentText, messagesAfter } from './transcript.service';
  * - `atif`: the Agent Trajectory Interchange Format, v1.7 (Harbor's RFC 0001,
  *   "ATIF-v1.7"). Mapping:
  *   - trajectory: `schema_version` "ATIF-v1.7"; `session_id` the session's id;
- *     `agent` {name: the session's `agent` (or "unknown"), model_name: its
- *     `model`}; `final_metrics` the sums of the steps' metrics and
- *     `total_steps`; `extra` {title, project_id}.
+ *     `agent` {name: the session's `agent` (or "unknown"), version: "unknown"
+ *     (ATIF requires one; a session records no agent version), model_name:
+ *     its `model`}; `final_metrics` the sums of the steps' metrics and
+ *     `total_steps`; `extra` {title, project_id}. ATIF requires at least one
+ *     step: a transcript with no message (none left after compaction either)
+ *     is 422 at `format` (`openai` and `native` answer it empty).
  *   - one step per message, in seq order, `step_id` from 1, `timestamp` its
  *     append time: `user` → source `user`; `system` → `system`; `assistant` →
  *     `agent` with `model_name`, `tool_calls` ({tool_call_id, function_name,
- *     arguments}) and `metrics` from its usage (prompt_tokens ← input_tokens,
+ *     arguments}: ATIF's arguments are an object, so arguments saved as JSON
+ *     text of an object are parsed, and any other value is kept in the
+ *     step's `extra.raw_tool_arguments` by call id, with `{}` in the call)
+ *     and `metrics` from its usage (prompt_tokens ← input_tokens,
  *     completion_tokens ← output_tokens, cached_tokens ←
  *     cache_read_input_tokens, cost_usd); `message` is the content's text
  *     (structured content keeps its JSON in `extra.content`).
@@ -64,6 +70,20 @@ export interface TrajectorySession {
 
 const number = (value: number | string | null) => (value === null ? 0 : Number(value));
 
+/** A tool call's arguments as ATIF's object: an object as saved, or the object its JSON text spells; null for anything else (or no arguments: `{}`). */
+function argumentsObject(value: unknown): Record<string, unknown> | null {
+  if (value === null || value === undefined) return {};
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+}
+
 export function toAtif(session: TrajectorySession, messages: TrajectoryMessage[]): Record<string, unknown> {
   const steps: Record<string, unknown>[] = [];
   // The agent step that made each tool call, for the tool message answering it.
@@ -72,7 +92,11 @@ export function toAtif(session: TrajectorySession, messages: TrajectoryMessage[]
   for (const message of messages) {
     const text = contentText(message.content);
     const structured = message.content !== null && typeof message.content !== 'string';
-    const extra = { ...(structured ? { content: message.content } : {}), ...(message.is_summary ? { is_summary: true } : {}), seq: message.seq };
+    const extra: Record<string, unknown> & { raw_tool_arguments?: Record<string, unknown> } = {
+      ...(structured ? { content: message.content } : {}),
+      ...(message.is_summary ? { is_summary: true } : {}),
+      seq: message.seq,
+    };
     if (message.role === 'tool' && message.tool_call_id && callers.has(message.tool_call_id)) {
       const caller = callers.get(message.tool_call_id)!;
       caller.observation ??= { results: [] };
@@ -84,7 +108,11 @@ export function toAtif(session: TrajectorySession, messages: TrajectoryMessage[]
     if (source === 'agent') {
       if (session.model) step.model_name = session.model;
       if (message.tool_calls?.length) {
-        step.tool_calls = message.tool_calls.map((call) => ({ tool_call_id: call.id, function_name: call.name, arguments: call.arguments ?? {} }));
+        step.tool_calls = message.tool_calls.map((call) => {
+          const args = argumentsObject(call.arguments);
+          if (!args) (extra.raw_tool_arguments ??= {})[call.id] = call.arguments;
+          return { tool_call_id: call.id, function_name: call.name, arguments: args ?? {} };
+        });
         for (const call of message.tool_calls) callers.set(call.id, step);
       }
       if (message.has_usage) {
@@ -110,7 +138,7 @@ export function toAtif(session: TrajectorySession, messages: TrajectoryMessage[]
   return {
     schema_version: 'ATIF-v1.7',
     session_id: session.id,
-    agent: { name: session.agent ?? 'unknown', ...(session.model ? { model_name: session.model } : {}) },
+    agent: { name: session.agent ?? 'unknown', version: 'unknown', ...(session.model ? { model_name: session.model } : {}) },
     steps,
     final_metrics: {
       total_prompt_tokens: totals.prompt,
@@ -165,7 +193,10 @@ export async function trajectoryOf(ctx: AppContext, session: SessionModel, forma
   }
   const messages = rows.map((row) => row.get({ plain: true }) as unknown as TrajectoryMessage);
   if (format === 'openai') return toOpenAiMessages(messages);
-  if (format === 'atif') return toAtif(session, messages);
+  if (format === 'atif') {
+    if (!messages.length) throw validationFailure(['query', 'format'], 'The transcript has no messages, and an ATIF trajectory needs at least one step; format=openai or native answer it empty', 'value_error');
+    return toAtif(session, messages);
+  }
   return {
     session: {
       id: session.id,

@@ -5,6 +5,7 @@ import { appendMessages, createGroup, saveSession } from '../../factories/sessio
 import { rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
 import { database } from '../../../src/db/database';
+import { atifProblems } from '../../helpers/atif';
 
 const api = useTestApp();
 let roles: Awaited<ReturnType<typeof createOrgWithRoles>>;
@@ -58,6 +59,7 @@ describe("an evaluation item's transcript and trajectory", () => {
 
     const atif = await rest(api, 'GET', `${WS}/evaluation/${job.id}/items/${item.id}/trajectory`, { token: owner.token, query: { format: 'atif' } });
     expect(atif.body).toMatchObject({ schema_version: 'ATIF-v1.7', session_id: session.id, agent: { name: 'solver' }, final_metrics: { total_steps: 2 } });
+    expect(atifProblems(atif.body)).toEqual([]);
     const openai = await rest(api, 'GET', `${WS}/evaluation/${job.id}/items/${item.id}/trajectory`, { token: owner.token, query: { format: 'openai' } });
     expect(openai.body).toEqual([{ role: 'user', content: 'solve it' }, { role: 'assistant', content: 'done' }]);
 

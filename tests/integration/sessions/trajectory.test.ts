@@ -1,5 +1,6 @@
 import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
 import { appendMessages, saveSession } from '../../factories/sessions';
+import { atifProblems } from '../../helpers/atif';
 import { rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
 
@@ -8,24 +9,6 @@ let roles: Awaited<ReturnType<typeof createOrgWithRoles>>;
 let owner: TestUser;
 let WS: string;
 let sessionId: string;
-
-/** The rules ATIF's own validator enforces on a trajectory (Harbor RFC 0001, v1.7), so "valid ATIF" is checked, not assumed. */
-function atifProblems(trajectory: any): string[] {
-  const problems: string[] = [];
-  if (trajectory.schema_version !== 'ATIF-v1.7') problems.push('schema_version');
-  if (typeof trajectory.agent?.name !== 'string') problems.push('agent.name');
-  trajectory.steps.forEach((step: any, index: number) => {
-    if (step.step_id !== index + 1) problems.push(`step ${index}: step_id ${step.step_id}`);
-    if (!['user', 'agent', 'system'].includes(step.source)) problems.push(`step ${index}: source ${step.source}`);
-    if (typeof step.message !== 'string') problems.push(`step ${index}: message`);
-    if (Number.isNaN(Date.parse(step.timestamp))) problems.push(`step ${index}: timestamp`);
-    if (step.source !== 'agent' && (step.tool_calls || step.observation || step.metrics || step.model_name)) problems.push(`step ${index}: agent-only fields on ${step.source}`);
-    const calls = new Set((step.tool_calls ?? []).map((call: any) => call.tool_call_id));
-    for (const result of step.observation?.results ?? []) if (!calls.has(result.source_call_id)) problems.push(`step ${index}: observation of unknown call ${result.source_call_id}`);
-  });
-  if (trajectory.final_metrics?.total_steps !== trajectory.steps.length) problems.push('final_metrics.total_steps');
-  return problems;
-}
 
 beforeAll(async () => {
   roles = await createOrgWithRoles();
@@ -55,7 +38,7 @@ describe('GET WS/sessions/{id}/trajectory', () => {
     expect(res.status).toBe(200);
     const trajectory = res.body;
     expect(atifProblems(trajectory)).toEqual([]);
-    expect(trajectory).toMatchObject({ session_id: sessionId, agent: { name: 'coder', model_name: 'model-x' } });
+    expect(trajectory).toMatchObject({ session_id: sessionId, agent: { name: 'coder', version: 'unknown', model_name: 'model-x' } });
     expect(trajectory.steps.map((step: any) => [step.source, step.message])).toEqual([
       ['user', 'Why does the build fail?'],
       ['agent', 'Let me look.'],
@@ -86,6 +69,40 @@ describe('GET WS/sessions/{id}/trajectory', () => {
     expect(native.body.session).toMatchObject({ id: sessionId, title: 'Fix the build' });
     expect(native.body.messages.map((message: any) => message.seq)).toEqual([2, 3, 4, 5, 6]);
     expect(native.body.events).toEqual([]);
+  });
+
+  it('gives ATIF tool calls object arguments: JSON text of an object parsed, any other value kept in the step extra', async () => {
+    const session = await saveSession(api, owner, { agent: 'coder', model: 'model-x' });
+    await appendMessages(api, owner, session.id, [
+      { role: 'user', content: 'go' },
+      {
+        role: 'assistant',
+        content: 'calling',
+        tool_calls: [
+          { id: 'c1', name: 'bash', arguments: '{"cmd": "ls"}' },
+          { id: 'c2', name: 'echo', arguments: 'not json' },
+          { id: 'c3', name: 'list', arguments: '[1, 2]' },
+          { id: 'c4', name: 'noop' },
+        ],
+      },
+    ]);
+    const res = await rest(api, 'GET', `${WS}/${session.id}/trajectory`, { token: owner.token });
+    expect(res.status).toBe(200);
+    expect(atifProblems(res.body)).toEqual([]);
+    expect(res.body.steps[1].tool_calls.map((call: any) => call.arguments)).toEqual([{ cmd: 'ls' }, {}, {}, {}]);
+    expect(res.body.steps[1].extra.raw_tool_arguments).toEqual({ c2: 'not json', c3: '[1, 2]' });
+    // The other formats keep the arguments as saved.
+    const openai = await rest(api, 'GET', `${WS}/${session.id}/trajectory`, { token: owner.token, query: { format: 'openai' } });
+    expect(openai.body[1].tool_calls.map((call: any) => call.function.arguments)).toEqual(['{"cmd": "ls"}', 'not json', '[1, 2]', '{}']);
+  });
+
+  it('refuses ATIF for a transcript without messages (ATIF needs a step: 422 at query.format); openai and native answer it empty', async () => {
+    const empty = await saveSession(api, owner, { agent: 'coder', model: 'model-x' });
+    const atif = await rest(api, 'GET', `${WS}/${empty.id}/trajectory`, { token: owner.token });
+    expect(atif.status).toBe(422);
+    expect(atif.body.errors).toEqual([{ loc: ['query', 'format'], msg: expect.stringContaining('at least one step'), type: 'value_error' }]);
+    expect((await rest(api, 'GET', `${WS}/${empty.id}/trajectory`, { token: owner.token, query: { format: 'openai' } })).body).toEqual([]);
+    expect((await rest(api, 'GET', `${WS}/${empty.id}/trajectory`, { token: owner.token, query: { format: 'native' } })).body).toMatchObject({ messages: [], events: [] });
   });
 
   it('refuses an unknown format (422 at query.format) and hides the session from other tenants (404)', async () => {
