@@ -10,7 +10,7 @@ import { createEngine } from './core/graphql-sql/engine';
 import { createGraphQLTransport } from './http/graphql-transport';
 import { opsRoutes } from './http/ops-routes';
 import { withRestLocs } from './http/read-variables';
-import { clientIp, contextFor, headerValue, observe, type RequestState } from './http/request';
+import { clientIp, contextFor, headerValue, observe, requestUrl, type RequestState } from './http/request';
 import { abortReply, attachReplyHooks, endReply, sendBody, sendError, sendStream, writeHead } from './http/respond';
 import { applyCors } from './http/cors';
 import { allowedMethods, RouteTable } from './http/route-table';
@@ -53,7 +53,7 @@ export async function createApp(): Promise<App> {
 
   /** GraphQL (Apollo) or REST (Sofa): everything past the ops routes. */
   async function route(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = requestUrl(req);
     if (req.method === 'OPTIONS') return answerOptions(res, methodsOf(url.pathname));
     checkClientVersion(headerValue(req, 'x-client-version'));
     if (url.pathname === '/graphql') return graphql.handle(req, res, url, state);
@@ -65,6 +65,7 @@ export async function createApp(): Promise<App> {
       state.route = own.route.label;
       return own.route.handle({
         req,
+        url,
         ip: clientIp(req),
         params: own.params,
         context: (hint) => contextFor(req, state, null, hint),

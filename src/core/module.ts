@@ -57,6 +57,8 @@ export interface BodyRoute {
 
 export interface BodyRouteCall {
   req: IncomingMessage;
+  /** The request's target, parsed (its query string: `url.searchParams`). */
+  url: URL;
   /** The client's address (TRUST_PROXY applies). */
   ip: string;
   params: Record<string, string>;

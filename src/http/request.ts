@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { config } from '../config/config';
 import type { AppContext, RestRequest } from '../core/context';
 import type { ScopeHint } from '../core/tenancy/scope';
+import { InvalidError } from '../core/errors';
 import { logger } from '../config/logger';
 import { requestMetrics } from '../core/metrics';
 import { enforceRequestQuota } from '../core/rate-limit';
@@ -28,6 +29,21 @@ export function headerValue(req: IncomingMessage, name: string): string | null {
   const value = req.headers[name];
   if (Array.isArray(value)) return value.join(', ');
   return value ?? null;
+}
+
+/**
+ * The request's target as a URL, parsed once per request: its path and
+ * query whatever they spell (a target beginning `//a:99999/` is a path
+ * here, not a host and port that fail to parse); 400 for a target that is
+ * no URL at all.
+ */
+export function requestUrl(req: IncomingMessage): URL {
+  const target = req.url ?? '/';
+  try {
+    return new URL(target.startsWith('/') ? `http://localhost${target}` : target, 'http://localhost');
+  } catch {
+    throw new InvalidError('The request target is not a valid URL path');
+  }
 }
 
 /**

@@ -71,7 +71,7 @@ const validate = ajv.compile(trajectory);
 
 /** Every way `value` is not a valid ATIF v1.7 trajectory (none: valid). */
 export function atifProblems(value: any): string[] {
-  if (!validate(value)) return (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message}`);
+  if (!validate(structuredClone(value))) return (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message}`);
   const problems: string[] = [];
   value.steps.forEach((item: any, index: number) => {
     if (item.step_id !== index + 1) problems.push(`steps/${index}: step_id ${item.step_id}, expected ${index + 1}`);

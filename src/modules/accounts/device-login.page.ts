@@ -179,8 +179,7 @@ export const deviceLoginPage: BodyRoute = {
   page: true,
   label: 'device_login_page',
   async handle(call) {
-    const url = new URL(call.req.url ?? PATH, 'http://localhost');
-    const code = (url.searchParams.get('code') ?? '').slice(0, 32);
+    const code = (call.url.searchParams.get('code') ?? '').slice(0, 32);
     const csrf = cookies(call.req.headers.cookie).get(CSRF_COOKIE) ?? newCsrf();
     const viewer = await signedIn(call);
     if (!viewer) return render(call, { status: 200, title: 'Device login', body: signInForm(csrf, normalizeUserCode(code) ? displayUserCode(normalizeUserCode(code)!) : code), csrf });

@@ -108,9 +108,12 @@ function readComponents(manifest: Record<string, unknown>, paths: string[], erro
     if (item.metadata !== undefined && item.metadata !== null && !isPlainObject(item.metadata)) {
       errors.push({ loc: [...loc, 'metadata'], msg: 'Input should be a valid dictionary', type: 'dict_type' });
     }
-    const key = `${item.type}:${item.name}`;
-    if (errors.length === before && seen.has(key)) errors.push({ loc: [...loc, 'name'], msg: 'duplicate component name for its type', type: 'value_error' });
-    seen.add(key);
+    // Only text names a component (an object here is already refused above, and may not even convert to text).
+    if (typeof item.type === 'string' && typeof item.name === 'string') {
+      const key = `${item.type}:${item.name}`;
+      if (errors.length === before && seen.has(key)) errors.push({ loc: [...loc, 'name'], msg: 'duplicate component name for its type', type: 'value_error' });
+      seen.add(key);
+    }
     if (errors.length > before) return;
     out.push({
       name: item.name as string,

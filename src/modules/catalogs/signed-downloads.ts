@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import tar from 'tar-stream';
@@ -69,8 +68,8 @@ export interface LinkId {
 export const linkId = (link: LinkId) => `${link.artifact_id}/${link.org_id}${link.part === null ? '' : `/${link.part}`}`;
 
 /** The parts of a signed download request (`GET /api/v1/downloads/{kind}?id&expires&signature`): 403 unless signed, 404 when the id is not a link id. */
-function verifiedRequest(kind: string, req: IncomingMessage): LinkId {
-  const id = verifyDownload(kind, new URL(req.url ?? '/', 'http://localhost').searchParams);
+function verifiedRequest(kind: string, query: URLSearchParams): LinkId {
+  const id = verifyDownload(kind, query);
   const [artifactId, orgId, ...part] = id.split('/');
   if (!isUuid(artifactId) || !isUuid(orgId)) throw new NotFoundError('Download');
   return { artifact_id: artifactId, org_id: orgId, part: part.length ? part.join('/') : null };
@@ -97,7 +96,7 @@ export function signedDownloadRoute(kind: string, download: SignedDownload): Bod
     path: `/downloads/${kind}`,
     label: download.label,
     openapi: { operationId: download.operationId, summary: download.summary, tags: ['catalogs'], security: [], responses: { '200': download.response } },
-    handle: (call) => download.serve(verifiedRequest(kind, call.req), call),
+    handle: (call) => download.serve(verifiedRequest(kind, call.url.searchParams), call),
   };
 }
 

@@ -110,7 +110,8 @@ export function toAtif(session: TrajectorySession, messages: TrajectoryMessage[]
       if (message.tool_calls?.length) {
         step.tool_calls = message.tool_calls.map((call) => {
           const args = argumentsObject(call.arguments);
-          if (!args) (extra.raw_tool_arguments ??= {})[call.id] = call.arguments;
+          // Keyed by call id, any id (`__proto__` included) an ordinary key.
+          if (!args) (extra.raw_tool_arguments ??= Object.create(null) as Record<string, unknown>)[call.id] = call.arguments;
           return { tool_call_id: call.id, function_name: call.name, arguments: args ?? {} };
         });
         for (const call of message.tool_calls) callers.set(call.id, step);

@@ -1,6 +1,6 @@
 import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { b64, capabilityBody, catalogName, publishCapability } from '../../factories/catalogs';
-import { rest } from '../../helpers/http';
+import { gql as graphqlRequest, rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 
@@ -119,6 +119,15 @@ describe('capability publishing', () => {
     const origin = await rest(api, 'POST', `/org/${org}/datasets`, { token: owner.token, body: { name: `ds-${name}`, version: '1.0.0', is_public: true, origin: { blob: 'x'.repeat(17 * 1024) } } });
     expect(origin.status).toBe(422);
     expect(origin.body.errors).toEqual([expect.objectContaining({ loc: ['body', 'origin'], type: 'too_long' })]);
+    // A component name that is an object, even one that cannot become text: 422 at the name, on both transports.
+    const objectName = await rest(api, 'POST', `/org/${org}/capabilities`, {
+      token: owner.token,
+      body: { name, version: '1.0.0', manifest: { components: [{ name: { toString: 0 }, path: 'a', type: 'tool' }] }, files: [] },
+    });
+    expect(objectName.status).toBe(422);
+    expect(locs(objectName.body)).toContainEqual(['body', 'manifest', 'components', 0, 'name']);
+    const inline = await graphqlRequest(api, `mutation { publish_capability(org: "${org}", input: { name: "${name}", version: "1.0.0", manifest: { components: [{ name: {}, path: "a", type: "tool" }] }, files: [] }) { name } }`, {}, owner.token);
+    expect(inline.body.errors![0].extensions).toMatchObject({ status: 422, errors: expect.arrayContaining([expect.objectContaining({ loc: expect.arrayContaining(['manifest', 'components', 0, 'name']) })]) });
     const notObject = await rest(api, 'POST', `/org/${org}/capabilities`, { token: owner.token, body: { name, version: '1.0.0', manifest: [1], files: [] } });
     expect(notObject.status).toBe(422);
     expect(locs(notObject.body)).toEqual([['body', 'manifest']]);

@@ -83,17 +83,19 @@ describe('GET WS/sessions/{id}/trajectory', () => {
           { id: 'c2', name: 'echo', arguments: 'not json' },
           { id: 'c3', name: 'list', arguments: '[1, 2]' },
           { id: 'c4', name: 'noop' },
+          { id: '__proto__', name: 'odd', arguments: 'text' },
         ],
       },
     ]);
     const res = await rest(api, 'GET', `${WS}/${session.id}/trajectory`, { token: owner.token });
     expect(res.status).toBe(200);
     expect(atifProblems(res.body)).toEqual([]);
-    expect(res.body.steps[1].tool_calls.map((call: any) => call.arguments)).toEqual([{ cmd: 'ls' }, {}, {}, {}]);
-    expect(res.body.steps[1].extra.raw_tool_arguments).toEqual({ c2: 'not json', c3: '[1, 2]' });
+    expect(res.body.steps[1].tool_calls.map((call: any) => call.arguments)).toEqual([{ cmd: 'ls' }, {}, {}, {}, {}]);
+    // Keyed by call id, whatever the id (JSON.parse makes `__proto__` an own key, as it was sent).
+    expect(res.body.steps[1].extra.raw_tool_arguments).toEqual(JSON.parse('{"c2": "not json", "c3": "[1, 2]", "__proto__": "text"}'));
     // The other formats keep the arguments as saved.
     const openai = await rest(api, 'GET', `${WS}/${session.id}/trajectory`, { token: owner.token, query: { format: 'openai' } });
-    expect(openai.body[1].tool_calls.map((call: any) => call.function.arguments)).toEqual(['{"cmd": "ls"}', 'not json', '[1, 2]', '{}']);
+    expect(openai.body[1].tool_calls.map((call: any) => call.function.arguments)).toEqual(['{"cmd": "ls"}', 'not json', '[1, 2]', '{}', 'text']);
   });
 
   it('refuses ATIF for a transcript without messages (ATIF needs a step: 422 at query.format); openai and native answer it empty', async () => {
