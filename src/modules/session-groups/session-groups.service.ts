@@ -1,4 +1,4 @@
-import type { WhereOptions } from 'sequelize';
+import type { Transaction, WhereOptions } from 'sequelize';
 import { SessionGroupModel } from '../../../models';
 import { resolveProject } from '../projects/projects.service';
 import type { AppContext } from '../../core/context';
@@ -6,6 +6,7 @@ import { requireScope, resolveWorkspace } from '../../core/tenancy/tenant-scope'
 import { NotFoundError } from '../../core/errors';
 import { checkPageDepth } from '../../core/pagination';
 import type { WorkspaceScope } from '../../core/tenancy/scope';
+import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
 import type { SessionGroupCreateRequest, SessionGroupListArgs, SessionGroupUpdateRequest } from './session-groups.inputs';
 
@@ -69,15 +70,15 @@ async function checkEvaluationLinks(scope: WorkspaceScope, evaluationId?: string
   if (itemId && !row.item) throw new NotFoundError('Evaluation item');
 }
 
-async function findGroup(ctx: AppContext, org: string, ws: string, groupId: string) {
-  const access = await resolveWorkspace(ctx, org, ws);
-  const group = await SessionGroupModel.findOne({ where: { id: groupId, workspace_id: access.workspace.id } });
+/** The workspace's group (404 otherwise); with a transaction, locked to its end. */
+async function findGroup(access: WorkspaceScope, groupId: string, transaction?: Transaction): Promise<SessionGroupModel> {
+  const group = await SessionGroupModel.findOne({ where: { id: groupId, workspace_id: access.workspace.id }, transaction, lock: transaction ? transaction.LOCK.UPDATE : undefined });
   if (!group) throw new NotFoundError('Session group');
-  return { access, group };
+  return group;
 }
 
 export async function getSessionGroup(ctx: AppContext, org: string, ws: string, groupId: string): Promise<SessionGroupModel> {
-  return (await findGroup(ctx, org, ws, groupId)).group;
+  return findGroup(await resolveWorkspace(ctx, org, ws), groupId);
 }
 
 export async function updateSessionGroup(
@@ -87,12 +88,17 @@ export async function updateSessionGroup(
   groupId: string,
   input: SessionGroupUpdateRequest,
 ): Promise<SessionGroupModel> {
-  const { access, group } = await findGroup(ctx, org, ws, groupId);
-  requireScope(access, 'resources:write');
-  if (input.title !== undefined) group.title = input.title;
-  if (input.status) applyStatus(group, input.status, new Date());
-  group.changed('updated_at', true);
-  return group.save();
+  const access = await resolveWorkspace(ctx, org, ws);
+  // The row is locked while its status moves: two updates at once apply one after the other, each from the
+  // status the other left (a `running` and a `failed` racing could otherwise leave `failed` without completed_at).
+  return database().transaction(async (transaction) => {
+    const group = await findGroup(access, groupId, transaction);
+    requireScope(access, 'resources:write');
+    if (input.title !== undefined) group.title = input.title;
+    if (input.status) applyStatus(group, input.status, new Date());
+    group.changed('updated_at', true);
+    return group.save({ transaction });
+  });
 }
 
 export async function listSessionGroups(

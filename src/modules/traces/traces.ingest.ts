@@ -9,7 +9,7 @@ import type { Transaction } from 'sequelize';
 import { deriveAttacksFromSpans, type StoredSpan } from '../assessments/trace-attacks';
 import { cutText, type ExportLimits, type ExportReading, type Rejection, type SpanRecord } from './otlp';
 import { acceptedWindow, ensureSpanPartitions } from './span-partitions';
-import { COPY_SPANS_SQL, EXPORT_PROJECTS_SQL, INSERT_SPANS_SQL, LOCK_TRACES_SQL, REHOME_SQL, STORED_ROOTS_SQL } from './traces.sql';
+import { COPY_SPANS_SQL, EXPORT_PROJECTS_SQL, INSERT_SPANS_SQL, LOCK_TRACES_SQL, REHOME_SQL, STORED_ROOTS_SQL, UNSETTLED_TRACES_SQL } from './traces.sql';
 
 /**
  * OTLP span ingest (decisions §15): an export's spans, each placed in a
@@ -30,7 +30,6 @@ export interface IngestResult {
 
 interface ProjectRow {
   id: string;
-  waiting: string[];
   key: string;
   workspace_id: string;
   is_default: boolean;
@@ -83,53 +82,37 @@ export async function ingestExport(scope: OrgScope, reading: ExportReading): Pro
     }
   }
   const resources = resourceTexts(spans);
-  const { placements, waiting } = await placeSpans(scope, spans, rejected);
+  const { placements, home } = await placeSpans(scope, spans, rejected);
   const rows = spans.flatMap((span, index) => (placements[index] ? [rowOf(span, placements[index])] : []));
   if (rows.length) {
     await ensureSpanPartitions();
-    const plan = storePlan(rows, waiting);
+    // The traces of the export's red-team spans (study, trial): locked, and their attacks derived.
+    const redTeamTraces = [...new Set(rows.filter((row) => row.span_type === 'study' || row.span_type === 'trial').map((row) => row.trace_id))];
     try {
-      // An export that moves no waiting child and holds no red-team span is one statement: the COPY, its own transaction.
-      if (!plan.moved.length && !plan.redTeamTraces.length) await copyIn(COPY_SPANS_SQL, copyData(scope.org.id, rows, resources));
-      else await database().transaction((transaction) => storeRows(scope, rows, plan, resources, transaction, 'copy'));
+      // An export that holds no red-team span is one statement: the COPY, its own transaction.
+      if (!redTeamTraces.length) await copyIn(COPY_SPANS_SQL, copyData(scope.org.id, rows, resources));
+      else await database().transaction((transaction) => storeRows(scope, rows, redTeamTraces, resources, transaction, 'copy'));
     } catch (error) {
       // Some spans were stored already (a retried export, or two exports of the same spans at once).
       if (!isUniqueViolation(error)) throw error;
-      await database().transaction((transaction) => storeRows(scope, rows, plan, resources, transaction, 'insert'));
+      await database().transaction((transaction) => storeRows(scope, rows, redTeamTraces, resources, transaction, 'insert'));
     }
+    await settleTraces(scope, settlingTraces(scope, rows, home));
   }
   return { accepted: rows.length + pendingCopies, rejected: rejected.length, message: rejectionMessage(rejected) };
 }
 
 type SpanRow = ReturnType<typeof rowOf>;
 
-interface StorePlan {
-  /** The traces of the export's red-team spans (study, trial): locked, and their attacks derived. */
-  redTeamTraces: string[];
-  /** The export's roots whose traces have children waiting (placed by default before the root arrived), where those move. */
-  moved: { trace_id: string; project_id: string; workspace_id: string }[];
-}
-
-function storePlan(rows: SpanRow[], waiting: Set<string>): StorePlan {
-  return {
-    redTeamTraces: [...new Set(rows.filter((row) => row.span_type === 'study' || row.span_type === 'trial').map((row) => row.trace_id))],
-    moved: rows
-      .filter((row) => row.parent_span_id === null && !row.project_inferred && waiting.has(row.trace_id))
-      .map((row) => ({ trace_id: row.trace_id, project_id: row.project_id, workspace_id: row.workspace_id })),
-  };
-}
-
 /**
  * One transaction: the spans written by COPY (or, when some were stored
- * already, by INSERT … ON CONFLICT DO NOTHING, which skips them), children
- * placed before their root moved to it, attacks derived from what is new.
+ * already, by INSERT … ON CONFLICT DO NOTHING, which skips them), attacks
+ * derived from what is new.
  */
-async function storeRows(scope: OrgScope, rows: SpanRow[], plan: StorePlan, resources: ResourceTexts, transaction: Transaction, how: 'copy' | 'insert'): Promise<void> {
+async function storeRows(scope: OrgScope, rows: SpanRow[], redTeamTraces: string[], resources: ResourceTexts, transaction: Transaction, how: 'copy' | 'insert'): Promise<void> {
   // Exports of one red-team trace take turns (a lock per trace, held to commit): a trial and its study arriving
   // in two exports at once would otherwise each miss the other's uncommitted span, and the trial would count nowhere.
-  // A move takes the same locks: the children it moves may be a study and its trials, whose attacks move with them.
-  const locked = [...new Set([...plan.redTeamTraces, ...plan.moved.map((root) => root.trace_id)])];
-  if (locked.length) await plainQuery(LOCK_TRACES_SQL, { organization_id: scope.org.id, trace_ids: locked }, { transaction });
+  await plainQuery(LOCK_TRACES_SQL, { organization_id: scope.org.id, trace_ids: redTeamTraces }, { transaction });
   let stored: StoredSpan[];
   if (how === 'copy') {
     // Optimistic: an exporter retries only after a failure, so the spans are almost always new. One already
@@ -139,15 +122,52 @@ async function storeRows(scope: OrgScope, rows: SpanRow[], plan: StorePlan, reso
   } else {
     stored = await plainQuery<StoredSpan>(INSERT_SPANS_SQL, { organization_id: scope.org.id, rows: insertRows(scope.org.id, rows, resources) }, { transaction });
   }
-  // A workspace-limited key moves only spans of its own workspace; the red-team spans moved come back.
-  const moved = plan.moved.length
-    ? await plainQuery<StoredSpan>(
-        REHOME_SQL,
-        { organization_id: scope.org.id, roots: JSON.stringify(plan.moved), key_workspace_id: scope.viewer.apiKey?.workspace_id ?? null },
-        { transaction, prepare: 'spans-rehome' },
-      )
-    : [];
-  await deriveAttacksFromSpans(scope.org.id, stored, transaction, moved);
+  await deriveAttacksFromSpans(scope.org.id, stored, transaction);
+}
+
+/**
+ * The traces an export may have to settle once committed: those where it
+ * placed children by default to wait for their root, and those of its roots
+ * placed elsewhere than where such children wait (`home`, the default
+ * project of the default workspace; a root placed there leaves them in the
+ * right place). A workspace-limited key moves only spans of its own
+ * workspace, so its roots settle nothing outside the default workspace.
+ */
+function settlingTraces(scope: OrgScope, rows: SpanRow[], home: Placement): string[] {
+  const keyWorkspace = scope.viewer.apiKey?.workspace_id ?? null;
+  const movesHome = !keyWorkspace || keyWorkspace === home.workspace_id;
+  const traces = new Set<string>();
+  for (const row of rows) {
+    if (row.project_inferred || (movesHome && row.parent_span_id === null && row.project_id !== home.project_id)) traces.add(row.trace_id);
+  }
+  return [...traces];
+}
+
+/**
+ * Children stored before their root, placed by default, follow it once both
+ * are stored, and their attacks with them. Done after the export's commit:
+ * of an export holding a root and one holding its children running at once,
+ * each read the other's uncommitted spans as absent, and the one that
+ * commits last finds both here. Usually one statement that finds nothing;
+ * else one transaction under the traces' locks (the moved children may be a
+ * study and its trials).
+ */
+async function settleTraces(scope: OrgScope, traceIds: string[]): Promise<void> {
+  if (!traceIds.length) return;
+  const organizationId = scope.org.id;
+  const unsettled = await plainQuery<{ trace_id: string }>(UNSETTLED_TRACES_SQL, { organization_id: organizationId, trace_ids: traceIds }, { prepare: 'spans-unsettled' });
+  if (!unsettled.length) return;
+  const ids = unsettled.map((row) => row.trace_id);
+  await database().transaction(async (transaction) => {
+    await plainQuery(LOCK_TRACES_SQL, { organization_id: organizationId, trace_ids: ids }, { transaction });
+    // A workspace-limited key moves only spans of its own workspace; the red-team spans moved come back.
+    const moved = await plainQuery<StoredSpan>(
+      REHOME_SQL,
+      { organization_id: organizationId, trace_ids: ids, key_workspace_id: scope.viewer.apiKey?.workspace_id ?? null },
+      { transaction, prepare: 'spans-rehome' },
+    );
+    await deriveAttacksFromSpans(organizationId, [], transaction, moved);
+  });
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -254,7 +274,7 @@ function rejectionMessage(rejected: Rejection[]): string {
  * the default workspace, or of an API key's own workspace). A span naming a
  * project outside a workspace-limited key's workspace is rejected.
  */
-async function placeSpans(scope: OrgScope, spans: SpanRecord[], rejected: Rejection[]): Promise<{ placements: (Placement | null)[]; waiting: Set<string> }> {
+async function placeSpans(scope: OrgScope, spans: SpanRecord[], rejected: Rejection[]): Promise<{ placements: (Placement | null)[]; home: Placement }> {
   const keyWorkspace = scope.viewer.apiKey?.workspace_id ?? null;
   // Each span's own reference, read once.
   const ownRefs = spans.map(projectRef);
@@ -265,7 +285,7 @@ async function placeSpans(scope: OrgScope, spans: SpanRecord[], rejected: Reject
   const refs = [...new Set(ownRefs.filter((ref): ref is string => ref !== null))];
   const projects = await plainQuery<ProjectRow>(
     EXPORT_PROJECTS_SQL,
-    { organization_id: scope.org.id, refs: [...refs, ...refs.map((ref) => ref.toLowerCase())], key_workspace_id: keyWorkspace, root_traces: [...rootRefs.keys()] },
+    { organization_id: scope.org.id, refs: [...refs, ...refs.map((ref) => ref.toLowerCase())], key_workspace_id: keyWorkspace },
     { prepare: 'spans-export-projects' },
   );
   const byRef = new Map<string, ProjectRow>();
@@ -278,7 +298,9 @@ async function placeSpans(scope: OrgScope, spans: SpanRecord[], rejected: Reject
     }
   }
   const fallback = projects.find((row) => row.is_default && (keyWorkspace ? row.workspace_id === keyWorkspace : row.workspace_is_default));
-  if (!fallback) throw new InvalidError('The organization has no default project to receive spans');
+  // Where children wait for their root: the default project of the default workspace.
+  const home = projects.find((row) => row.is_default && row.workspace_is_default);
+  if (!fallback || !home) throw new InvalidError('The organization has no default project to receive spans');
   // Traces with a span that names no project and no root in this export: their stored root decides.
   const orphanTraces = [...new Set(spans.filter((span, index) => !ownRefs[index] && !rootRefs.has(span.trace_id)).map((span) => span.trace_id))];
   const storedRoots = orphanTraces.length
@@ -303,7 +325,7 @@ async function placeSpans(scope: OrgScope, spans: SpanRecord[], rejected: Reject
     const waitsForRoot = span.parent_span_id !== null && !rootRefs.has(span.trace_id) && !keyWorkspace;
     return { project_id: fallback.id, workspace_id: fallback.workspace_id, project_inferred: waitsForRoot };
   });
-  return { placements, waiting: new Set(projects[0]?.waiting ?? []) };
+  return { placements, home: { project_id: home.id, workspace_id: home.workspace_id, project_inferred: false } };
 }
 
 /** A span as a row of the ingest statement (traces.sql.ts ROW_COLUMNS). */

@@ -46,15 +46,10 @@ export const LOCK_TRACES_SQL = `
 
 /**
  * The projects an export may name (by id or key), and the default projects,
- * of the organization; and, in the same round trip, which of the export's
- * root traces have children stored before them waiting to follow them
- * (`waiting`, on every row: through the small index of such spans), so an
- * export with none skips the move.
+ * of the organization.
  */
 export const EXPORT_PROJECTS_SQL = `
-  SELECT p.id, p.key, p.workspace_id, p.is_default, w.is_default AS workspace_is_default,
-         (SELECT coalesce(array_agg(DISTINCT s.trace_id), '{}') FROM spans s
-           WHERE s.organization_id = $organization_id AND s.project_inferred AND s.trace_id = ANY($root_traces::text[])) AS waiting
+  SELECT p.id, p.key, p.workspace_id, p.is_default, w.is_default AS workspace_is_default
     FROM projects p JOIN workspaces w ON w.id = p.workspace_id
    WHERE p.organization_id = $organization_id
      AND (p.id::text = ANY($refs::text[]) OR p.key::text = ANY($refs::text[]) OR (p.is_default AND (w.is_default OR w.id = $key_workspace_id::uuid)))
@@ -68,14 +63,26 @@ export const STORED_ROOTS_SQL = `
    ORDER BY s.trace_id, s.start_time`;
 
 /**
- * Children stored before their root, placed by default, follow the root that
- * has now arrived (through the small index of such spans); the red-team
- * spans among them come back, for their attacks to follow too.
+ * Of some traces, those with children placed by default before their root
+ * (`project_inferred`, through the small index of such spans) whose root is
+ * stored now: what an export settles after its commit.
+ */
+export const UNSETTLED_TRACES_SQL = `
+  SELECT DISTINCT s.trace_id
+    FROM spans s
+   WHERE s.organization_id = $organization_id AND s.project_inferred AND s.trace_id = ANY($trace_ids::text[])
+     AND EXISTS (SELECT 1 FROM spans r WHERE r.organization_id = s.organization_id AND r.trace_id = s.trace_id AND r.parent_span_id IS NULL)`;
+
+/**
+ * Children stored before their root, placed by default, follow their stored
+ * root (through the small index of such spans); the red-team spans among
+ * them come back, for their attacks to follow too.
  */
 export const REHOME_SQL = `
-  WITH moved AS (
+  WITH roots AS (${STORED_ROOTS_SQL}),
+  moved AS (
     UPDATE spans s SET project_id = r.project_id, workspace_id = r.workspace_id, project_inferred = false
-      FROM jsonb_to_recordset($roots::jsonb) AS r(trace_id text, project_id uuid, workspace_id uuid)
+      FROM roots r
      WHERE s.organization_id = $organization_id AND s.trace_id = r.trace_id AND s.project_inferred
        AND ($key_workspace_id::uuid IS NULL OR s.workspace_id = $key_workspace_id::uuid)
     RETURNING s.trace_id, s.span_id, s.parent_span_id, s.span_type)

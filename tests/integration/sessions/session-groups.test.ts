@@ -179,6 +179,18 @@ describe('group counts, list, get and patch', () => {
     expect(Date.parse(cancelled.body.completed_at)).toBeGreaterThan(Date.parse(done.body.completed_at));
   });
 
+  it('applies two status updates racing one after the other: a terminal status always has completed_at, running never', async () => {
+    const group = await createGroup(api, roles.contributor, { status: 'running' }, { orgKey: roles.orgKey });
+    const patch = (status: string) => rest(api, 'PATCH', `${path}/${group.id}`, { token: roles.contributor.token, body: { status } });
+    for (let round = 0; round < 15; round += 1) {
+      expect((await patch('completed')).status).toBe(200);
+      const replies = await Promise.all([patch('running'), patch('failed')]);
+      expect(replies.map((reply) => reply.status)).toEqual([200, 200]);
+      const stored = (await rest(api, 'GET', `${path}/${group.id}`, { token: roles.contributor.token })).body;
+      expect({ round, status: stored.status, completed: stored.completed_at !== null }).toEqual({ round, status: stored.status, completed: stored.status !== 'running' });
+    }
+  });
+
   it('answers 404 for an unknown or foreign group and 422 for a malformed id', async () => {
     const stranger = await createUser();
     const foreign = await createGroup(api, stranger);

@@ -66,6 +66,30 @@ async function sendRaw(body: Buffer, headers: Record<string, string>, apiKey = k
   return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
 }
 
+/** A project of a new workspace of the owner's organization (not the default one). */
+async function otherProject(): Promise<{ project: { id: string; key: string }; workspaceKey: string }> {
+  const workspace = await rest(api, 'POST', `/org/${owner.orgKey}/ws`, { token: owner.token, body: { key: `ws-${hex(3)}`, name: 'Elsewhere' } });
+  const project = await rest(api, 'POST', `/org/${owner.orgKey}/ws/${workspace.body.key}/projects`, { token: owner.token, body: { key: `p-${hex(3)}`, name: 'Traced' } });
+  expect([workspace.status, project.status]).toEqual([201, 201]);
+  return { project: project.body, workspaceKey: workspace.body.key };
+}
+
+/** The daily partition of spans starting at `ns` (migration 0060, span-partitions.ts). */
+const partitionOf = (ns: bigint) => `spans_p${new Date(Number(ns / 1_000_000n)).toISOString().slice(0, 10).replace(/-/g, '')}`;
+
+/** Returns once a statement waits for a lock on `table`. */
+async function waitingOn(table: string): Promise<void> {
+  for (let attempt = 0; attempt < 400; attempt += 1) {
+    const [row] = await database().query<{ n: number }>('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = $table::regclass', {
+      bind: { table },
+      type: QueryTypes.SELECT,
+    });
+    if (row.n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`nothing waited on ${table}`);
+}
+
 async function stats(traceId: string, token = owner.token) {
   return rest(api, 'GET', `${WS}/traces/${traceId}/stats`, { token });
 }
@@ -91,24 +115,62 @@ describe('POST /org/{org}/otel/traces', () => {
     expect(list.body.traces.filter((item: { trace_id: string }) => item.trace_id === traceId)).toHaveLength(1);
   });
 
-  it('writes an export that moves no waiting child in one COPY of its own, and one that does in one transaction', async () => {
+  it('writes an export in one COPY of its own, and moves children waiting for a root after it in one transaction', async () => {
     // (The process's first export also makes sure of the partitions.)
     await send(exportOf([span({ traceId: hex(16) })]));
     const traceId = hex(16);
     const root = span({ traceId, name: 'root' });
     const whole = await countStatements(() => send(exportOf([root, span({ traceId, parentSpanId: root.spanId })])));
     expect(whole.result.body).toEqual({ accepted: 2, rejected: 0 });
-    // The key, the projects (with the waiting check), the COPY.
+    // The key, the projects, the COPY.
     expect(whole.statements).toHaveLength(3);
     expect(whole.statements[2]).toMatch(/^COPY spans/);
+    // Sequelize logs its transaction statements as `Executing (id): …`.
+    const verbsOf = (statements: string[]) => statements.map((sql) => sql.replace(/^Executing \(\S+\): /, '').trim().split(/\s+/)[0]);
+    // A root that names no project lands where its waiting children are (the default project): nothing to move.
+    const home = hex(16);
+    const homeRoot = hex(8);
+    await send(exportOf([span({ traceId: home, parentSpanId: homeRoot, name: 'child first' })]));
+    const staying = await countStatements(() => send(exportOf([span({ traceId: home, spanId: homeRoot, name: 'root last' })])));
+    expect(verbsOf(staying.statements)).toEqual(['SELECT', 'SELECT', 'COPY']);
+    expect((await stats(home)).body.total_spans).toBe(2);
+    // A root naming another project: after its COPY, one look for waiting children, then one transaction moves them.
+    const { project } = await otherProject();
     const late = hex(16);
     const rootId = hex(8);
     await send(exportOf([span({ traceId: late, parentSpanId: rootId, name: 'child first' })]));
-    const moving = await countStatements(() => send(exportOf([span({ traceId: late, spanId: rootId, name: 'root last' })])));
-    // Sequelize logs its transaction statements as `Executing (id): …`.
-    const verbs = moving.statements.map((sql) => sql.replace(/^Executing \(\S+\): /, '').trim().split(/\s+/)[0]);
-    // The key, the projects, then one transaction: the trace's lock, the COPY, the move (returning the red-team spans it moved).
-    expect(verbs).toEqual(['SELECT', 'SELECT', 'START', 'SELECT', 'COPY', 'WITH', 'COMMIT;']);
+    const moving = await countStatements(() => send(exportOf([span({ traceId: late, spanId: rootId, name: 'root last', attributes: { 'dreadnode.project': project.id } })])));
+    // The key, the projects, the COPY, the look, then the traces' lock and the move (returning the red-team spans it moved).
+    expect(verbsOf(moving.statements)).toEqual(['SELECT', 'SELECT', 'COPY', 'SELECT', 'START', 'SELECT', 'WITH', 'COMMIT;']);
+  });
+
+  it('places a child with its root when the two exports run at once, whichever commits last (a lock holds one back)', async () => {
+    const { project, workspaceKey } = await otherProject();
+    for (const heldBack of ['root', 'child'] as const) {
+      const traceId = hex(16);
+      const rootId = hex(8);
+      const rootStart = nowNs();
+      // The child starts the next day (a long trace): its own partition, so one export can be held back and not the other.
+      const childStart = rootStart + 86_400_000_000_000n;
+      const root = span({ traceId, spanId: rootId, name: 'root', startNs: rootStart, attributes: { 'dreadnode.project': project.id } });
+      const child = span({ traceId, parentSpanId: rootId, name: 'child', startNs: childStart });
+      const [first, second] = heldBack === 'root' ? [root, child] : [child, root];
+      const partition = partitionOf(heldBack === 'root' ? rootStart : childStart);
+      // The first export reads (its placement, its projects) before its COPY waits on the lock; the second runs whole meanwhile.
+      const lock = await database().transaction();
+      const held = database()
+        .query(`LOCK TABLE ${partition} IN SHARE MODE`, { transaction: lock })
+        .then(() => send(exportOf([first])));
+      try {
+        await waitingOn(partition);
+        expect((await send(exportOf([second]))).status).toBe(200);
+      } finally {
+        await lock.rollback();
+      }
+      expect((await held).status).toBe(200);
+      const spans = await rest(api, 'GET', `/org/${owner.orgKey}/ws/${workspaceKey}/traces/${traceId}/spans`, { token: owner.token });
+      expect({ heldBack, names: spans.body.data.map((row: { name: string }) => row.name).sort() }).toEqual({ heldBack, names: ['child', 'root'] });
+    }
   });
 
   it('stores the spans once when the same export arrives several times at once', async () => {
