@@ -133,13 +133,11 @@ export async function revokeApiKey(ctx: AppContext, id: string): Promise<ApiKeyM
   return markRevoked(row);
 }
 
-/** Idempotent: a key revoked earlier keeps its first revocation time. */
+/** Idempotent: a key revoked earlier keeps its first revocation time (one conditional UPDATE: of two revocations at once, the first stays). */
 async function markRevoked(row: ApiKeyModel): Promise<ApiKeyModel> {
-  if (!row.revoked_at) {
-    row.revoked_at = new Date();
-    await row.save();
-  }
-  return row;
+  if (row.revoked_at) return row;
+  await ApiKeyModel.update({ revoked_at: new Date() }, { where: { id: row.id, revoked_at: null } });
+  return row.reload();
 }
 
 /** Revokes the key the request was made with, when that key allows it. */
