@@ -249,28 +249,29 @@ export async function readTranscript(
   const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
   const session = await findSession(scope, ref);
   const limit = args.limit ?? DEFAULT_TRANSCRIPT_PAGE;
-  const rows = await messagesAfter(ctx, session.id, args.after_seq ?? 0, limit + 1, Boolean(args.include_compacted));
+  const rows = await messagesAfter(ctx, session.id, args.after_seq ?? 0, limit, Boolean(args.include_compacted), true);
   return { session, messages: rows.slice(0, limit), has_more: rows.length > limit };
 }
 
 /**
  * Up to `limit` messages of a session after seq `after`, in seq order;
- * compacted ones only when asked (every read of a transcript). Their sizes
+ * compacted ones only when asked (every read of a transcript); with
+ * `probe`, one more, to tell whether there are more (it counts nothing
+ * against the budget: it is not part of the reply). Their sizes
  * (`session_messages.bytes`) count against what the request may load for
  * its reply (loadWithinReply): PostgreSQL sends the messages up to that budget
  * and the first one past it, which makes the read 422 reply_too_large, so
  * a document of many transcript reads never loads more than one reply can
  * hold.
  */
-export function messagesAfter(ctx: AppContext, sessionId: string, after: number, limit: number, includeCompacted: boolean): Promise<SessionMessageModel[]> {
+export function messagesAfter(ctx: AppContext, sessionId: string, after: number, limit: number, includeCompacted: boolean, probe = false): Promise<SessionMessageModel[]> {
   return loadWithinReply(ctx, async (budget) => {
-    const rows = await database().query(
-      withinBudgetSql(
-        messageRows(`FROM session_messages m WHERE m.session_id = $id AND m.seq > $after ${includeCompacted ? '' : 'AND m.compacted_at IS NULL'} ORDER BY m.seq LIMIT $limit`),
-        ['seq'],
-      ),
-      { bind: { id: sessionId, after, limit, budget }, model: SessionMessageModel, mapToModel: true },
-    );
+    const page = `SELECT * FROM session_messages x WHERE x.session_id = $id AND x.seq > $after ${includeCompacted ? '' : 'AND x.compacted_at IS NULL'} ORDER BY x.seq LIMIT $read`;
+    const rows = await database().query(withinBudgetSql(messageRows(`FROM (${page}) m`, '$limit'), ['seq']), {
+      bind: { id: sessionId, after, limit, read: probe ? limit + 1 : limit, budget },
+      model: SessionMessageModel,
+      mapToModel: true,
+    });
     return { value: rows, bytes: loadedBytes(rows.map((row) => row.get('loaded'))) };
   });
 }

@@ -142,3 +142,25 @@ it('refuses one REST transcript page that loads more than MAX_REPLY_BYTES with 4
     overrideConfig({ MAX_REPLY_BYTES: LIMIT });
   }
 });
+
+it("does not count a page's probe for more against the budget: a page that fits is 200 with has_more, whatever comes after it", async () => {
+  const session = await saveSession(api, owner);
+  const messages = [
+    ...Array.from({ length: 5 }, (_, n) => ({ role: n % 2 ? 'assistant' : 'user', content: `${n}:${'s'.repeat(2000)}` })),
+    { role: 'user', content: 'L'.repeat(30_000) },
+  ];
+  expect((await rest(api, 'POST', `${WS}/${session.id}/transcript`, { token: owner.token, body: { messages } })).status).toBe(201);
+  overrideConfig({ MAX_REPLY_BYTES: 16 * 1024 });
+  try {
+    const page = await rest(api, 'GET', `${WS}/${session.id}/transcript?limit=5`, { token: owner.token });
+    expect(page.status).toBe(200);
+    expect(page.body.messages).toHaveLength(5);
+    expect(page.body.has_more).toBe(true);
+    // The large message itself does not fit: asking for it is refused.
+    const whole = await rest(api, 'GET', `${WS}/${session.id}/transcript?limit=6`, { token: owner.token });
+    expect(whole.status).toBe(422);
+    expect(whole.body.errors[0].type).toBe('reply_too_large');
+  } finally {
+    overrideConfig({ MAX_REPLY_BYTES: LIMIT });
+  }
+});
