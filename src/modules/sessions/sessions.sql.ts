@@ -177,10 +177,6 @@ export function facetSql(whereSql: string): string {
 /**
  * Transcript messages `m` of `from` (the FROM clause on, naming them `m`)
  * with their stored size (`bytes`) as the reply budget counts it: the rows
- * every transcript read cuts at that budget (core/reply-budget.ts). With
- * `counted` (a parameter), the messages in seq order past that many count
- * nothing: a page's probe for more, read to say `has_more`, is not part of
- * the reply.
+ * every transcript read cuts at that budget (core/reply-budget.ts).
  */
-export const messageRows = (from: string, counted?: string) =>
-  `SELECT m.*, ${counted ? `CASE WHEN row_number() OVER (ORDER BY m.seq) > ${counted} THEN 0 ELSE m.bytes END` : 'm.bytes'} AS size ${from}`;
+export const messageRows = (from: string) => `SELECT m.*, m.bytes AS size ${from}`;

@@ -188,8 +188,8 @@ export async function sessionTrajectory(
 
 /** A session's trajectory (also an evaluation item's, through its session). */
 export async function trajectoryOf(ctx: AppContext, session: SessionModel, format: TrajectoryFormat, includeCompacted: boolean): Promise<unknown> {
-  const rows = await messagesAfter(ctx, session.id, 0, MAX_TRAJECTORY_MESSAGES, includeCompacted, true);
-  if (rows.length > MAX_TRAJECTORY_MESSAGES) {
+  const { messages: rows, more } = await messagesAfter(ctx, session.id, 0, MAX_TRAJECTORY_MESSAGES, includeCompacted);
+  if (more) {
     throw validationFailure(['query', 'format'], `The transcript holds more than ${MAX_TRAJECTORY_MESSAGES} messages; read it page by page (GET …/transcript)`, 'too_long');
   }
   const messages = rows.map((row) => row.get({ plain: true }) as unknown as TrajectoryMessage);

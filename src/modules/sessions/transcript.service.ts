@@ -249,35 +249,41 @@ export async function readTranscript(
   const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
   const session = await findSession(scope, ref);
   const limit = args.limit ?? DEFAULT_TRANSCRIPT_PAGE;
-  const rows = await messagesAfter(ctx, session.id, args.after_seq ?? 0, limit, Boolean(args.include_compacted), true);
-  return { session, messages: rows.slice(0, limit), has_more: rows.length > limit };
+  const { messages, more } = await messagesAfter(ctx, session.id, args.after_seq ?? 0, limit, Boolean(args.include_compacted));
+  return { session, messages, has_more: more };
 }
 
 /**
  * Up to `limit` messages of a session after seq `after`, in seq order;
- * compacted ones only when asked (every read of a transcript); with
- * `probe`, one more, to tell whether there are more (it counts nothing
- * against the budget: it is not part of the reply). Their sizes
- * (`session_messages.bytes`) count against what the request may load for
- * its reply (loadWithinReply): PostgreSQL sends the messages up to that budget
- * and the first one past it, which makes the read 422 reply_too_large, so
- * a document of many transcript reads never loads more than one reply can
- * hold.
+ * compacted ones only when asked (every read of a transcript), and whether
+ * more follow them (`more`: asked of the index after the last one, so no
+ * message past the page is read). Their sizes (`session_messages.bytes`)
+ * count against what the request may load for its reply (loadWithinReply):
+ * PostgreSQL sends the messages up to that budget and the first one past
+ * it, which makes the read 422 reply_too_large, so a document of many
+ * transcript reads never loads more than one reply can hold.
  */
-export function messagesAfter(ctx: AppContext, sessionId: string, after: number, limit: number, includeCompacted: boolean, probe = false): Promise<SessionMessageModel[]> {
+export function messagesAfter(
+  ctx: AppContext,
+  sessionId: string,
+  after: number,
+  limit: number,
+  includeCompacted: boolean,
+): Promise<{ messages: SessionMessageModel[]; more: boolean }> {
   return loadWithinReply(ctx, async (budget) => {
-    const page = `SELECT * FROM session_messages x WHERE x.session_id = $id AND x.seq > $after ${includeCompacted ? '' : 'AND x.compacted_at IS NULL'} ORDER BY x.seq LIMIT $read`;
-    const rows = await database().query(withinBudgetSql(messageRows(`FROM (${page}) m`, '$limit'), ['seq']), {
-      bind: { id: sessionId, after, limit, read: probe ? limit + 1 : limit, budget },
-      model: SessionMessageModel,
-      mapToModel: true,
-    });
-    return { value: rows, bytes: loadedBytes(rows.map((row) => row.get('loaded'))) };
+    const kept = (alias: string) => (includeCompacted ? '' : `AND ${alias}.compacted_at IS NULL`);
+    const page = withinBudgetSql(messageRows(`FROM session_messages m WHERE m.session_id = $id AND m.seq > $after ${kept('m')} ORDER BY m.seq LIMIT $limit`), ['seq']);
+    const rows = await database().query(
+      `SELECT w.*, CASE WHEN w.seq = max(w.seq) OVER () THEN EXISTS (SELECT 1 FROM session_messages x WHERE x.session_id = $id AND x.seq > w.seq ${kept('x')}) END AS more
+         FROM (${page}) w ORDER BY w.seq`,
+      { bind: { id: sessionId, after, limit, budget }, model: SessionMessageModel, mapToModel: true },
+    );
+    return { value: { messages: rows, more: rows.at(-1)?.get('more') === true }, bytes: loadedBytes(rows.map((row) => row.get('loaded'))) };
   });
 }
 
 /** The events a session read asks for: its non-compacted transcript messages after `after_sequence`, as a transcript page reads them; null when not asked. */
 export async function sessionEvents(ctx: AppContext, sessionId: string, args: SessionEventsArgs): Promise<SessionMessageModel[] | null> {
   if (!asksForEvents(args)) return null;
-  return messagesAfter(ctx, sessionId, args.after_sequence ?? 0, args.limit ?? DEFAULT_TRANSCRIPT_PAGE, false);
+  return (await messagesAfter(ctx, sessionId, args.after_sequence ?? 0, args.limit ?? DEFAULT_TRANSCRIPT_PAGE, false)).messages;
 }

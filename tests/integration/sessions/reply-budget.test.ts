@@ -17,6 +17,7 @@ const api = useTestApp();
 let owner: TestUser;
 let WS: string;
 const before = config().MAX_REPLY_BYTES;
+const statementBound = config().MAX_STATEMENT_READ_BYTES;
 const LIMIT = 64 * 1024;
 const sessions: string[] = [];
 
@@ -152,15 +153,18 @@ it("does not count a page's probe for more against the budget: a page that fits 
   expect((await rest(api, 'POST', `${WS}/${session.id}/transcript`, { token: owner.token, body: { messages } })).status).toBe(201);
   overrideConfig({ MAX_REPLY_BYTES: 16 * 1024 });
   try {
+    // No statement of the page's read brings the message after it back (it alone is over this bound).
+    overrideConfig({ MAX_STATEMENT_READ_BYTES: 24 * 1024 });
     const page = await rest(api, 'GET', `${WS}/${session.id}/transcript?limit=5`, { token: owner.token });
     expect(page.status).toBe(200);
     expect(page.body.messages).toHaveLength(5);
     expect(page.body.has_more).toBe(true);
+    overrideConfig({ MAX_STATEMENT_READ_BYTES: statementBound });
     // The large message itself does not fit: asking for it is refused.
     const whole = await rest(api, 'GET', `${WS}/${session.id}/transcript?limit=6`, { token: owner.token });
     expect(whole.status).toBe(422);
     expect(whole.body.errors[0].type).toBe('reply_too_large');
   } finally {
-    overrideConfig({ MAX_REPLY_BYTES: LIMIT });
+    overrideConfig({ MAX_REPLY_BYTES: LIMIT, MAX_STATEMENT_READ_BYTES: statementBound });
   }
 });

@@ -85,7 +85,7 @@ describe('GET WS/sessions/{id} with events', () => {
     expect(res.status).toBe(200);
     // The tenant, the session, its events, its usage, its creator (no project or group here).
     expect(statements).toHaveLength(5);
-    expect(statements.filter((sql) => sql.includes('session_messages') && sql.includes('x.seq >'))).toHaveLength(1);
+    expect(statements.filter((sql) => sql.includes('session_messages') && sql.includes('m.seq >'))).toHaveLength(1);
   });
 
   it('prices the events of a GraphQL read by its limit', async () => {
