@@ -69,6 +69,8 @@ describe('database failures', () => {
     ['the same message from elsewhere', new Error('Connection terminated unexpectedly')],
     ['another driver message', fromDriver(new Error('Query values must be an array'))],
     ['an ordinary statement error', sequelizeError(pgError('42P01', 'relation does not exist'))],
+    ['a data exception of the service\'s own making (22012 division by zero)', sequelizeError(pgError('22012', 'division by zero'))],
+    ['a COPY text the service wrote wrong (22P04)', fromDriver(pgError('22P04', 'missing data for column'))],
   ])('keeps %s a masked 500', (_, error) => {
     expect(statusOf(error)).toBe(500);
   });

@@ -83,15 +83,23 @@ export function sqlState(error: unknown): string | undefined {
 }
 
 /**
- * A value PostgreSQL refused that no validation caught: class 22 (data
- * exception: too long, out of range, malformed text) or 54 (program limit:
- * an index entry too large). It came with the request, so it is 422, not a
- * masked 500; reportError logs it as a warning, since the validation that
- * should have said where is missing.
+ * SQLSTATEs of a value PostgreSQL refuses as it stores or casts it, which a
+ * request's input can cause: too long (22001), out of range (22003), a
+ * malformed or overflowing date or time (22007, 22008), a character the
+ * encoding cannot hold (22021, 22P05: a NUL), malformed text for its type
+ * (22P02), an index entry too large (54000). Other data exceptions (a COPY
+ * text the service wrote wrong, a division by zero) stay server errors.
+ */
+const REFUSED_VALUE_STATES = new Set(['22001', '22003', '22007', '22008', '22021', '22P02', '22P05', '54000']);
+
+/**
+ * A value PostgreSQL refused that no validation caught (REFUSED_VALUE_STATES).
+ * It came with the request, so it is 422, not a masked 500; reportError
+ * logs it as a warning, since the validation that should have said where is
+ * missing.
  */
 function refusedValue(error: unknown): boolean {
-  const state = sqlState(error);
-  return state !== undefined && (state.startsWith('22') || state.startsWith('54'));
+  return REFUSED_VALUE_STATES.has(sqlState(error) ?? '');
 }
 
 /** SQLSTATEs of a server that went away: class 08 (connection exception) and 57P01-03 (shutdown, crash, not accepting yet). */

@@ -12,8 +12,11 @@ export const INDEX_ENTRY_BUDGET = 2400;
 /** Bytes of text as stored (UTF-8); none for null. */
 export const textBytes = (value: string | null | undefined): number => (value ? Buffer.byteLength(value, 'utf8') : 0);
 
-/** An upper bound of a text[] as stored: the array header, then each element's length word and bytes. */
-export const textArrayBytes = (values: readonly string[] | null | undefined): number => (values ? 24 + values.reduce((sum, value) => sum + 4 + textBytes(value), 0) : 0);
+/** An upper bound of a text[] as stored: the array header, then each element's length word, bytes and padding to 4 bytes. */
+export const textArrayBytes = (values: readonly string[] | null | undefined): number => (values ? 24 + values.reduce((sum, value) => sum + 4 + textBytes(value) + 3, 0) : 0);
+
+/** What a uuid takes of an index entry. */
+export const UUID_BYTES = 16;
 
 /**
  * 422 `too_long` at `loc` when the text a row carries in an index entry

@@ -4,10 +4,11 @@
  * must stay inside the bundle once any consumer has percent-decoded it, and
  * must not hide or reorder what a person reads. Pure functions, no I/O.
  */
+import { INDEX_ENTRY_BUDGET, UUID_BYTES } from '../../core/validation/index-entry';
 
 export const MAX_BUNDLE_PATH_LENGTH = 1024;
-/** A path is the key of its file's row (with its bundle's id): its UTF-8 must fit a btree index entry (2704 bytes). */
-export const MAX_BUNDLE_PATH_BYTES = 2048;
+/** A path is the key of its file's row with its bundle's id: together they fit one index entry. */
+export const MAX_BUNDLE_PATH_BYTES = INDEX_ENTRY_BUDGET - UUID_BYTES;
 /** Most file systems refuse a longer file name (bytes of UTF-8). */
 export const MAX_BUNDLE_SEGMENT_BYTES = 255;
 /** More layers of percent-encoding than any honest name needs. */

@@ -72,7 +72,7 @@ async function checkEvaluationLinks(scope: WorkspaceScope, evaluationId?: string
 
 /** The workspace's group (404 otherwise); with a transaction, locked to its end. */
 async function findGroup(access: WorkspaceScope, groupId: string, transaction?: Transaction): Promise<SessionGroupModel> {
-  const group = await SessionGroupModel.findOne({ where: { id: groupId, workspace_id: access.workspace.id }, transaction, lock: transaction ? transaction.LOCK.UPDATE : undefined });
+  const group = await SessionGroupModel.findOne({ where: { id: groupId, workspace_id: access.workspace.id }, transaction, lock: transaction ? transaction.LOCK.NO_KEY_UPDATE : undefined });
   if (!group) throw new NotFoundError('Session group');
   return group;
 }

@@ -112,7 +112,7 @@ type SpanRow = ReturnType<typeof rowOf>;
 async function storeRows(scope: OrgScope, rows: SpanRow[], redTeamTraces: string[], resources: ResourceTexts, transaction: Transaction, how: 'copy' | 'insert'): Promise<void> {
   // Exports of one red-team trace take turns (a lock per trace, held to commit): a trial and its study arriving
   // in two exports at once would otherwise each miss the other's uncommitted span, and the trial would count nowhere.
-  await plainQuery(LOCK_TRACES_SQL, { organization_id: scope.org.id, trace_ids: redTeamTraces }, { transaction });
+  if (redTeamTraces.length) await plainQuery(LOCK_TRACES_SQL, { organization_id: scope.org.id, trace_ids: redTeamTraces }, { transaction });
   let stored: StoredSpan[];
   if (how === 'copy') {
     // Optimistic: an exporter retries only after a failure, so the spans are almost always new. One already

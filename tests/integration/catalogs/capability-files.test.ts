@@ -30,7 +30,7 @@ const BAD_PATHS: [string, string][] = [
   ['a bidirectional isolate', 'agents/x\u2066.md'],
   ['a right-to-left mark', 'agents/x\u200F.md'],
   ['a Windows device name', 'agents/con.md'],
-  ['over 2048 bytes of UTF-8 (under 1024 characters, each segment within 255 bytes)', incompressiblePath()],
+  ['more UTF-8 than one index entry holds (under 1024 characters, each segment within 255 bytes)', incompressiblePath()],
 ];
 
 /** 11 segments of 85 different CJK characters (255 bytes each): 945 characters, 2,815 bytes that do not compress, the key of its file's row. */
