@@ -39,7 +39,10 @@ import { measureRounds, roundsLine } from './rounds';
  *
  * Options: BENCH_DATABASE_URL, BENCH_TRACE_BATCHES (per round, default
  * 200), BENCH_TRACE_SPANS (default 1,000,000), BENCH_SECONDS (default 8),
- * BENCH_ROUNDS (ingest rounds and read rounds, default 3).
+ * BENCH_ROUNDS (ingest rounds and read rounds, default 3),
+ * BENCH_TRACE_ROOT_PROJECT=1 (each trace's root names a project other than
+ * the default one, as the SDK's do: the export then looks for children
+ * waiting for its roots after its commit, one statement more).
  */
 const BATCH = 512;
 const BATCHES = Number(process.env.BENCH_TRACE_BATCHES ?? 200);
@@ -48,6 +51,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Ingest rounds: BENCH_ROUNDS made even, so HTTP and COPY go first equally often. */
 const INGEST_ROUNDS = Math.max(2, ROUNDS + (ROUNDS % 2));
+/** The key of the project roots name with BENCH_TRACE_ROOT_PROJECT=1 (not the default project). */
+const ROOT_PROJECT = process.env.BENCH_TRACE_ROOT_PROJECT === '1' ? 'traced' : null;
 /** The service's HTTP workers (WEB_CONCURRENCY) in the ingest runs: one, and one per core (BENCH_TRACE_WORKERS). */
 const WORKERS = [...new Set([1, Number(process.env.BENCH_TRACE_WORKERS ?? os.cpus().length)])];
 
@@ -81,7 +86,14 @@ function batchSpans(seed: number): BenchSpan[] {
         name: s === 0 ? 'task run' : `tool call ${s % 7}`,
         type: s === 0 ? 'task' : 'tool',
         startNs: now + BigInt(seed * 1000 + s) * 1000n,
-        attributes: { 'dreadnode.type': s === 0 ? 'task' : 'tool', 'dreadnode.run.id': `run-${seed}`, 'tool.name': `tool-${s % 7}`, 'llm.tokens': s * 13, input: 'x'.repeat(200) },
+        attributes: {
+          'dreadnode.type': s === 0 ? 'task' : 'tool',
+          'dreadnode.run.id': `run-${seed}`,
+          'tool.name': `tool-${s % 7}`,
+          'llm.tokens': s * 13,
+          input: 'x'.repeat(200),
+          ...(s === 0 && ROOT_PROJECT ? { 'dreadnode.project': ROOT_PROJECT } : {}),
+        },
       });
     }
   }
@@ -155,11 +167,18 @@ async function fixture() {
     `INSERT INTO projects (organization_id, workspace_id, key, name, is_default) VALUES ($org, $ws, 'default', 'Default', true) RETURNING id`,
     { type: QueryTypes.SELECT, bind: { org: org.id, ws: ws.id } },
   );
+  // With BENCH_TRACE_ROOT_PROJECT, the roots name another project, and their children follow them there.
+  const [named] = ROOT_PROJECT
+    ? await db.query<{ id: string }>(`INSERT INTO projects (organization_id, workspace_id, key, name, is_default) VALUES ($org, $ws, $key, 'Traced', false) RETURNING id`, {
+        type: QueryTypes.SELECT,
+        bind: { org: org.id, ws: ws.id, key: ROOT_PROJECT },
+      })
+    : [project];
   const key = generateApiKey();
   await db.query(`INSERT INTO api_keys (user_id, name, key_hash, masked_key, allow_self_revoke, last_used_at) VALUES ($user, 'bench', $hash, $masked, false, now())`, {
     bind: { user: user.id, hash: key.hash, masked: key.masked },
   });
-  return { orgKey: `traces-${suffix}`, ids: { org: org.id, ws: ws.id, project: project.id }, apiKey: key.key, token: signAccessToken({ id: user.id, token_version: 0 }) };
+  return { orgKey: `traces-${suffix}`, ids: { org: org.id, ws: ws.id, project: named.id }, apiKey: key.key, token: signAccessToken({ id: user.id, token_version: 0 }) };
 }
 
 /**
