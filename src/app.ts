@@ -57,9 +57,10 @@ export async function createApp(): Promise<App> {
     if (req.method === 'OPTIONS') return answerOptions(res, methodsOf(url.pathname));
     checkClientVersion(headerValue(req, 'x-client-version'));
     if (url.pathname === '/graphql') return graphql.handle(req, res, url, state);
-    // A path the ops routes serve, asked with another method.
+    // A path the ops routes serve, asked with another method; or spelled otherwise than they match it
+    // (`/api/v1/./health`: ops routes match the target as sent), which, like every path, is served only exactly.
     const ops = allowedMethods(opsTable, url.pathname);
-    if (ops.length) throw new MethodNotAllowedError(ops);
+    if (ops.length) throw ops.includes(req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET')) ? new NotFoundError('Route') : new MethodNotAllowedError(ops);
     const own = bodyTable.match(req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET'), url.pathname);
     if (own) {
       state.route = own.route.label;

@@ -67,6 +67,9 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
     gateway,
     stringifyResult,
     csrfPrevention: true,
+    // No automatic persisted queries: the allow-list of documents is GRAPHQL_TRUSTED_DOCUMENTS, and APQ's
+    // hash lookup answered a hash that is not text with a 500 (a client sending one is told it is not supported).
+    persistedQueries: false,
     introspection: config().GRAPHQL_INTROSPECTION,
     // Off in production: a validation error then names no field or type the caller did not write ("Did you mean …?").
     hideSchemaDetailsFromClientErrors: !config().GRAPHQL_FIELD_SUGGESTIONS,

@@ -124,9 +124,19 @@ export class ConflictError extends AppError {
   }
 }
 
+/**
+ * The most problems a 422 lists: a request of a thousand bad list items is
+ * told about the first ones (and how many there were), not sent a reply
+ * larger than itself.
+ */
+export const MAX_VALIDATION_ITEMS = 100;
+
 export class ValidationError extends AppError {
   constructor(errors: ValidationItem[], detail = 'Request validation failed') {
-    super(422, 'validation_error', detail, { errors });
+    const more = errors.length - MAX_VALIDATION_ITEMS;
+    super(422, 'validation_error', more > 0 ? `${detail} (the first ${MAX_VALIDATION_ITEMS} of ${errors.length} problems)` : detail, {
+      errors: more > 0 ? errors.slice(0, MAX_VALIDATION_ITEMS) : errors,
+    });
   }
 }
 

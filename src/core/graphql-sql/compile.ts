@@ -22,7 +22,12 @@ import { SqlParams, type SqlField, type SqlListRoot, type SqlRoot, type SqlStore
 
 /** The statement that answers a query, before its root fields' tenant checks ran. */
 export interface CompiledQuery {
-  /** The reply's root keys, in reply order: the statement's one row has a column of JSON text for each. */
+  /**
+   * The reply's root keys, in reply order: the statement's one row has a
+   * column of JSON text for each, by position (`c0`, `c1`, …: a key such as
+   * `__proto__` would not survive as a property of the row node-postgres
+   * builds).
+   */
   keys: string[];
   /** Each root field with its arguments. */
   roots: { key: string; field: string; args: Record<string, unknown> }[];
@@ -151,9 +156,8 @@ export function compileQuery(
       }
       const definition = queryType.getFields()[name];
       const root = definition?.extensions.sqlRoot as SqlRoot | SqlListRoot | undefined;
-      // A root declared for the other shape (one row, a list), or a key PostgreSQL would cut, is the resolvers' (before the root's check reads anything).
+      // A root declared for the other shape (one row, a list) is the resolvers' (before the root's check reads anything).
       if (!root || !definition || isListType(getNullableType(definition.type)) !== 'rows' in root) return null;
-      columnName(key);
       const args = getArgumentValues(definition, nodes[0], variables);
       if ('compiles' in root && root.compiles && !root.compiles(args)) return null;
       roots.push({ key, field: name, root, args, as: nextAlias(), nodes, type: objectTypeOf(definition) });
@@ -180,7 +184,7 @@ export function compileQuery(
             columns.set(key, `(SELECT ${json.get(key)} FROM ${await root.from(context, args, params, as)})`);
           }
         }
-        const select = keys.map((key) => `coalesce(${columns.get(key)}, 'null'::json)::text AS ${columnName(key)}`).join(', ');
+        const select = keys.map((key, index) => `coalesce(${columns.get(key)}, 'null'::json)::text AS ${rootColumn(index)}`).join(', ');
         return { text: `SELECT ${select}`, params: params.values };
       },
       elements:
@@ -203,6 +207,9 @@ export function compileQuery(
  * would change the key: such a query runs its resolvers. (A GraphQL name is
  * ASCII letters, digits and `_`, so quoting it is all it needs.)
  */
+/** The column of the statement's row that holds the reply's `index`-th root key (CompiledQuery.keys). */
+export const rootColumn = (index: number) => `c${index}`;
+
 function columnName(key: string): string {
   if (key.length > 63) throw new NotCompiled();
   return `"${key}"`;

@@ -6,7 +6,7 @@ import { plainQuery, streamQuery } from '../../db/hot';
 import { StatementReadTooLarge } from '../../db/driver-errors';
 import { JsonArrayReply } from '../json-array-reply';
 import { argsRuleErrors } from '../validation/arg-rules';
-import { compileQuery } from './compile';
+import { compileQuery, rootColumn } from './compile';
 import { ParameterConflict } from './sql-fields';
 
 /** PostgreSQL's error when a subquery used as a value returns more than one row. */
@@ -60,9 +60,10 @@ export function createEngine(schema: GraphQLSchema) {
       }
       const { text, params } = await query.statement(ctx);
       const [row] = await plainQuery<Record<string, string>>(text, params, { prepare: { quota: 'graphql' } });
+      const fields = new Map(query.keys.map((key, index) => [key, row[rootColumn(index)]]));
       // A root that found no row: the resolvers report why (a lookup's 404 beside the other roots' data).
-      if (query.roots.some(({ key }) => row[key] === 'null')) return null;
-      return new SqlData(new Map(query.keys.map((key) => [key, row[key]])));
+      if (query.roots.some(({ key }) => fields.get(key) === 'null')) return null;
+      return new SqlData(fields);
     } catch (error) {
       // The resolvers answer instead: an API error (not found, forbidden) exactly as they always report it,
       // a root that found several rows (an ambiguous reference: 409), two roots binding one name differently.

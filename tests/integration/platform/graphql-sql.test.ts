@@ -129,6 +129,12 @@ describe('GraphQL queries answered by one SQL statement', () => {
     expect(data.j.t1).toHaveLength(2);
   });
 
+  it('keeps root keys named like properties of every object (__proto__, constructor) as the resolvers do', async () => {
+    const data = await sameReply(`query($org: String!) { __proto__: workspace(org: $org, workspace: "default") { __proto__: key } constructor: __typename }`, { org: roles.orgKey });
+    expect(Object.getOwnPropertyDescriptor(data, '__proto__')?.value).toEqual(JSON.parse('{"__proto__": "default"}'));
+    expect(Object.getOwnPropertyDescriptor(data, 'constructor')?.value).toBe('Query');
+  });
+
   it('clamps list limits as the resolvers do, and uses their defaults', async () => {
     for (const limit of [0, -5, 1, 2, 500]) {
       const data = await sameReply(`query($org: String!, $limit: Int!) { workspace(org: $org, workspace: "default") { sessions(limit: $limit) { id } } }`, { org: roles.orgKey, limit });
@@ -182,11 +188,15 @@ describe('GraphQL queries answered by one SQL statement', () => {
       expect([selection, both.usedSql]).toEqual([selection, false]);
       expect(both.compiled.text).toBe(both.executed.text);
     }
-    // A reply key PostgreSQL would cut (names of more than 63 bytes), nested or at the root.
+    // A nested reply key PostgreSQL would cut (names of more than 63 bytes) is the resolvers'; a root key is not a
+    // column name (the statement's columns are positional), so a long one is answered from SQL.
     const long = 'k'.repeat(64);
-    for (const query of [`query($org: String!) { workspace(org: $org, workspace: "default") { ${long}: key } }`, `query($org: String!) { ${long}: workspace(org: $org, workspace: "default") { key } }`]) {
+    for (const [query, sql] of [
+      [`query($org: String!) { workspace(org: $org, workspace: "default") { ${long}: key } }`, false],
+      [`query($org: String!) { ${long}: workspace(org: $org, workspace: "default") { key } }`, true],
+    ] as const) {
       const both = await bothWays(query, { org: roles.orgKey });
-      expect([both.usedSql, both.executed.body.errors]).toEqual([false, undefined]);
+      expect([both.usedSql, both.executed.body.errors]).toEqual([sql, undefined]);
       expect(both.compiled.text).toBe(both.executed.text);
     }
     expect((await bothWays(`query($org: String!) { workspace(org: $org, workspace: "default") { ${'k'.repeat(63)}: key } }`, { org: roles.orgKey })).usedSql).toBe(true);

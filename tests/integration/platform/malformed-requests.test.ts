@@ -161,6 +161,8 @@ describe('request targets', () => {
     ['a path that reads as a host with a bad port', 'GET //a:99999/ HTTP/1.1'],
     ['a path that reads as a bad IPv6 host', 'GET //[/ HTTP/1.1'],
     ['the same asked with OPTIONS', 'OPTIONS //a:99999/api/v1/health HTTP/1.1'],
+    ['an ops path spelled with a dot segment', 'GET /api/v1/./health HTTP/1.1'],
+    ['an ops path spelled with an encoded dot segment', 'GET /api/v1/%2e/health HTTP/1.1'],
   ])('answers %s as a path nothing serves (404 envelope), never 500', async (_label, requestLine) => {
     const reply = parse(await raw(`${requestLine}\r\nHost: x\r\nConnection: close\r\n\r\n`));
     expect(reply.status).toBe(404);

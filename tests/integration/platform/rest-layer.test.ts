@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { createUser, type TestUser } from '../../factories/accounts';
 import { rest } from '../../helpers/http';
+import { MAX_VALIDATION_ITEMS } from '../../../src/core/errors';
 import { useTestApp } from '../../helpers/test-app';
 
 const api = useTestApp();
@@ -11,6 +12,23 @@ beforeAll(async () => {
 });
 
 describe('REST layer', () => {
+  it('lists the first 100 problems of a body with thousands of bad items, and how many there were (422, not a stalled worker)', async () => {
+    const path = `/org/${user.orgKey}/ws/default/sessions/${crypto.randomUUID()}/transcript`;
+    // Each empty message is missing its role (a type problem) and its content (a rule problem elsewhere): 100,000 problems.
+    const res = await rest(api, 'POST', path, { token: user.token, body: { messages: Array.from({ length: 50_000 }, () => ({})) } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toHaveLength(MAX_VALIDATION_ITEMS);
+    expect(res.body.detail).toMatch(/^Request validation failed \(the first 100 of \d+ problems\)$/);
+  }, 60_000);
+
+  it('answers an automatic persisted query (not offered) without a server error, whatever its hash', async () => {
+    for (const hash of ['a'.repeat(64), { toString: 1 }]) {
+      const res = await rest(api, 'POST', '/graphql', { token: user.token, body: { extensions: { persistedQuery: { version: 1, sha256Hash: hash } } } });
+      expect(res.status).toBeLessThan(500);
+      expect(res.body.errors[0].message).toBe('PersistedQueryNotSupported');
+    }
+  });
+
   it('answers a malformed JSON body with 422 json_invalid', async () => {
     const res = await rest(api, 'POST', `/org/${user.orgKey}/ws`, { token: user.token, rawBody: '{"key": "abc",' });
     expect(res.status).toBe(422);
