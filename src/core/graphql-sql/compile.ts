@@ -202,14 +202,14 @@ export function compileQuery(
   }
 }
 
+/** The column of the statement's row that holds the reply's `index`-th root key (CompiledQuery.keys). */
+export const rootColumn = (index: number) => `c${index}`;
+
 /**
  * A reply key as a column name. PostgreSQL cuts names at 63 bytes, which
  * would change the key: such a query runs its resolvers. (A GraphQL name is
  * ASCII letters, digits and `_`, so quoting it is all it needs.)
  */
-/** The column of the statement's row that holds the reply's `index`-th root key (CompiledQuery.keys). */
-export const rootColumn = (index: number) => `c${index}`;
-
 function columnName(key: string): string {
   if (key.length > 63) throw new NotCompiled();
   return `"${key}"`;
