@@ -59,9 +59,11 @@ export async function createApp(): Promise<App> {
     if (url.pathname === '/graphql') return graphql.handle(req, res, url, state);
     // A path the ops routes serve, asked with another method; or spelled otherwise than they match it
     // (`/api/v1/./health`: ops routes match the target as sent), which, like every path, is served only exactly.
+    // HEAD is GET without the body.
+    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     const ops = allowedMethods(opsTable, url.pathname);
-    if (ops.length) throw ops.includes(req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET')) ? new NotFoundError('Route') : new MethodNotAllowedError(ops);
-    const own = bodyTable.match(req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET'), url.pathname);
+    if (ops.length) throw ops.includes(method) ? new NotFoundError('Route') : new MethodNotAllowedError(ops);
+    const own = bodyTable.match(method, url.pathname);
     if (own) {
       state.route = own.route.label;
       return own.route.handle({

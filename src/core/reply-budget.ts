@@ -44,7 +44,7 @@ export function newReplyBudget(): ReplyBudget {
  */
 export function loadWithinReply<T>(ctx: ReplyRequest, load: (left: number) => Promise<{ value: T; bytes: number }>): Promise<T> {
   const budget = ctx.replyBudget;
-  const refuse = () => replyTooLarge(ctx.rest ? ['query'] : ['body', 'query'], null);
+  const refuse = () => replyTooLarge(ctx.rest ? 'rest' : 'graphql', null);
   const run = async () => {
     if (!(budget.left >= 0)) throw refuse();
     const { value, bytes } = await load(budget.left);

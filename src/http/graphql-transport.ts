@@ -176,7 +176,7 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
     // The schema has no @defer or @stream: Apollo's reply is always complete.
     if (response.body.kind !== 'complete') throw new Error('GraphQL replied incrementally, which this server does not offer');
     const text = response.body.string;
-    const tooLarge = oversizedReply(text, ['body', 'query']);
+    const tooLarge = oversizedReply(text, 'graphql');
     if (tooLarge) return sendGraphQLErrors(res, tooLarge);
     sendBody(res, response.status ?? 200, text, response.headers.get('content-type') ?? 'application/json; charset=utf-8', replyHeaders);
   }

@@ -8,7 +8,7 @@ import { config } from '../config/config';
 import { NotFoundError, toEnvelope, ValidationError, type AppError } from '../core/errors';
 import { logger } from '../config/logger';
 import type { JsonArrayReply } from '../core/json-array-reply';
-import { replyTooLarge } from '../core/errors';
+import { replyTooLarge, type Transport } from '../core/errors';
 import { readAsset, type StaticBody } from './static-assets';
 
 /**
@@ -204,11 +204,11 @@ function sendEncoded(res: ServerResponse, status: number, headers: HeaderValues,
 }
 
 /** replyTooLarge for a reply text over MAX_REPLY_BYTES, else null. */
-export function oversizedReply(text: string, loc: (string | number)[]): ValidationError | null {
+export function oversizedReply(text: string, transport: Transport): ValidationError | null {
   // UTF-8 takes at most 3 bytes per UTF-16 unit: most replies are judged by their length alone.
   if (text.length * 3 <= config().MAX_REPLY_BYTES) return null;
   const bytes = Buffer.byteLength(text);
-  return bytes > config().MAX_REPLY_BYTES ? replyTooLarge(loc, bytes) : null;
+  return bytes > config().MAX_REPLY_BYTES ? replyTooLarge(transport, bytes) : null;
 }
 
 /** Streamed replies (sendJsonArray) below this many characters go out whole, with their Content-Length; longer ones are sent as they are made. */
@@ -263,7 +263,7 @@ export async function sendJsonArray(res: ServerResponse, status: number, reply: 
   if (res.destroyed) return sink ? sink.abort() : abortReply(res);
   pending += ']';
   if (!sink) {
-    const tooLarge = oversizedReply(pending, ['query']);
+    const tooLarge = oversizedReply(pending, 'rest');
     if (tooLarge) throw tooLarge;
     return sendText(res, status, pending, headers);
   }
@@ -308,7 +308,7 @@ function openChunked(res: ServerResponse, status: number, headers: Record<string
 
 /** A streamed reply past MAX_REPLY_BYTES: the envelope while nothing was written, else the connection cut. */
 function cutOversized(res: ServerResponse, sink: ChunkSink | null): void {
-  if (!sink) throw replyTooLarge(['query'], null);
+  if (!sink) throw replyTooLarge('rest', null);
   logger.warn({ limit: config().MAX_REPLY_BYTES }, 'streamed reply cut at MAX_REPLY_BYTES');
   sink.abort();
 }

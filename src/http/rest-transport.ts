@@ -74,7 +74,7 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
         }
       }
       const envelope = (error: AppError): KeptReply => ({ status: error.status, headers: { ...error.headers, ...ctx.response.headers }, body: JSON.stringify(toEnvelope(error)) });
-      const tooLarge = 'error' in reply ? null : oversizedReply(reply.text, ['query']);
+      const tooLarge = 'error' in reply ? null : oversizedReply(reply.text, 'rest');
       if ('error' in reply) kept = envelope(reply.error);
       else kept = tooLarge ? envelope(tooLarge) : { status: ctx.response.status ?? reply.status, headers: ctx.response.headers, body: reply.text };
       // The key is settled before the reply goes out: a retry after it replays it. The request ran either

@@ -8,7 +8,7 @@ import {
   ValidationError as SequelizeValidationError,
 } from 'sequelize';
 import { isDriverError, StatementReadTooLarge } from '../../db/driver-errors';
-import { readTooLarge } from './reply-too-large';
+import { readTooLarge, type Transport } from './reply-too-large';
 import { AppError, AlreadyExistsError, ConflictError, DatabaseUnavailableError, GatewayTimeoutError, ServerError, ValidationError } from './app-error';
 
 /**
@@ -17,12 +17,12 @@ import { AppError, AlreadyExistsError, ConflictError, DatabaseUnavailableError, 
  * `transport` places what it says of the request itself (the query of a REST
  * route, the document of a GraphQL one).
  */
-export function toAppError(error: unknown, transport: 'rest' | 'graphql' = 'rest'): { appError: AppError; unexpected: unknown | null } {
+export function toAppError(error: unknown, transport: Transport = 'rest'): { appError: AppError; unexpected: unknown | null } {
   const current = thrownValue(error);
   if (current instanceof AppError) return { appError: current, unexpected: null };
   // A statement that brought back more than any reply could hold (db/read-bound.ts), from Sequelize or the driver alike.
   if (current instanceof StatementReadTooLarge || (current instanceof DatabaseError && current.parent instanceof StatementReadTooLarge)) {
-    return { appError: readTooLarge(transport === 'graphql' ? ['body', 'query'] : ['query']), unexpected: null };
+    return { appError: readTooLarge(transport), unexpected: null };
   }
   // Sequelize's classes for its own statements, the SQLSTATE for the driver's errors (src/db/hot.ts): 23505, 23503.
   if (current instanceof UniqueConstraintError || sqlState(current) === '23505') {
