@@ -186,7 +186,9 @@ function listeners(port: number): string {
  * Linux may connect the probe to itself (TCP simultaneous open, same local
  * port), or hand it to a socket torn down at once (seen in full runs: the
  * connect event with no local port left, no owner, nobody listening), and
- * another test file's server may bind the port once ours released it.
+ * another test file's server may bind the port once ours released it. A
+ * probe reset while nobody listens was queued as the listener closed: it
+ * was not served either.
  */
 function refused(port: number, serverPid: number): Promise<string> {
   return new Promise((resolve) => {
@@ -199,7 +201,11 @@ function refused(port: number, serverPid: number): Promise<string> {
       const accepted = localPort !== port && (owner.includes(ours) || listeners(port).includes(ours));
       resolve(accepted ? `accepted (${owner.trim() || listeners(port)})` : 'ECONNREFUSED');
     });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+    // A probe that reached the listener's queue as it closed is reset, not served (seen in a full run: ECONNRESET,
+    // nobody listening): a refusal too, unless our server still listens.
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      resolve(error.code === 'ECONNRESET' && !listeners(port).includes(`pid=${serverPid},`) ? 'ECONNREFUSED' : (error.code ?? 'error')),
+    );
   });
 }
 
