@@ -2,7 +2,7 @@ import { config } from '../../config/config';
 import { InvalidError, UnsupportedMediaTypeError, ValidationError } from '../../core/errors';
 import type { BodyRoute } from '../../core/module';
 import { isPlainObject } from '../../core/validation/coerce';
-import { encodeProtobufResponse, MalformedExportError, readJsonExport, readProtobufExport, type ExportRequest } from './otlp';
+import { encodeProtobufResponse, MalformedExportError, readJsonExport, readProtobufExport, type ExportReading, type ExportRequest } from './otlp';
 import { authorizeIngest, exportLimits, ingestExport, type IngestResult } from './traces.ingest';
 
 const PROTOBUF = 'application/x-protobuf';
@@ -69,7 +69,7 @@ export const otlpTracesRoute: BodyRoute = {
     const body = await readBody(settings.OTLP_MAX_BODY_BYTES, settings.OTLP_MAX_INFLATED_BYTES);
     let result: IngestResult;
     try {
-      result = type === PROTOBUF ? await ingestExport(scope, readProtobufExport(body, exportLimits())) : await ingestJson(scope, body);
+      result = await ingestExport(scope, type === PROTOBUF ? () => readProtobufExport(body, exportLimits()) : () => readJsonBody(body));
     } catch (error) {
       if (error instanceof MalformedExportError) throw new InvalidError(error.message);
       throw error;
@@ -81,7 +81,7 @@ export const otlpTracesRoute: BodyRoute = {
 };
 
 /** OTLP/JSON, or the SDK client's `{traces: [...]}` (each an export, stored together). */
-async function ingestJson(scope: Parameters<typeof ingestExport>[0], body: Buffer): Promise<IngestResult> {
+function readJsonBody(body: Buffer): ExportReading {
   let value: unknown;
   try {
     value = JSON.parse(body.toString('utf8'));
@@ -96,7 +96,7 @@ async function ingestJson(scope: Parameters<typeof ingestExport>[0], body: Buffe
       if (!Array.isArray(list)) throw new MalformedExportError('each of traces must be an OTLP export request with resourceSpans');
       return list;
     });
-    return ingestExport(scope, readJsonExport({ resourceSpans }, exportLimits()));
+    return readJsonExport({ resourceSpans }, exportLimits());
   }
-  return ingestExport(scope, readJsonExport(value as ExportRequest, exportLimits()));
+  return readJsonExport(value as ExportRequest, exportLimits());
 }

@@ -60,8 +60,45 @@ export function exportLimits(): ExportLimits {
   return { maxSpans: settings.OTLP_MAX_SPANS, maxAttributes: settings.OTLP_MAX_ATTRIBUTES, maxAttributeLength: settings.OTLP_MAX_ATTRIBUTE_LENGTH };
 }
 
-/** Stores the spans an export's reading found (either encoding's reader, within exportLimits()). */
-export async function ingestExport(scope: OrgScope, reading: ExportReading): Promise<IngestResult> {
+/**
+ * Stores the spans of an export (`read` runs either encoding's reader,
+ * within exportLimits()). The export's spans are let go once its COPY text
+ * is written: while PostgreSQL runs the COPY (most of an export's time) the
+ * worker holds only that text, outside the JavaScript heap, which is what
+ * keeps collecting the garbage of exports in flight cheap. The rare export
+ * whose spans were partly stored already is read again for its INSERT.
+ */
+export async function ingestExport(scope: OrgScope, read: () => ExportReading): Promise<IngestResult> {
+  let batch = await placeExport(scope, read(), 'copy');
+  try {
+    await storeBatch(scope, batch);
+  } catch (error) {
+    // Some spans were stored already (a retried export, or two exports of the same spans at once).
+    if (!isUniqueViolation(error)) throw error;
+    batch = await placeExport(scope, read(), 'insert');
+    await storeBatch(scope, batch);
+  }
+  await settleTraces(scope, batch.settling);
+  return batch.result;
+}
+
+/**
+ * How an export's rows are written: an export that holds no red-team span is
+ * one statement, the COPY of `data`, its own transaction; otherwise (or for
+ * the INSERT of an export stored before) its rows in one transaction with
+ * the attacks they derive.
+ */
+type Store = { data: Buffer } | { rows: SpanRow[]; redTeamTraces: string[]; resources: ResourceTexts; how: 'copy' | 'insert' };
+
+/** An export read and placed: what to store (null when nothing is), the traces to settle after the commit, and the reply. */
+interface Batch {
+  store: Store | null;
+  settling: string[];
+  result: IngestResult;
+}
+
+/** The spans an export's reading found, each placed in its project, as what storeBatch writes. */
+async function placeExport(scope: OrgScope, reading: ExportReading, how: 'copy' | 'insert'): Promise<Batch> {
   const settings = config();
   const { spans: found, rejected, pendingCopies } = reading;
   if (reading.overLimit) {
@@ -69,12 +106,10 @@ export async function ingestExport(scope: OrgScope, reading: ExportReading): Pro
   }
   const { oldestUs, newestUs } = acceptedWindow();
   const spans: SpanRecord[] = [];
-  const keys = new Set<string>();
+  const seen = new SpanKeys();
   for (const span of found) {
-    const key = `${span.trace_id}/${span.span_id}`;
     // The same span twice in one export is stored once.
-    if (keys.has(key)) continue;
-    keys.add(key);
+    if (!seen.add(span.trace_id, span.span_id)) continue;
     if (span.start_us < oldestUs || span.start_us >= newestUs) {
       rejected.push({ span_id: span.span_id, reason: `start time outside the ${settings.TRACE_RETENTION_DAYS}-day retention window` });
     } else {
@@ -84,22 +119,47 @@ export async function ingestExport(scope: OrgScope, reading: ExportReading): Pro
   const resources = resourceTexts(spans);
   const { placements, home } = await placeSpans(scope, spans, rejected);
   const rows = spans.flatMap((span, index) => (placements[index] ? [rowOf(span, placements[index])] : []));
-  if (rows.length) {
-    await ensureSpanPartitions();
-    // The traces of the export's red-team spans (study, trial): locked, and their attacks derived.
-    const redTeamTraces = [...new Set(rows.filter((row) => row.span_type === 'study' || row.span_type === 'trial').map((row) => row.trace_id))];
-    try {
-      // An export that holds no red-team span is one statement: the COPY, its own transaction.
-      if (!redTeamTraces.length) await copyIn(COPY_SPANS_SQL, copyData(scope.org.id, rows, resources));
-      else await database().transaction((transaction) => storeRows(scope, rows, redTeamTraces, resources, transaction, 'copy'));
-    } catch (error) {
-      // Some spans were stored already (a retried export, or two exports of the same spans at once).
-      if (!isUniqueViolation(error)) throw error;
-      await database().transaction((transaction) => storeRows(scope, rows, redTeamTraces, resources, transaction, 'insert'));
-    }
-    await settleTraces(scope, settlingTraces(scope, rows, home));
+  const result = { accepted: rows.length + pendingCopies, rejected: rejected.length, message: rejectionMessage(rejected) };
+  if (!rows.length) return { store: null, settling: [], result };
+  // The traces of the export's red-team spans (study, trial): locked, and their attacks derived.
+  const redTeamTraces = [...new Set(rows.filter((row) => row.span_type === 'study' || row.span_type === 'trial').map((row) => row.trace_id))];
+  const store: Store = how === 'copy' && !redTeamTraces.length ? { data: copyData(scope.org.id, rows, resources) } : { rows, redTeamTraces, resources, how };
+  return { store, settling: settlingTraces(scope, rows, home), result };
+}
+
+async function storeBatch(scope: OrgScope, { store }: Batch): Promise<void> {
+  if (!store) return;
+  await ensureSpanPartitions();
+  if ('data' in store) {
+    await copyIn(COPY_SPANS_SQL, store.data);
+    copyBuffers.give(store.data);
+  } else {
+    await database().transaction((transaction) => storeRows(scope, store, transaction));
   }
-  return { accepted: rows.length + pendingCopies, rejected: rejected.length, message: rejectionMessage(rejected) };
+}
+
+/**
+ * The (trace, span) pairs of an export, by span id (random 64 bits, so
+ * almost never shared): a pair is made into one string only for a span id
+ * that spans of two traces share.
+ */
+class SpanKeys {
+  private readonly traceOf = new Map<string, string>();
+  private readonly shared = new Set<string>();
+
+  /** False when the pair was added before. */
+  add(traceId: string, spanId: string): boolean {
+    const first = this.traceOf.get(spanId);
+    if (first === undefined) {
+      this.traceOf.set(spanId, traceId);
+      return true;
+    }
+    if (first === traceId) return false;
+    const pair = `${traceId}/${spanId}`;
+    if (this.shared.has(pair)) return false;
+    this.shared.add(pair);
+    return true;
+  }
 }
 
 type SpanRow = ReturnType<typeof rowOf>;
@@ -109,7 +169,7 @@ type SpanRow = ReturnType<typeof rowOf>;
  * already, by INSERT … ON CONFLICT DO NOTHING, which skips them), attacks
  * derived from what is new.
  */
-async function storeRows(scope: OrgScope, rows: SpanRow[], redTeamTraces: string[], resources: ResourceTexts, transaction: Transaction, how: 'copy' | 'insert'): Promise<void> {
+async function storeRows(scope: OrgScope, { rows, redTeamTraces, resources, how }: Extract<Store, { rows: SpanRow[] }>, transaction: Transaction): Promise<void> {
   // Exports of one red-team trace take turns (a lock per trace, held to commit): a trial and its study arriving
   // in two exports at once would otherwise each miss the other's uncommitted span, and the trial would count nowhere.
   if (redTeamTraces.length) await plainQuery(LOCK_TRACES_SQL, { organization_id: scope.org.id, trace_ids: redTeamTraces }, { transaction });
@@ -117,7 +177,9 @@ async function storeRows(scope: OrgScope, rows: SpanRow[], redTeamTraces: string
   if (how === 'copy') {
     // Optimistic: an exporter retries only after a failure, so the spans are almost always new. One already
     // stored makes the COPY fail on its key, and the caller runs the export again through INSERT … ON CONFLICT.
-    await copyIn(COPY_SPANS_SQL, copyData(scope.org.id, rows, resources), transaction);
+    const data = copyData(scope.org.id, rows, resources);
+    await copyIn(COPY_SPANS_SQL, data, transaction);
+    copyBuffers.give(data);
     stored = rows;
   } else {
     stored = await plainQuery<StoredSpan>(INSERT_SPANS_SQL, { organization_id: scope.org.id, rows: insertRows(scope.org.id, rows, resources) }, { transaction });
@@ -240,20 +302,54 @@ function copyFields(organizationId: string, row: SpanRow, resourceText: string):
   ].join('\t');
 }
 
-/** The rows as COPY text, each line its fields and their size (copyFields), written into one buffer of their size. */
+/**
+ * The memory COPY text is written into, used again once its COPY has
+ * succeeded (PostgreSQL has then read every byte). Each export's text is
+ * outside the JavaScript heap, and new memory there at the rate exports
+ * arrive (about 1 MiB per 512 spans) made V8 run a full collection every
+ * few dozen exports; kept, it is allocated once per export in flight. At
+ * most SPARE_COPY_BUFFERS of at most MAX_SPARE_COPY_BYTES each are kept (a
+ * rare large export's memory is let go); a COPY that failed lets its memory
+ * go too (the socket may still hold it).
+ */
+const SPARE_COPY_BUFFERS = 8;
+const MAX_SPARE_COPY_BYTES = 4 * 1024 * 1024;
+const copyBuffers = {
+  spare: [] as ArrayBuffer[],
+  /** `bytes` of memory as a Buffer, from a spare one when one is large enough. */
+  take(bytes: number): Buffer {
+    const index = this.spare.findLastIndex((memory) => memory.byteLength >= bytes);
+    const memory = index >= 0 ? this.spare.splice(index, 1)[0] : Buffer.allocUnsafeSlow(Math.max(1024 * 1024, 2 ** Math.ceil(Math.log2(bytes)))).buffer;
+    return Buffer.from(memory, 0, bytes);
+  },
+  /** A taken Buffer's memory back, once nothing reads it any more. */
+  give(data: Buffer): void {
+    const memory = data.buffer as ArrayBuffer;
+    if (this.spare.length < SPARE_COPY_BUFFERS && memory.byteLength <= MAX_SPARE_COPY_BYTES) this.spare.push(memory);
+  },
+};
+
+/**
+ * The rows as COPY text, each line its fields and their size (copyFields),
+ * written into one buffer of their size: each row's fields are one string,
+ * written as it is (no line string made of it), its size after it.
+ */
 function copyData(organizationId: string, rows: SpanRow[], resources: ResourceTexts): Buffer {
   const lines = new Array<string>(rows.length);
   let bytes = 0;
   rows.forEach((row, index) => {
     const fields = copyFields(organizationId, row, resources.get(row.resource)!.text);
-    const size = Buffer.byteLength(fields);
-    const line = `${fields}\t${size}\n`;
-    lines[index] = line;
-    bytes += size + line.length - fields.length;
+    lines[index] = fields;
+    // The fields, a tab, their size (at most 10 digits) and a newline.
+    bytes += Buffer.byteLength(fields) + 12;
   });
-  const data = Buffer.allocUnsafe(bytes);
+  const data = copyBuffers.take(bytes);
   let length = 0;
-  for (const line of lines) length += data.write(line, length);
+  for (const fields of lines) {
+    const size = data.write(fields, length);
+    length += size;
+    length += data.write(`\t${size}\n`, length, 'latin1');
+  }
   return data.subarray(0, length);
 }
 

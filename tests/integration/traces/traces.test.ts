@@ -115,6 +115,22 @@ describe('POST /org/{org}/otel/traces', () => {
     expect(list.body.traces.filter((item: { trace_id: string }) => item.trace_id === traceId)).toHaveLength(1);
   });
 
+  it('stores only its own rows when its COPY text is written into the memory of a larger export before it', async () => {
+    const large = hex(16);
+    const spans = Array.from({ length: 40 }, (_, index) => span({ traceId: large, name: `large ${index} ${'x'.repeat(2000)}` }));
+    expect((await send(exportOf(spans))).body).toEqual({ accepted: 40, rejected: 0 });
+    const small = hex(16);
+    expect((await send(exportOf([span({ traceId: small, name: 'small' })]))).body).toEqual({ accepted: 1, rejected: 0 });
+    const stored = await database().query<{ trace_id: string; name: string; bytes: number }>(
+      'SELECT trace_id, name, bytes FROM spans WHERE trace_id IN (:large, :small) ORDER BY name',
+      { replacements: { large, small }, type: QueryTypes.SELECT },
+    );
+    expect(stored.filter((row) => row.trace_id === large)).toHaveLength(40);
+    expect(stored.filter((row) => row.trace_id === small).map((row) => row.name)).toEqual(['small']);
+    // Its size is its own row's, not the larger rows' written there before.
+    expect(stored.find((row) => row.trace_id === small)!.bytes).toBeLessThan(1000);
+  });
+
   it('writes an export in one COPY of its own, and moves children waiting for a root after it in one transaction', async () => {
     // (The process's first export also makes sure of the partitions.)
     await send(exportOf([span({ traceId: hex(16) })]));
