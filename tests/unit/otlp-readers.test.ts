@@ -314,3 +314,14 @@ it('reads every key the same however often it recurs (the key caches): refused o
   expect(again.fromProtobuf).toEqual(first.fromProtobuf);
   expect(again.fromJson).toEqual(first.fromJson);
 });
+
+it("holds keys named after Object.prototype's members to maxAttributes like any other key, alike", () => {
+  const ordinary = Array.from({ length: LIMITS.maxAttributes }, (_, index) => ({ key: `k${index}`, value: str('v') }));
+  const members = ['constructor', 'toString', 'hasOwnProperty', '__proto__'].map((key) => ({ key, value: str(key) }));
+  const { fromJson, fromProtobuf } = both({ resourceSpans: [{ scopeSpans: [{ spans: [span(1, { attributes: [...ordinary, ...members] })] }] }] });
+  expect(fromProtobuf).toEqual(fromJson);
+  const { attributes } = fromJson.spans[0];
+  expect(Object.keys(attributes)).toEqual([...ordinary.map((item) => item.key), 'otel.dropped_attributes_count']);
+  expect(attributes['otel.dropped_attributes_count']).toBe(4);
+  expect(Object.getPrototypeOf(attributes)).toBe(Object.prototype);
+});

@@ -232,8 +232,13 @@ const keyTexts = new Map<number, string>();
 
 /** A KeyValue list being read into an object: at most maxAttributes keys, the rest (and invalid keys) counted as dropped. */
 class Attributes {
-  /** Without a prototype: a key such as `__proto__` or `constructor` is an attribute like any other. */
-  readonly values: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  /**
+   * An ordinary object (V8 keeps one with a prototype in its fast form,
+   * which reading, writing and serialising the spans' attributes need), used
+   * by own properties only, so a key such as `__proto__` or `constructor` is
+   * an attribute like any other (see `set`).
+   */
+  readonly values: Record<string, unknown> = {};
   dropped = 0;
   private kept = 0;
   constructor(private readonly limits: ExportLimits) {}
@@ -244,8 +249,7 @@ class Attributes {
       this.dropped += 1;
       return false;
     }
-    // Values are never undefined (a missing one is null).
-    if (this.values[key] === undefined) {
+    if (!Object.hasOwn(this.values, key)) {
       if (this.kept >= this.limits.maxAttributes) {
         this.dropped += 1;
         return false;
@@ -256,7 +260,9 @@ class Attributes {
   }
 
   set(key: string, value: unknown): void {
-    this.values[key] = value;
+    // Assigning `__proto__` would set the prototype: it is defined as a property of its own instead.
+    if (key === '__proto__') Object.defineProperty(this.values, key, { value, enumerable: true, writable: true, configurable: true });
+    else this.values[key] = value;
   }
 }
 
