@@ -1,5 +1,6 @@
-import { IsIn, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsIn, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ArgsType, Field, Float, Int } from 'type-graphql';
+import { MAX_FILTER_VALUES } from '../../core/pagination';
 import { JSONScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import { FindingSeverity } from './reports.types';
@@ -30,6 +31,7 @@ export const FINDING_SORTS = ['score', 'severity', 'category', 'attack_name', 'c
 @ArgsType()
 export class FindingListArgs {
   @Field(() => [FindingSeverity], { nullable: true, description: 'Only these severities (repeatable).' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
   severity?: FindingSeverity[] | null;
 
   @Field(() => String, { nullable: true, description: 'Only this attack category.' })

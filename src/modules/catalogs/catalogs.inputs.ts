@@ -1,6 +1,6 @@
 import { ArrayMaxSize, IsIn, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
-import { MAX_OFFSET_ROWS } from '../../core/pagination';
+import { MAX_FILTER_VALUES, MAX_OFFSET_ROWS } from '../../core/pagination';
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { MaxJsonBytes } from '../../core/validation/json-bytes';
 import { ApiInput } from '../../core/validation/api-input';
@@ -22,8 +22,6 @@ import {
 /** Catalog names: lower-case slugs (letters, digits, single `-`, `_` or `.` between them), 1 to 100 characters. */
 export const CATALOG_NAME_PATTERN = /^[a-z0-9]+([._-][a-z0-9]+)*$/;
 const NAME_MESSAGE = 'must be a lower-case slug: letters, digits and single -, _ or . between them';
-/** At most this many values per repeatable filter and per list field of a body. */
-export const MAX_FILTER_VALUES = 1000;
 export const MAX_TAGS = 100;
 export const MAX_TASK_SET_MEMBERS = 10_000;
 export const MAX_CAPABILITY_FILES = 2000;

@@ -1,5 +1,6 @@
-import { MaxLength, Max, Min } from 'class-validator';
+import { ArrayMaxSize, MaxLength, Max, Min } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
+import { MAX_FILTER_VALUES } from '../../core/pagination';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import { SessionGroupKindEnum, SessionGroupStatusEnum } from './session-groups.types';
@@ -70,9 +71,11 @@ export class SessionGroupListArgs {
   limit?: number | null;
 
   @Field(() => [SessionGroupKindEnum], { nullable: true, description: 'Repeatable; OR.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
   kind?: SessionGroupKindEnum[] | null;
 
   @Field(() => [SessionGroupStatusEnum], { nullable: true, description: 'Repeatable; OR.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
   status?: SessionGroupStatusEnum[] | null;
 
   @Field(() => UUIDScalar, { nullable: true, description: 'Only groups of this project.' })

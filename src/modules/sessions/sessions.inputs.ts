@@ -1,5 +1,6 @@
 import { ArrayMaxSize, ArrayMinSize, IsIn, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
 import { ArgsType, Field, Float, Int } from 'type-graphql';
+import { MAX_FILTER_VALUES } from '../../core/pagination';
 import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import {
@@ -212,9 +213,6 @@ export class TrajectoryArgs {
   @Field(() => Boolean, { nullable: true, defaultValue: false, description: 'Include compacted messages (default false).' })
   include_compacted?: boolean | null;
 }
-
-/** At most this many values per repeatable filter (each becomes one array bound to the statement). */
-export const MAX_FILTER_VALUES = 1000;
 
 /** Query filters shared by the session list and the facets (spec 1). */
 @ArgsType()

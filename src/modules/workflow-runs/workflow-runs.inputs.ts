@@ -1,5 +1,6 @@
-import { Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
+import { MAX_FILTER_VALUES } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import { WorkflowRunStatusEnum } from './workflow-runs.types';
@@ -34,6 +35,7 @@ export class WorkflowRunListArgs {
   project_id?: string | null;
 
   @Field(() => [WorkflowRunStatusEnum], { nullable: true, description: 'Repeatable; OR.' })
+  @ArrayMaxSize(MAX_FILTER_VALUES)
   status?: WorkflowRunStatusEnum[] | null;
 
   @Field(() => Int, { nullable: true, description: 'Default 1.' })

@@ -91,6 +91,23 @@ describe('bounded lists', () => {
     expect(res.body.errors).toEqual([expect.objectContaining({ loc: ['query', 'agent'] })]);
   });
 
+  it('refuses more than 1000 values of a repeatable enum filter with 422, valid values repeated included', async () => {
+    const ws = `/org/${user.orgKey}/ws/default`;
+    const cases: [string, string, string][] = [
+      [`${sessionsPath(user.orgKey)}/groups`, 'kind', 'workflow'],
+      [`${sessionsPath(user.orgKey)}/groups`, 'status', 'running'],
+      [`${ws}/workflows/runs`, 'status', 'running'],
+      [`${ws}/airt/projects/default/findings`, 'severity', 'high'],
+    ];
+    for (const [path, name, value] of cases) {
+      const many = await rest(api, 'GET', path, { token: user.token, query: { [name]: Array.from({ length: 1001 }, () => value) } });
+      expect(many.status).toBe(422);
+      expect(many.body.errors).toEqual([expect.objectContaining({ loc: ['query', name], type: 'too_long' })]);
+      const fine = await rest(api, 'GET', path, { token: user.token, query: { [name]: Array.from({ length: 1000 }, () => value) } });
+      expect(fine.status).toBe(200);
+    }
+  });
+
   it('refuses a page deeper than 10,000 rows with 422 at the page, for session lists and bare lists alike', async () => {
     const deep = await rest(api, 'GET', sessionsPath(user.orgKey), { token: user.token, query: { page: 102, limit: 100 } });
     expect(deep.status).toBe(422);
