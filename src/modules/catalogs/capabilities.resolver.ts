@@ -6,6 +6,7 @@ import { Rest } from '../../core/graphql-decorators';
 import { MAX_LIST_PAGE, pageInfo } from '../../core/pagination';
 import { capabilityFacets, capabilityReadme, capabilityVersions, deleteCapability, getCapability, listCapabilities, publishCapability, setCapabilityVisibility } from './capabilities.service';
 import { CapabilityFilterArgs, CapabilityListArgs, FILES_BODY_LIMIT, PublishCapabilityRequest, VisibilityRequest } from './catalogs.inputs';
+import { capabilityVersionsOf } from './catalogs.loaders';
 import { toCapability } from './catalogs.mapper';
 import {
   CapabilityBundleResponse,
@@ -126,7 +127,7 @@ export class CapabilityResolver {
     @Arg('limit', () => Int, { defaultValue: 20, description: `At most ${MAX_LIST_PAGE}.` }) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<CapabilityArtifactSummary[]> {
-    const rows = await ctx.loaders.capabilityVersionRows.load(`${capability.organization_id} ${capability.local_name}`);
-    return rows.slice(0, childLimit(limit)).map((row) => toCapability(CapabilityArtifactSummary, row, ctx.tenant?.org.id ?? row.organization_id));
+    const rows = await ctx.loaders.capabilityVersionRows.load({ parent_id: capabilityVersionsOf(capability), limit: childLimit(limit) });
+    return rows.map((row) => toCapability(CapabilityArtifactSummary, row, ctx.tenant?.org.id ?? row.organization_id));
   }
 }

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { MAX_LIST_PAGE } from '../../core/pagination';
+import { childrenLoader } from '../../core/loaders/children-loader';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { plainQuery } from '../../db/hot';
@@ -11,34 +11,35 @@ import { TASK_SET_LIST_SELECT } from './task-sets.service';
 import { tasksReadBy } from './task-verification.policy';
 import { taskSelect } from './tasks.service';
 
+type CapabilityVersionRow = CapabilityRow & { parent_id: string; [column: string]: unknown };
+
 /**
- * GraphQL navigation for dashboards, one statement per batch, bound to the
- * viewer's organizations when created:
+ * GraphQL navigation for dashboards, one statement per batch (and distinct
+ * `limit`: childrenLoader), bound to the viewer's organizations when created:
  * organization → datasets / capabilities / tasks / task sets (latest version
- * per name, newest first, at most MAX_LIST_PAGE each); task set → member tasks
+ * per name, newest first, the field's `limit` each); task set → member tasks
  * (pinned version, else latest; the set's own organization first, then public
- * tasks); capability → every version.
+ * tasks); capability → its versions, newest first.
  */
 export function createCatalogLoaders(viewer: Viewer | null) {
   const tenant = viewer ? tenantFilter(viewer) : null;
 
-  /** `from`: the table, or what it is read from as `a`. */
+  /** `from`: the table, or what it is read from as `a`; each organization's first `limit` rows, newest first. */
   function latestByOrganization<T extends { organization_id: string }>(from: string, select: string, versioned: boolean) {
-    return new DataLoader<string, T[]>(async (orgIds) => {
-      if (!tenant) return orgIds.map(() => []);
-      const rows = await plainQuery<T>(
-        `SELECT * FROM (
-           SELECT ${select}, row_number() OVER (PARTITION BY a.organization_id ORDER BY a.created_at DESC, a.id DESC) AS position
-             FROM ${from} a JOIN organizations o ON o.id = a.organization_id
-            WHERE a.organization_id = ANY($org_ids::uuid[]) ${versioned ? 'AND a.is_latest' : ''}
-              AND ${tenant.where('a', { workspace: false })}) ranked
-          WHERE ranked.position <= $per_org ORDER BY ranked.position`,
-        { ...tenant.bind, org_ids: [...orgIds], per_org: MAX_LIST_PAGE },
-      );
-      const byOrg = new Map<string, T[]>();
-      for (const row of rows) byOrg.set(row.organization_id, [...(byOrg.get(row.organization_id) ?? []), row]);
-      return orgIds.map((id) => byOrg.get(id) ?? []);
-    });
+    return childrenLoader<T & Record<string, unknown>>(
+      'organization_id',
+      tenant &&
+        ((orgIds, limit) =>
+          plainQuery<T & Record<string, unknown>>(
+            `SELECT * FROM (
+               SELECT ${select}, row_number() OVER (PARTITION BY a.organization_id ORDER BY a.created_at DESC, a.id DESC) AS position
+                 FROM ${from} a JOIN organizations o ON o.id = a.organization_id
+                WHERE a.organization_id = ANY($org_ids::uuid[]) ${versioned ? 'AND a.is_latest' : ''}
+                  AND ${tenant.where('a', { workspace: false })}) ranked
+              WHERE ranked.position <= $limit ORDER BY ranked.position`,
+            { ...tenant.bind, org_ids: orgIds, limit },
+          )),
+    );
   }
 
   return {
@@ -74,26 +75,27 @@ export function createCatalogLoaders(viewer: Viewer | null) {
       return keys.map((_key, index) => byOrd.get(index + 1) ?? null);
     }),
 
-    /** Key: `<organization id> <name>`: every version of a capability, newest first (at most MAX_LIST_PAGE). */
-    capabilityVersionRows: new DataLoader<string, CapabilityRow[]>(async (keys) => {
-      if (!tenant) return keys.map(() => []);
-      const parts = keys.map((key) => key.split(' '));
-      const rows = await plainQuery<CapabilityRow & { ord: string }>(
-        `SELECT k.ord, c.* FROM unnest($k_org::uuid[], $k_name::text[]) WITH ORDINALITY k(org_id, name, ord)
-           CROSS JOIN LATERAL (
-             SELECT ${CAPABILITY_SELECT} FROM capabilities a JOIN organizations o ON o.id = a.organization_id
-              WHERE a.organization_id = k.org_id AND a.name = k.name
-                AND (a.is_public OR ${tenant.where('a', { workspace: false })})
-              ORDER BY a.version_key DESC LIMIT $per_name) c`,
-        { ...tenant.bind, k_org: parts.map((part) => part[0]), k_name: parts.map((part) => part[1]), per_name: MAX_LIST_PAGE },
-      );
-      const byOrd = new Map<number, CapabilityRow[]>();
-      for (const row of rows) byOrd.set(Number(row.ord), [...(byOrd.get(Number(row.ord)) ?? []), row]);
-      return keys.map((_key, index) => byOrd.get(index + 1) ?? []);
-    }),
+    /** Parent: `<organization id> <name>` (capabilityVersionsOf): a capability's first `limit` versions, newest first. */
+    capabilityVersionRows: childrenLoader<CapabilityVersionRow>(
+      'parent_id',
+      tenant &&
+        ((keys, limit) =>
+          plainQuery<CapabilityVersionRow>(
+            `SELECT k.id AS parent_id, c.* FROM unnest($keys::text[]) AS k(id)
+               CROSS JOIN LATERAL (
+                 SELECT ${CAPABILITY_SELECT} FROM capabilities a JOIN organizations o ON o.id = a.organization_id
+                  WHERE a.organization_id = split_part(k.id, ' ', 1)::uuid AND a.name = split_part(k.id, ' ', 2)
+                    AND (a.is_public OR ${tenant.where('a', { workspace: false })})
+                  ORDER BY a.version_key DESC LIMIT $limit) c`,
+            { ...tenant.bind, keys, limit },
+          )),
+    ),
   };
 }
 
 declare module '../../core/context' {
   interface Loaders extends ReturnType<typeof createCatalogLoaders> {}
 }
+
+/** The capabilityVersionRows parent of a capability. */
+export const capabilityVersionsOf = (capability: { organization_id?: string; local_name?: string }) => `${capability.organization_id} ${capability.local_name}`;

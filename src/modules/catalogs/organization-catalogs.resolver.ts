@@ -7,7 +7,7 @@ import { toCapability, toTaskSet } from './catalogs.mapper';
 import { CapabilityArtifactSummary, DatasetArtifactSummary, TaskSetResponse, TaskSummary } from './catalogs.types';
 
 const limitArg = { defaultValue: 20, description: `At most ${MAX_LIST_PAGE}.` };
-const take = <T>(rows: T[], limit: number) => rows.slice(0, childLimit(limit));
+const first = (parent_id: string, limit: number) => ({ parent_id, limit: childLimit(limit) });
 
 /** organization → its catalogs, newest first, the latest version per name: GraphQL navigation only, batched. */
 @Resolver(() => OrganizationResponse)
@@ -15,24 +15,24 @@ export class OrganizationCatalogsResolver {
   @FieldResolver(() => [DatasetArtifactSummary], { description: "The organization's datasets (GraphQL only)." })
   @Extensions({ graphqlOnly: true })
   async datasets(@Root() org: OrganizationResponse, @Arg('limit', () => Int, limitArg) limit: number, @Ctx() ctx: AppContext): Promise<DatasetArtifactSummary[]> {
-    return take(await ctx.loaders.organizationDatasets.load(org.id), limit);
+    return ctx.loaders.organizationDatasets.load(first(org.id, limit));
   }
 
   @FieldResolver(() => [CapabilityArtifactSummary], { description: "The organization's capabilities (GraphQL only)." })
   @Extensions({ graphqlOnly: true })
   async capabilities(@Root() org: OrganizationResponse, @Arg('limit', () => Int, limitArg) limit: number, @Ctx() ctx: AppContext): Promise<CapabilityArtifactSummary[]> {
-    return take(await ctx.loaders.organizationCapabilities.load(org.id), limit).map((row) => toCapability(CapabilityArtifactSummary, row, org.id));
+    return (await ctx.loaders.organizationCapabilities.load(first(org.id, limit))).map((row) => toCapability(CapabilityArtifactSummary, row, org.id));
   }
 
   @FieldResolver(() => [TaskSummary], { description: "The organization's tasks (GraphQL only)." })
   @Extensions({ graphqlOnly: true })
   async tasks(@Root() org: OrganizationResponse, @Arg('limit', () => Int, limitArg) limit: number, @Ctx() ctx: AppContext): Promise<TaskSummary[]> {
-    return take(await ctx.loaders.organizationTasks.load(org.id), limit);
+    return ctx.loaders.organizationTasks.load(first(org.id, limit));
   }
 
   @FieldResolver(() => [TaskSetResponse], { description: "The organization's task sets (GraphQL only)." })
   @Extensions({ graphqlOnly: true })
   async task_sets(@Root() org: OrganizationResponse, @Arg('limit', () => Int, limitArg) limit: number, @Ctx() ctx: AppContext): Promise<TaskSetResponse[]> {
-    return take(await ctx.loaders.organizationTaskSets.load(org.id), limit).map((row) => toTaskSet(row, org.id));
+    return (await ctx.loaders.organizationTaskSets.load(first(org.id, limit))).map((row) => toTaskSet(row, org.id));
   }
 }

@@ -1,9 +1,10 @@
 import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { capabilityBody, catalogName, publishCapability, publishDataset, publishTask } from '../../factories/catalogs';
-import { rest } from '../../helpers/http';
+import { gql, rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
 import { countStatements } from '../../helpers/statements';
 import { useTestApp } from '../../helpers/test-app';
+import { config, overrideConfig } from '../../../src/config/config';
 
 const api = useTestApp();
 let owner: TestUser;
@@ -126,5 +127,26 @@ describe('GraphQL navigation for catalog dashboards', () => {
     expect(data.capabilities[0].version_history.map((item: { version: string }) => item.version)).toEqual(['1.1.0', '1.0.0']);
     expect(eight.statements.length).toBe(two.statements.length);
     expect(eight.statements.length).toBeLessThan(12);
+  });
+
+  it("reads only each parent's first `limit` rows: an organization's catalogs and a capability's versions", async () => {
+    const user = await createUser();
+    for (let index = 0; index < 12; index += 1) {
+      await publishDataset(api, user, { name: catalogName('big'), summary: 's'.repeat(10_000) });
+    }
+    const capability = catalogName('versions');
+    for (const version of ['1.0.0', '1.1.0', '1.2.0']) await publishCapability(api, user, capabilityBody(capability, version));
+    const query = `query($org: String!) { organization(org: $org) { datasets(limit: 2) { name summary } capabilities(limit: 1) { version_history(limit: 2) { version } } } }`;
+    // Two datasets' rows fit in 40 KB; the organization's twelve (~120 KB) do not.
+    const bound = config().MAX_STATEMENT_READ_BYTES;
+    overrideConfig({ MAX_STATEMENT_READ_BYTES: 40_000 });
+    try {
+      const res = await gql(api, query, { org: user.orgKey }, user.token);
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data.organization.datasets).toHaveLength(2);
+      expect(res.body.data.organization.capabilities[0].version_history.map((item: { version: string }) => item.version)).toEqual(['1.2.0', '1.1.0']);
+    } finally {
+      overrideConfig({ MAX_STATEMENT_READ_BYTES: bound });
+    }
   });
 });
