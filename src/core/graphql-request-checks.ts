@@ -1,10 +1,14 @@
 import {
+  getNullableType,
   getOperationAST,
   GraphQLError,
+  isScalarType,
   Kind,
   parse,
+  TypeInfo,
   typeFromAST,
   visit,
+  visitWithTypeInfo,
   type DocumentNode,
   type GraphQLInputType,
   type GraphQLSchema,
@@ -14,7 +18,7 @@ import {
 import { requireViewer, type AppContext } from './context';
 import { AppError, ValidationError, type ValidationItem } from './errors';
 import { checkDocumentLimits, type DocumentLimits } from './graphql-document-limits';
-import { badString, checkInput } from './validation/coerce';
+import { badString, checkInput, MAX_JSON_DEPTH } from './validation/coerce';
 
 /**
  * GraphQL keeps the REST order of checks: a request that selects a non-public
@@ -159,8 +163,8 @@ export function asRequestError(error: unknown): unknown {
  * item types as REST bodies, and every problem reported at once at
  * `["variables", name, ...]`. (graphql-js would stop at the first problem and
  * only describe it in prose.) Strings written inline in the document meet
- * the same string rules (no NUL, no lone surrogate), reported at
- * `["body", "query"]`.
+ * the same string rules (no NUL, no lone surrogate) and nest lists and
+ * objects at most MAX_JSON_DEPTH deep, reported at `["body", "query"]`.
  */
 export function checkOperationVariables(
   schema: GraphQLSchema,
@@ -172,12 +176,35 @@ export function checkOperationVariables(
   // Values written inline in the document meet the same string rules as variables (graphql-js parses
   // "\u0000" into a NUL character, which PostgreSQL refuses), reported at the query.
   if (document) {
-    visit(document, {
-      StringValue(node) {
-        const problem = badString(node.value, ['body', 'query']);
-        if (problem) errors.push({ ...problem, msg: `${problem.msg} (a value written in the query)` });
+    // JSON written inline (a list or object where a scalar is expected) nests at most MAX_JSON_DEPTH deep, as a
+    // variable's JSON does; `json` counts the levels from the scalar's value (graphql-js knows no type inside it).
+    const typeInfo = new TypeInfo(schema);
+    let json = 0;
+    let tooDeep = false;
+    const container = {
+      enter() {
+        if (json === 0 && !isScalarType(getNullableType(typeInfo.getInputType()))) return;
+        json += 1;
+        if (json > MAX_JSON_DEPTH && !tooDeep) {
+          tooDeep = true;
+          errors.push({ loc: ['body', 'query'], msg: `JSON nested more than ${MAX_JSON_DEPTH} levels deep (a value written in the query)`, type: 'value_error' });
+        }
       },
-    });
+      leave() {
+        if (json > 0) json -= 1;
+      },
+    };
+    visit(
+      document,
+      visitWithTypeInfo(typeInfo, {
+        StringValue(node) {
+          const problem = badString(node.value, ['body', 'query']);
+          if (problem) errors.push({ ...problem, msg: `${problem.msg} (a value written in the query)` });
+        },
+        ListValue: container,
+        ObjectValue: container,
+      }),
+    );
   }
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;

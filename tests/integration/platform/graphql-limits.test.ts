@@ -119,6 +119,27 @@ describe('GraphQL resource limits', () => {
     await expectStillServing();
   });
 
+  it('holds JSON written inline to the nesting depth of a variable (64 levels, input objects around it not counted): 422 at the query, before execution', async () => {
+    const projects = await rest(api, 'GET', `/org/${user.orgKey}/ws/default/projects`, { token: user.token });
+    const nested = (levels: number) => `${'{a: '.repeat(levels)}1${'}'.repeat(levels)}`;
+    const mutation = (metadata: string) =>
+      `mutation { create_session_group(${scope}, input: { kind: workflow, project_id: "${projects.body[0].id}", metadata: ${metadata} }) { id } }`;
+    // 65 levels: refused, as the same metadata in a variable (below) is.
+    const deep = await refused({ query: mutation(nested(65)) });
+    expect(deep.status).toBe(422);
+    expect(deep.body.errors[0].extensions.errors).toEqual([expect.objectContaining({ loc: ['body', 'query'], type: 'value_error' })]);
+    expect(deep.statements.some((sql) => /session_groups/.test(sql))).toBe(false);
+    const asVariable = await refused({
+      query: `mutation($m: JSONObject) { create_session_group(${scope}, input: { kind: workflow, project_id: "${projects.body[0].id}", metadata: $m }) { id } }`,
+      variables: { m: JSON.parse(nested(65).replace(/a:/g, '"a":')) },
+    });
+    expect(asVariable.status).toBe(422);
+    expect(asVariable.body.errors[0].extensions.errors).toEqual([expect.objectContaining({ loc: ['variables', 'm', ...Array(64).fill('a')], type: 'value_error' })]);
+    const fits = await gql(api, mutation(nested(64)), {}, user.token);
+    expect(fits.body.errors).toBeUndefined();
+    expect(fits.body.data.create_session_group.id).toEqual(expect.any(String));
+  });
+
   it('refuses a 1 MiB query string after a bounded number of tokens', async () => {
     const query = `{ ${'__typename '.repeat(95_000)}}`;
     expect(query.length).toBeGreaterThan(1_000_000);
