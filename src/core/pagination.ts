@@ -87,9 +87,9 @@ export const EMBEDDED_LIST_CAP = 100;
 
 /**
  * The most values of a repeatable filter of a list (`kind`, `status`,
- * `agent`, …; each becomes one array bound to its statement) and of a list
- * field of a catalog body: 422 `too_long` past it. Decisions §4: a repeated
- * query parameter may carry at least 1000 values.
+ * `agent`, …; each becomes one array bound to its statement): 422
+ * `too_long` past it. Decisions §4: a repeated query parameter may carry at
+ * least 1000 values.
  */
 export const MAX_FILTER_VALUES = 1000;
 

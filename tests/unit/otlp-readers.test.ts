@@ -325,3 +325,16 @@ it("holds keys named after Object.prototype's members to maxAttributes like any 
   expect(attributes['otel.dropped_attributes_count']).toBe(4);
   expect(Object.getPrototypeOf(attributes)).toBe(Object.prototype);
 });
+
+it('reads the attributes the rules name as own properties only: a polluted Object.prototype neither drops nor places a span', () => {
+  const prototype = Object.prototype as Record<string, unknown>;
+  prototype['logfire.span_type'] = 'pending_span';
+  try {
+    const { fromJson, fromProtobuf } = both({ resourceSpans: [{ scopeSpans: [{ spans: [span(1, { attributes: [{ key: 'k', value: str('v') }] })] }] }] });
+    expect(fromProtobuf).toEqual(fromJson);
+    expect(fromJson.pendingCopies).toBe(0);
+    expect(fromJson.spans).toHaveLength(1);
+  } finally {
+    delete prototype['logfire.span_type'];
+  }
+});

@@ -120,7 +120,7 @@ export class CapabilityResolver {
     return deleteCapability(ctx, org, name, version);
   }
 
-  @FieldResolver(() => [CapabilityArtifactSummary], { description: 'Every version of the capability, newest first (GraphQL only).' })
+  @FieldResolver(() => [CapabilityArtifactSummary], { description: 'The versions of the capability, newest first, the first `limit` (GraphQL only).' })
   @Extensions({ graphqlOnly: true })
   async version_history(
     @Root() capability: CapabilityArtifactSummary,

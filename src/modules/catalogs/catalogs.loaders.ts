@@ -81,12 +81,14 @@ export function createCatalogLoaders(viewer: Viewer | null) {
       tenant &&
         ((keys, limit) =>
           plainQuery<CapabilityVersionRow>(
-            `SELECT k.id AS parent_id, c.* FROM unnest($keys::text[]) AS k(id)
+            `SELECT k.id AS parent_id, c.* FROM unnest($keys::text[]) WITH ORDINALITY AS k(id, ord)
                CROSS JOIN LATERAL (
-                 SELECT ${CAPABILITY_SELECT} FROM capabilities a JOIN organizations o ON o.id = a.organization_id
+                 SELECT ${CAPABILITY_SELECT}, row_number() OVER (ORDER BY a.version_key DESC) AS position
+                   FROM capabilities a JOIN organizations o ON o.id = a.organization_id
                   WHERE a.organization_id = split_part(k.id, ' ', 1)::uuid AND a.name = split_part(k.id, ' ', 2)
                     AND (a.is_public OR ${tenant.where('a', { workspace: false })})
-                  ORDER BY a.version_key DESC LIMIT $limit) c`,
+                  ORDER BY a.version_key DESC LIMIT $limit) c
+              ORDER BY k.ord, c.position`,
             { ...tenant.bind, keys, limit },
           )),
     ),

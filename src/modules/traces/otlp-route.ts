@@ -69,7 +69,7 @@ export const otlpTracesRoute: BodyRoute = {
     const body = await readBody(settings.OTLP_MAX_BODY_BYTES, settings.OTLP_MAX_INFLATED_BYTES);
     let result: IngestResult;
     try {
-      result = await ingestExport(scope, type === PROTOBUF ? () => readProtobufExport(body, exportLimits()) : () => readJsonBody(body));
+      result = await ingestExport(scope, type === PROTOBUF ? () => readProtobufExport(body, exportLimits()) : () => readJsonExportBody(body));
     } catch (error) {
       if (error instanceof MalformedExportError) throw new InvalidError(error.message);
       throw error;
@@ -81,7 +81,7 @@ export const otlpTracesRoute: BodyRoute = {
 };
 
 /** OTLP/JSON, or the SDK client's `{traces: [...]}` (each an export, stored together). */
-function readJsonBody(body: Buffer): ExportReading {
+function readJsonExportBody(body: Buffer): ExportReading {
   let value: unknown;
   try {
     value = JSON.parse(body.toString('utf8'));

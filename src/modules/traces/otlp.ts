@@ -266,6 +266,13 @@ class Attributes {
   }
 }
 
+/**
+ * The value of one attribute the rules name (`dreadnode.type`, …): own
+ * properties only, so that nothing set on Object.prototype anywhere in the
+ * process can place or drop a span.
+ */
+export const attribute = (values: Record<string, unknown>, key: string): unknown => (Object.hasOwn(values, key) ? values[key] : undefined);
+
 /** A span's fields as a reader found them: ids as lowercase hex (null when absent or not a valid id), times in microseconds (null when absent or zero), the rest as sent. */
 interface RawSpan {
   traceId: string | null;
@@ -335,7 +342,7 @@ class Reading {
   add(raw: RawSpan, resource: Record<string, unknown>): void {
     const read = spanRecord(raw, resource, this.limits);
     if ('reason' in read) this.rejected.push(read);
-    else if (read.attributes['logfire.span_type'] === 'pending_span') this.pendingCopies += 1;
+    else if (attribute(read.attributes, 'logfire.span_type') === 'pending_span') this.pendingCopies += 1;
     else this.spans.push(read);
   }
 }

@@ -7,7 +7,7 @@ import { database } from '../../db/database';
 import { copyIn, plainQuery } from '../../db/hot';
 import type { Transaction } from 'sequelize';
 import { deriveAttacksFromSpans, type StoredSpan } from '../assessments/trace-attacks';
-import { cutText, type ExportLimits, type ExportReading, type Rejection, type SpanRecord } from './otlp';
+import { attribute, cutText, type ExportLimits, type ExportReading, type Rejection, type SpanRecord } from './otlp';
 import { acceptedWindow, ensureSpanPartitions } from './span-partitions';
 import { COPY_SPANS_SQL, EXPORT_PROJECTS_SQL, INSERT_SPANS_SQL, LOCK_TRACES_SQL, REHOME_SQL, STORED_ROOTS_SQL, UNSETTLED_TRACES_SQL } from './traces.sql';
 
@@ -51,7 +51,7 @@ export async function authorizeIngest(ctx: AppContext, orgKey: string): Promise<
 
 /** The project reference a span names: its own `dreadnode.project`, else its resource's. */
 function projectRef(span: SpanRecord): string | null {
-  return textOr(span.attributes['dreadnode.project']) ?? textOr(span.resource['dreadnode.project']);
+  return textOr(attribute(span.attributes, 'dreadnode.project')) ?? textOr(attribute(span.resource, 'dreadnode.project'));
 }
 
 /** The limits an export is read within (OTLP_MAX_*). */
@@ -62,11 +62,13 @@ export function exportLimits(): ExportLimits {
 
 /**
  * Stores the spans of an export (`read` runs either encoding's reader,
- * within exportLimits()). The export's spans are let go once its COPY text
- * is written: while PostgreSQL runs the COPY (most of an export's time) the
- * worker holds only that text, outside the JavaScript heap, which is what
- * keeps collecting the garbage of exports in flight cheap. The rare export
- * whose spans were partly stored already is read again for its INSERT.
+ * within exportLimits()). The export's span records are let go once its
+ * COPY text is written: while PostgreSQL runs the COPY (most of an export's
+ * time) the worker holds that text and the export's body, both outside the
+ * JavaScript heap, which is what keeps collecting the garbage of exports in
+ * flight cheap (an export with red-team spans keeps its rows for the
+ * attacks they derive). The rare export whose spans were partly stored
+ * already is read and placed again for its INSERT.
  */
 export async function ingestExport(scope: OrgScope, read: () => ExportReading): Promise<IngestResult> {
   let batch = await placeExport(scope, read(), 'copy');
@@ -314,12 +316,15 @@ function copyFields(organizationId: string, row: SpanRow, resourceText: string):
  */
 const SPARE_COPY_BUFFERS = 8;
 const MAX_SPARE_COPY_BYTES = 4 * 1024 * 1024;
+/** New memory is at least this, rounded up to a power of two, so that it serves the next exports (larger ones get their size). */
+const MIN_COPY_BYTES = 1024 * 1024;
 const copyBuffers = {
   spare: [] as ArrayBuffer[],
   /** `bytes` of memory as a Buffer, from a spare one when one is large enough. */
   take(bytes: number): Buffer {
     const index = this.spare.findLastIndex((memory) => memory.byteLength >= bytes);
-    const memory = index >= 0 ? this.spare.splice(index, 1)[0] : Buffer.allocUnsafeSlow(Math.max(1024 * 1024, 2 ** Math.ceil(Math.log2(bytes)))).buffer;
+    const size = bytes > MAX_SPARE_COPY_BYTES ? bytes : Math.max(MIN_COPY_BYTES, 2 ** Math.ceil(Math.log2(bytes)));
+    const memory = index >= 0 ? this.spare.splice(index, 1)[0] : Buffer.allocUnsafeSlow(size).buffer;
     return Buffer.from(memory, 0, bytes);
   },
   /** A taken Buffer's memory back, once nothing reads it any more. */
@@ -427,7 +432,7 @@ async function placeSpans(scope: OrgScope, spans: SpanRecord[], rejected: Reject
 /** A span as a row of the ingest statement (traces.sql.ts ROW_COLUMNS). */
 function rowOf(span: SpanRecord, placement: Placement) {
   const attributes = span.attributes;
-  const spanType = textOr(attributes['dreadnode.type']);
+  const spanType = textOr(attribute(attributes, 'dreadnode.type'));
   return {
     project_id: placement.project_id,
     workspace_id: placement.workspace_id,
@@ -446,11 +451,11 @@ function rowOf(span: SpanRecord, placement: Placement) {
     attributes,
     resource: span.resource,
     events: span.events.length === 0 ? [] : span.events.map((event) => ({ name: event.name, timestamp: new Date(event.time_us / 1000).toISOString(), attributes: event.attributes })),
-    run_id: textOr(attributes['dreadnode.run.id']),
-    evaluation_id: uuidOr(attributes['dreadnode.evaluation.id']),
-    evaluation_item_id: uuidOr(attributes['dreadnode.evaluation.item_id']),
-    session_id: uuidOr(attributes['dreadnode.session.id']),
-    assessment_id: spanType === 'study' ? uuidOr(attributes['dreadnode.airt.assessment_id']) : null,
+    run_id: textOr(attribute(attributes, 'dreadnode.run.id')),
+    evaluation_id: uuidOr(attribute(attributes, 'dreadnode.evaluation.id')),
+    evaluation_item_id: uuidOr(attribute(attributes, 'dreadnode.evaluation.item_id')),
+    session_id: uuidOr(attribute(attributes, 'dreadnode.session.id')),
+    assessment_id: spanType === 'study' ? uuidOr(attribute(attributes, 'dreadnode.airt.assessment_id')) : null,
   };
 }
 
