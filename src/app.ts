@@ -10,7 +10,7 @@ import { createEngine } from './core/graphql-sql/engine';
 import { createGraphQLTransport } from './http/graphql-transport';
 import { opsRoutes } from './http/ops-routes';
 import { withRestLocs } from './http/read-variables';
-import { clientIp, contextFor, headerValue, observe, requestUrl, type RequestState } from './http/request';
+import { clientIp, contextFor, headerValue, observe, requestUrl, routeMethod, type RequestState } from './http/request';
 import { abortReply, attachReplyHooks, endReply, sendBody, sendError, sendStream, writeHead } from './http/respond';
 import { applyCors } from './http/cors';
 import { allowedMethods, RouteTable } from './http/route-table';
@@ -59,8 +59,7 @@ export async function createApp(): Promise<App> {
     if (url.pathname === '/graphql') return graphql.handle(req, res, url, state);
     // A path the ops routes serve, asked with another method; or spelled otherwise than they match it
     // (`/api/v1/./health`: ops routes match the target as sent), which, like every path, is served only exactly.
-    // HEAD is GET without the body.
-    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+    const method = routeMethod(req);
     const ops = allowedMethods(opsTable, url.pathname);
     if (ops.length) throw ops.includes(method) ? new NotFoundError('Route') : new MethodNotAllowedError(ops);
     const own = bodyTable.match(method, url.pathname);
@@ -111,9 +110,8 @@ export async function createApp(): Promise<App> {
       if (cors === 'refused-preflight') return sendError(res, new ForbiddenError(`Origin ${req.headers.origin} may not call this API`));
     }
     // Ops routes match the raw path (no query string, no URL object) and are
-    // called directly: no promise for the health route's synchronous reply. HEAD is GET without the body.
-    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
-    const op = opsTable.match(method, (req.url ?? '/').split('?', 1)[0]);
+    // called directly: no promise for the health route's synchronous reply.
+    const op = opsTable.match(routeMethod(req), (req.url ?? '/').split('?', 1)[0]);
     if (!op) return void route(req, res, state).catch((error: unknown) => fail(res, state, error));
     state.route = op.route.label;
     try {

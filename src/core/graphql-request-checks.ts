@@ -158,6 +158,30 @@ export function asRequestError(error: unknown): unknown {
 }
 
 /**
+ * Whether JSON written inline (a list or object where a scalar is expected)
+ * nests past MAX_JSON_DEPTH, as a variable's JSON may not: the levels are
+ * counted from the scalar's value (graphql-js knows no type inside it), so
+ * the input objects around it do not count.
+ */
+function inlineJsonTooDeep(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const typeInfo = new TypeInfo(schema);
+  let json = 0;
+  let tooDeep = false;
+  const container = {
+    enter() {
+      if (json === 0 && !isScalarType(getNullableType(typeInfo.getInputType()))) return;
+      json += 1;
+      if (json > MAX_JSON_DEPTH) tooDeep = true;
+    },
+    leave() {
+      if (json > 0) json -= 1;
+    },
+  };
+  visit(document, visitWithTypeInfo(typeInfo, { ListValue: container, ObjectValue: container }));
+  return tooDeep;
+}
+
+/**
  * The GraphQL side of strict input checking: variables are checked against
  * the operation's variable types before execution, with the same rules and
  * item types as REST bodies, and every problem reported at once at
@@ -176,35 +200,30 @@ export function checkOperationVariables(
   // Values written inline in the document meet the same string rules as variables (graphql-js parses
   // "\u0000" into a NUL character, which PostgreSQL refuses), reported at the query.
   if (document) {
-    // JSON written inline (a list or object where a scalar is expected) nests at most MAX_JSON_DEPTH deep, as a
-    // variable's JSON does; `json` counts the levels from the scalar's value (graphql-js knows no type inside it).
-    const typeInfo = new TypeInfo(schema);
-    let json = 0;
-    let tooDeep = false;
+    // Lists and objects nested past MAX_JSON_DEPTH anywhere in the document (rare): only then are the levels
+    // counted with the types, which say where JSON starts.
+    let nesting = 0;
+    let deep = false;
     const container = {
       enter() {
-        if (json === 0 && !isScalarType(getNullableType(typeInfo.getInputType()))) return;
-        json += 1;
-        if (json > MAX_JSON_DEPTH && !tooDeep) {
-          tooDeep = true;
-          errors.push({ loc: ['body', 'query'], msg: `JSON nested more than ${MAX_JSON_DEPTH} levels deep (a value written in the query)`, type: 'value_error' });
-        }
+        nesting += 1;
+        if (nesting > MAX_JSON_DEPTH) deep = true;
       },
       leave() {
-        if (json > 0) json -= 1;
+        nesting -= 1;
       },
     };
-    visit(
-      document,
-      visitWithTypeInfo(typeInfo, {
-        StringValue(node) {
-          const problem = badString(node.value, ['body', 'query']);
-          if (problem) errors.push({ ...problem, msg: `${problem.msg} (a value written in the query)` });
-        },
-        ListValue: container,
-        ObjectValue: container,
-      }),
-    );
+    visit(document, {
+      StringValue(node) {
+        const problem = badString(node.value, ['body', 'query']);
+        if (problem) errors.push({ ...problem, msg: `${problem.msg} (a value written in the query)` });
+      },
+      ListValue: container,
+      ObjectValue: container,
+    });
+    if (deep && inlineJsonTooDeep(schema, document)) {
+      errors.push({ loc: ['body', 'query'], msg: `JSON nested more than ${MAX_JSON_DEPTH} levels deep (a value written in the query)`, type: 'value_error' });
+    }
   }
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;

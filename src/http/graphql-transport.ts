@@ -15,7 +15,7 @@ import { checkOperationLimits } from '../core/graphql-limits';
 import { NO_STORE_HEADERS, selectsNoStoreField } from '../core/no-store';
 import { asRequestError, checkDocumentBeforeValidation, checkOperationAuthentication, checkOperationVariables } from '../core/graphql-request-checks';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
-import { contextFor, type RequestState } from './request';
+import { contextFor, routeMethod, type RequestState } from './request';
 import { oversizedReply, sendBody, sendHtml, sendText } from './respond';
 import { GRAPHIQL_PAGE } from './static-assets';
 
@@ -135,7 +135,7 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void> {
     state.route = 'graphql';
-    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+    const method = routeMethod(req);
     if (method === 'GET' && (req.headers.accept ?? '').includes('text/html') && config().GRAPHQL_PLAYGROUND) return sendHtml(res, GRAPHIQL_PAGE);
     const body = await readJsonBody(req, DEFAULT_BODY_LIMIT);
     if (body.error) throw new ValidationError([body.error], 'Request body is not valid JSON');

@@ -31,6 +31,11 @@ export function headerValue(req: IncomingMessage, name: string): string | null {
   return value ?? null;
 }
 
+/** The method a route answers the request with: HEAD is GET without the body (Node writes none). */
+export function routeMethod(req: IncomingMessage): string {
+  return req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+}
+
 /**
  * The request's target as a URL, parsed once per request: its path and
  * query whatever they spell (a target beginning `//a:99999/` is a path

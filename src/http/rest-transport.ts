@@ -8,7 +8,7 @@ import { platform } from '../modules';
 import { createRestRouter, REST_BASE, restOperations, type RestOperation } from './rest-routes';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
 import { claimKey, fingerprintOf, settleKey, type KeptReply } from './idempotency';
-import { contextFor, headerValue, type RequestState } from './request';
+import { contextFor, headerValue, routeMethod, type RequestState } from './request';
 import { oversizedReply, sendError, sendJsonArray, sendText } from './respond';
 import { allowedMethods, RouteTable } from './route-table';
 
@@ -35,8 +35,7 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
   let document: object | undefined;
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void> {
-    // HEAD is GET without the body (Node writes none).
-    const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET').toUpperCase();
+    const method = routeMethod(req);
     const match = routes.match(method, url.pathname.slice(REST_BASE.length));
     if (!match) {
       const allowed = allowedMethods(routes, url.pathname.slice(REST_BASE.length));

@@ -132,12 +132,8 @@ async function placeExport(scope: OrgScope, reading: ExportReading, how: 'copy' 
 async function storeBatch(scope: OrgScope, { store }: Batch): Promise<void> {
   if (!store) return;
   await ensureSpanPartitions();
-  if ('data' in store) {
-    await copyIn(COPY_SPANS_SQL, store.data);
-    copyBuffers.give(store.data);
-  } else {
-    await database().transaction((transaction) => storeRows(scope, store, transaction));
-  }
+  if ('data' in store) await copySpans(store.data);
+  else await database().transaction((transaction) => storeRows(scope, store, transaction));
 }
 
 /**
@@ -179,9 +175,7 @@ async function storeRows(scope: OrgScope, { rows, redTeamTraces, resources, how 
   if (how === 'copy') {
     // Optimistic: an exporter retries only after a failure, so the spans are almost always new. One already
     // stored makes the COPY fail on its key, and the caller runs the export again through INSERT … ON CONFLICT.
-    const data = copyData(scope.org.id, rows, resources);
-    await copyIn(COPY_SPANS_SQL, data, transaction);
-    copyBuffers.give(data);
+    await copySpans(copyData(scope.org.id, rows, resources), transaction);
     stored = rows;
   } else {
     stored = await plainQuery<StoredSpan>(INSERT_SPANS_SQL, { organization_id: scope.org.id, rows: insertRows(scope.org.id, rows, resources) }, { transaction });
@@ -333,6 +327,12 @@ const copyBuffers = {
     if (this.spare.length < SPARE_COPY_BUFFERS && memory.byteLength <= MAX_SPARE_COPY_BYTES) this.spare.push(memory);
   },
 };
+
+/** COPY text (copyData) into spans; its memory is given back once the COPY succeeded. */
+async function copySpans(data: Buffer, transaction?: Transaction): Promise<void> {
+  await copyIn(COPY_SPANS_SQL, data, transaction);
+  copyBuffers.give(data);
+}
 
 /**
  * The rows as COPY text, each line its fields and their size (copyFields),
