@@ -122,7 +122,11 @@ export async function createApp(): Promise<App> {
     }
   };
 
-  return { handler, schema, openApi: rest.openApi, stop: () => graphql.stop() };
+  const stop = async () => {
+    await graphql.stop();
+    await Promise.all(platform.modules.map((module) => module.stop?.()));
+  };
+  return { handler, schema, openApi: rest.openApi, stop };
 }
 
 /** An allowed preflight: its CORS headers (already among the request's headers), no body. */

@@ -1,4 +1,4 @@
-import { isUuid } from './scalars';
+import { isUuid } from './uuid';
 
 /**
  * Resources named in paths by a full UUID (any case) or a unique prefix of

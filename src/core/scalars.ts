@@ -1,11 +1,6 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { GraphQLJSON, GraphQLJSONObject, GraphQLSafeInt } from 'graphql-scalars';
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID_PATTERN.test(value);
-}
+import { isUuid } from './uuid';
 
 function parseUuid(value: unknown): string {
   if (!isUuid(value)) throw new GraphQLError('Input should be a valid UUID');

@@ -1,4 +1,4 @@
-import { isUuid } from '../../core/scalars';
+import { isUuid } from '../../core/uuid';
 import type { Transaction } from 'sequelize';
 import { ProjectModel } from '../../../models';
 import { requireScope, resolveWorkspace } from '../../core/tenancy/tenant-scope';

@@ -1,4 +1,4 @@
-import { isUuid } from '../../core/scalars';
+import { isUuid } from '../../core/uuid';
 import { parseLabelFilters } from './labels';
 import { visibleSql } from './session.policy';
 import type { SessionFilterArgs } from './sessions.inputs';

@@ -1,9 +1,8 @@
 import { config } from '../../config/config';
-import { InvalidError, UnsupportedMediaTypeError, ValidationError } from '../../core/errors';
+import { InvalidError, UnsupportedMediaTypeError } from '../../core/errors';
 import type { BodyRoute } from '../../core/module';
-import { isPlainObject } from '../../core/validation/coerce';
-import { encodeProtobufResponse, MalformedExportError, readJsonExport, readProtobufExport, type ExportReading, type ExportRequest } from './otlp';
-import { authorizeIngest, exportLimits, ingestExport, type IngestResult } from './traces.ingest';
+import { encodeProtobufResponse, MalformedExportError } from './otlp';
+import { authorizeIngest, ingestExport, type IngestResult } from './traces.ingest';
 
 const PROTOBUF = 'application/x-protobuf';
 
@@ -69,7 +68,7 @@ export const otlpTracesRoute: BodyRoute = {
     const body = await readBody(settings.OTLP_MAX_BODY_BYTES, settings.OTLP_MAX_INFLATED_BYTES);
     let result: IngestResult;
     try {
-      result = await ingestExport(scope, type === PROTOBUF ? () => readProtobufExport(body, exportLimits()) : () => readJsonExportBody(body));
+      result = await ingestExport(scope, body, type === PROTOBUF ? 'protobuf' : 'json');
     } catch (error) {
       if (error instanceof MalformedExportError) throw new InvalidError(error.message);
       throw error;
@@ -79,24 +78,3 @@ export const otlpTracesRoute: BodyRoute = {
     reply(200, JSON.stringify({ accepted: result.accepted, rejected: result.rejected, ...partial }), 'application/json; charset=utf-8');
   },
 };
-
-/** OTLP/JSON, or the SDK client's `{traces: [...]}` (each an export, stored together). */
-function readJsonExportBody(body: Buffer): ExportReading {
-  let value: unknown;
-  try {
-    value = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new ValidationError([{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }], 'Request body is not valid JSON');
-  }
-  const traces = (value as { traces?: unknown } | null)?.traces;
-  if (isPlainObject(value) && traces !== undefined) {
-    if (!Array.isArray(traces)) throw new MalformedExportError('traces must be a list of OTLP export requests');
-    const resourceSpans = traces.flatMap((item) => {
-      const list = (item as ExportRequest | null)?.resourceSpans;
-      if (!Array.isArray(list)) throw new MalformedExportError('each of traces must be an OTLP export request with resourceSpans');
-      return list;
-    });
-    return readJsonExport({ resourceSpans }, exportLimits());
-  }
-  return readJsonExport(value as ExportRequest, exportLimits());
-}

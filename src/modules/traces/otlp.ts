@@ -1,6 +1,7 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import protobuf from 'protobufjs';
+import { ValidationError } from '../../core/errors/app-error';
 
 /**
  * OTLP/HTTP trace exports decoded into span records (decisions §15).
@@ -345,6 +346,31 @@ class Reading {
     else if (attribute(read.attributes, 'logfire.span_type') === 'pending_span') this.pendingCopies += 1;
     else this.spans.push(read);
   }
+}
+
+/** The two encodings of an export (its Content-Type: application/x-protobuf or application/json). */
+export type ExportEncoding = 'protobuf' | 'json';
+
+/** An export's body (inflated) read in its encoding; JSON may also be the SDK client's `{traces: [export, …]}` (each an export, read together). */
+export function readExport(body: Uint8Array, encoding: ExportEncoding, limits: ExportLimits): ExportReading {
+  if (encoding === 'protobuf') return readProtobufExport(body, limits);
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.length).toString('utf8'));
+  } catch {
+    throw new ValidationError([{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }], 'Request body is not valid JSON');
+  }
+  const traces = (value as { traces?: unknown } | null)?.traces;
+  if (value && typeof value === 'object' && !Array.isArray(value) && traces !== undefined) {
+    if (!Array.isArray(traces)) throw new MalformedExportError('traces must be a list of OTLP export requests');
+    const resourceSpans = traces.flatMap((item) => {
+      const list = (item as ExportRequest | null)?.resourceSpans;
+      if (!Array.isArray(list)) throw new MalformedExportError('each of traces must be an OTLP export request with resourceSpans');
+      return list;
+    });
+    return readJsonExport({ resourceSpans }, limits);
+  }
+  return readJsonExport(value as ExportRequest, limits);
 }
 
 // ---------------------------------------------------------------------------

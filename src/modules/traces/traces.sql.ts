@@ -6,38 +6,27 @@ import type { SqlList } from '../../core/graphql-sql/sql-fields';
  * (organization_id, trace_id) and kept to the route's workspace.
  */
 
-/** Microseconds since the epoch as a timestamptz. */
-const fromMicros = (expr: string) => `('epoch'::timestamptz + ${expr} * interval '1 microsecond')`;
-
-/** The stored columns of one span row sent as JSON (traces.ingest.ts builds them). */
-const ROW_COLUMNS = `workspace_id uuid, project_id uuid, project_inferred boolean, trace_id text, span_id text, parent_span_id text,
-  name text, span_type text, kind smallint, start_us bigint, end_us bigint, duration_ms double precision, status_code smallint,
-  status_message text, attributes jsonb, resource jsonb, events jsonb, run_id text, evaluation_id uuid, evaluation_item_id uuid,
-  session_id uuid, assessment_id uuid, bytes integer`;
-
-/**
- * The batch in one INSERT … SELECT over one JSON array; a span already
- * stored (an exporter's retry) is skipped by its key. Returns the spans
- * stored now, which the red-team derivation reads.
- */
-export const INSERT_SPANS_SQL = `
-  INSERT INTO spans (organization_id, workspace_id, project_id, project_inferred, trace_id, span_id, parent_span_id, name, span_type,
-                     kind, start_time, end_time, duration_ms, status_code, status_message, attributes, resource, events, run_id,
-                     evaluation_id, evaluation_item_id, session_id, assessment_id, bytes)
-  SELECT $organization_id::uuid, r.workspace_id, r.project_id, r.project_inferred, r.trace_id, r.span_id, r.parent_span_id, r.name, r.span_type,
-         r.kind, ${fromMicros('r.start_us')}, ${fromMicros('r.end_us')}, r.duration_ms, r.status_code, r.status_message,
-         r.attributes, r.resource, r.events, r.run_id, r.evaluation_id, r.evaluation_item_id, r.session_id, r.assessment_id, r.bytes
-    FROM jsonb_to_recordset($rows::jsonb) AS r(${ROW_COLUMNS})
-  ON CONFLICT DO NOTHING
-  RETURNING trace_id, span_id, parent_span_id, span_type`;
-
-/** The stored columns, in the order of a COPY row (traces.ingest.ts copyData). */
+/** The stored columns, in the order of a COPY row (span-rows.ts). */
 export const COPY_COLUMNS = [
   'organization_id', 'workspace_id', 'project_id', 'project_inferred', 'trace_id', 'span_id', 'parent_span_id', 'name', 'span_type', 'kind',
   'start_time', 'end_time', 'duration_ms', 'status_code', 'status_message', 'attributes', 'resource', 'events', 'run_id', 'evaluation_id',
   'evaluation_item_id', 'session_id', 'assessment_id', 'bytes',
 ] as const;
 export const COPY_SPANS_SQL = `COPY spans (${COPY_COLUMNS.join(', ')}) FROM STDIN`;
+
+/**
+ * An export some of whose spans were stored already (an exporter's retry):
+ * its rows COPY'd into a table of the transaction's own, then inserted from
+ * there, a span already stored skipped by its key. Returns the spans stored
+ * now, which the red-team derivation reads.
+ */
+export const CREATE_RETRY_SPANS_SQL = `CREATE TEMPORARY TABLE spans_retry (LIKE spans INCLUDING DEFAULTS) ON COMMIT DROP`;
+export const COPY_RETRY_SPANS_SQL = `COPY spans_retry (${COPY_COLUMNS.join(', ')}) FROM STDIN`;
+export const INSERT_RETRY_SPANS_SQL = `
+  INSERT INTO spans (${COPY_COLUMNS.join(', ')})
+  SELECT ${COPY_COLUMNS.join(', ')} FROM spans_retry
+  ON CONFLICT DO NOTHING
+  RETURNING trace_id, span_id, parent_span_id, span_type`;
 
 /** Transaction locks on traces (organization and trace id), taken in one order so two exports never wait on each other in a cycle. */
 export const LOCK_TRACES_SQL = `
