@@ -122,11 +122,7 @@ export async function createApp(): Promise<App> {
     }
   };
 
-  const stop = async () => {
-    await graphql.stop();
-    await Promise.all(platform.modules.map((module) => module.stop?.()));
-  };
-  return { handler, schema, openApi: rest.openApi, stop };
+  return { handler, schema, openApi: rest.openApi, stop: () => graphql.stop() };
 }
 
 /** An allowed preflight: its CORS headers (already among the request's headers), no body. */

@@ -1,4 +1,3 @@
-import os from 'node:os';
 import { z } from 'zod';
 
 /**
@@ -120,8 +119,6 @@ const schema = z.object({
   /** Attributes kept per span (the rest dropped and counted) and characters kept per attribute string (longer ones cut), as OpenTelemetry's span limits do. */
   OTLP_MAX_ATTRIBUTES: z.coerce.number().int().min(1).default(256),
   OTLP_MAX_ATTRIBUTE_LENGTH: z.coerce.number().int().min(16).default(65536),
-  /** Worker threads (per process) that read OTLP exports and write their rows, beside the event loop; 0 reads them on it. */
-  OTLP_DECODE_THREADS: z.coerce.number().int().min(0).max(64).default(Math.min(os.availableParallelism(), 4)),
   /** Export the service's own spans (HTTP, GraphQL, SQL) to this OTLP/HTTP endpoint (`http://collector:4318`); unset: no tracing code is loaded. */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   /** The service name on the service's own spans. */

@@ -1,4 +1,4 @@
-import { isUuid } from './uuid';
+import { isUuid } from './scalars';
 
 /**
  * Resources named in paths by a full UUID (any case) or a unique prefix of

@@ -97,8 +97,6 @@ export interface AppModule {
   bodyRoutes?: readonly BodyRoute[];
   /** Work a serving process keeps doing (span partitions ahead and past retention): started with the server, stopped on shutdown. */
   upkeep?: () => Promise<() => void>;
-  /** Releases what the module holds while the app serves (the ingest's threads), when the app stops. */
-  stop?: () => Promise<void>;
 }
 
 /** The registry, assembled. */

@@ -1,6 +1,11 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { GraphQLJSON, GraphQLJSONObject, GraphQLSafeInt } from 'graphql-scalars';
-import { isUuid } from './uuid';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID_PATTERN.test(value);
+}
 
 function parseUuid(value: unknown): string {
   if (!isUuid(value)) throw new GraphQLError('Input should be a valid UUID');

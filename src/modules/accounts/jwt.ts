@@ -6,7 +6,7 @@ import { config } from '../../config/config';
 import { USER_RECORD_COLUMNS, type UserRecord } from '../../../models';
 import { AuthenticationError } from '../../core/errors';
 import type { Authenticator } from '../../core/module';
-import { isUuid } from '../../core/uuid';
+import { isUuid } from '../../core/scalars';
 import { prefetchedScope, scopeJoinSql } from '../../core/tenancy/tenant-scope';
 import { nestRow, plainQuery, present } from '../../db/hot';
 

@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import tar from 'tar-stream';
 import { ForbiddenError, NotFoundError } from '../../core/errors';
 import type { BodyRoute, BodyRouteCall } from '../../core/module';
-import { isUuid } from '../../core/uuid';
+import { isUuid } from '../../core/scalars';
 import { plainQuery } from '../../db/hot';
 import { serverMac } from '../accounts/jwt';
 import { publicLink } from '../mail/mail.service';

@@ -1,4 +1,4 @@
-import { isUuid } from '../../core/uuid';
+import { isUuid } from '../../core/scalars';
 import type { Transaction } from 'sequelize';
 import { ProjectModel } from '../../../models';
 import { requireScope, resolveWorkspace } from '../../core/tenancy/tenant-scope';

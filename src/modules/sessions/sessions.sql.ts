@@ -1,4 +1,4 @@
-import { isUuid } from '../../core/uuid';
+import { isUuid } from '../../core/scalars';
 import { parseLabelFilters } from './labels';
 import { visibleSql } from './session.policy';
 import type { SessionFilterArgs } from './sessions.inputs';

@@ -1,5 +1,5 @@
 import { PayloadTooLargeError } from '../../core/errors/app-error';
-import { isUuid } from '../../core/uuid';
+import { isUuid } from '../../core/scalars';
 import { attribute, cutText, readExport, type ExportEncoding, type ExportLimits, type Rejection, type SpanRecord } from './otlp';
 
 /**
@@ -7,11 +7,12 @@ import { attribute, cutText, readExport, type ExportEncoding, type ExportLimits,
  * §15), written before their projects are known: every column after the
  * first four (organization, workspace, project, `project_inferred`: the
  * row's head, HEAD_BYTES of text) is the span's own. `prepareExport` reads
- * the export and writes the rows with room for their heads; the ingest
- * (traces.ingest.ts) places the spans and writes the heads (`placedRows`).
- * Nothing here reaches the database or the configuration, so the reading
- * and the writing run in the ingest's threads (export-threads.ts) as they
- * run on the event loop.
+ * the export and writes the rows with room for their heads, keeping of each
+ * span only what placing it needs; the ingest (traces.ingest.ts) places the
+ * spans and writes the heads (`placedRows`). The span records are garbage
+ * before the ingest's first round trip to PostgreSQL: none survives the
+ * young generation's collections that other exports' reading sets off
+ * while it waits.
  */
 
 /** What an export is read within: the OTLP_MAX_* limits and the window of start times TRACE_RETENTION_DAYS keeps. */
@@ -22,14 +23,6 @@ export interface ExportRules extends ExportLimits {
   /** Start times in [oldestUs, newestUs) microseconds (span-partitions.ts acceptedWindow). */
   oldestUs: number;
   newestUs: number;
-}
-
-/** One export to prepare: its body (inflated), how it is encoded, its rules, and memory to write its rows into (larger memory is made when it does not fit). */
-export interface ExportTask {
-  body: Uint8Array;
-  encoding: ExportEncoding;
-  rules: ExportRules;
-  memory: SharedArrayBuffer;
 }
 
 /** The span of each row, what placing it needs (one entry per row, in row order). */
@@ -53,7 +46,7 @@ export interface PreparedExport {
   rejected: Rejection[];
   pendingCopies: number;
   offsets: Uint32Array;
-  memory: SharedArrayBuffer;
+  memory: ArrayBuffer;
 }
 
 /** Where a span is stored. */
@@ -67,9 +60,33 @@ export interface Placement {
 export const HEAD_BYTES = 3 * 37 + 1;
 const TAB = 0x09;
 
+/**
+ * The memory rows are written into, used again once their COPY has
+ * succeeded (`giveRowMemory`: PostgreSQL has then read every byte). Rows
+ * are outside the JavaScript heap, and new memory there at the rate exports
+ * arrive (about 1 MiB per 512 spans) made V8 run a full collection every
+ * few dozen exports; kept, it is allocated once per export in flight. At
+ * most SPARE_ROW_MEMORY of at most MAX_SPARE_ROW_BYTES each are kept (a
+ * rare large export's memory is let go); memory a failed COPY used is let
+ * go too (the socket may still hold it).
+ */
+const SPARE_ROW_MEMORY = 8;
+const MAX_SPARE_ROW_BYTES = 4 * 1024 * 1024;
 /** New memory is at least this, rounded up to a power of two, so that it serves the next exports (larger ones get their size). */
-export const MIN_ROW_BYTES = 1024 * 1024;
-export const rowMemory = (bytes: number) => new SharedArrayBuffer(Math.max(MIN_ROW_BYTES, 2 ** Math.ceil(Math.log2(bytes))));
+const MIN_ROW_BYTES = 1024 * 1024;
+const spareRowMemory: ArrayBuffer[] = [];
+
+/** At least `bytes` of memory, spare when some is large enough. */
+function takeRowMemory(bytes: number): ArrayBuffer {
+  const index = spareRowMemory.findLastIndex((memory) => memory.byteLength >= bytes);
+  if (index >= 0) return spareRowMemory.splice(index, 1)[0];
+  return Buffer.allocUnsafeSlow(bytes > MAX_SPARE_ROW_BYTES ? bytes : Math.max(MIN_ROW_BYTES, 2 ** Math.ceil(Math.log2(bytes)))).buffer as ArrayBuffer;
+}
+
+/** A prepared export's memory back, once nothing reads it any more. */
+export function giveRowMemory(memory: ArrayBuffer): void {
+  if (spareRowMemory.length < SPARE_ROW_MEMORY && memory.byteLength <= MAX_SPARE_ROW_BYTES) spareRowMemory.push(memory);
+}
 
 /**
  * The export read (readExport), its spans kept once each and within the
@@ -77,7 +94,7 @@ export const rowMemory = (bytes: number) => new SharedArrayBuffer(Math.max(MIN_R
  * over maxSpans, or whose resources come to more than maxResourceBytes, is
  * refused whole (413).
  */
-export function prepareExport({ body, encoding, rules, memory }: ExportTask): PreparedExport {
+export function prepareExport(body: Uint8Array, encoding: ExportEncoding, rules: ExportRules): PreparedExport {
   const { spans: found, rejected, pendingCopies, overLimit } = readExport(body, encoding, rules);
   if (overLimit) throw new PayloadTooLargeError(`An export holds at most ${rules.maxSpans} spans (OTLP_MAX_SPANS); send smaller batches`);
   const kept: SpanRecord[] = [];
@@ -107,8 +124,8 @@ export function prepareExport({ body, encoding, rules, memory }: ExportTask): Pr
     spans.refs.push(textOr(attribute(span.attributes, 'dreadnode.project')) ?? textOr(attribute(span.resource, 'dreadnode.project')));
     spans.types.push(columns.span_type);
   });
-  const rows = memory.byteLength >= bytes ? memory : rowMemory(bytes);
-  const data = Buffer.from(rows);
+  const memory = takeRowMemory(bytes);
+  const data = Buffer.from(memory);
   const offsets = new Uint32Array(kept.length + 1);
   let length = 0;
   tails.forEach((tail, index) => {
@@ -120,7 +137,7 @@ export function prepareExport({ body, encoding, rules, memory }: ExportTask): Pr
     length += data.write(`\t${HEAD_BYTES + 1 + size}\n`, length, 'latin1');
   });
   offsets[kept.length] = length;
-  return { spans, rejected, pendingCopies, offsets, memory: rows };
+  return { spans, rejected, pendingCopies, offsets, memory };
 }
 
 /** A row's head as COPY text (copyFields' first four columns): HEAD_BYTES of ASCII. */

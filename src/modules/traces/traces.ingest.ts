@@ -1,3 +1,4 @@
+import { config } from '../../config/config';
 import type { AppContext } from '../../core/context';
 import { InvalidError } from '../../core/errors';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
@@ -5,17 +6,16 @@ import { database } from '../../db/database';
 import { copyIn, plainQuery } from '../../db/hot';
 import type { Transaction } from 'sequelize';
 import { deriveAttacksFromSpans, type StoredSpan } from '../assessments/trace-attacks';
-import { giveRowMemory, prepare } from './export-threads';
 import type { ExportEncoding, Rejection } from './otlp';
-import { ensureSpanPartitions } from './span-partitions';
-import { placedRows, type Placement, type PreparedExport, type RowSpans } from './span-rows';
+import { acceptedWindow, ensureSpanPartitions } from './span-partitions';
+import { giveRowMemory, placedRows, prepareExport, type ExportRules, type Placement, type PreparedExport, type RowSpans } from './span-rows';
 import {
   COPY_RETRY_SPANS_SQL, COPY_SPANS_SQL, CREATE_RETRY_SPANS_SQL, EXPORT_PROJECTS_SQL, INSERT_RETRY_SPANS_SQL, LOCK_TRACES_SQL, REHOME_SQL, STORED_ROOTS_SQL, UNSETTLED_TRACES_SQL,
 } from './traces.sql';
 
 /**
  * OTLP span ingest (decisions §15): an export's spans, read and written as
- * rows (span-rows.ts, in a thread: export-threads.ts), each placed in a
+ * rows (span-rows.ts), each placed in a
  * project and its workspace, stored in one transaction (one COPY), then the
  * attacks of red-team assessments derived from the `study` and `trial` spans
  * that arrived.
@@ -43,6 +43,19 @@ export async function authorizeIngest(ctx: AppContext, orgKey: string): Promise<
   return scope;
 }
 
+/** What an export is read within now (OTLP_MAX_*, TRACE_RETENTION_DAYS). */
+function exportRules(): ExportRules {
+  const settings = config();
+  return {
+    maxSpans: settings.OTLP_MAX_SPANS,
+    maxAttributes: settings.OTLP_MAX_ATTRIBUTES,
+    maxAttributeLength: settings.OTLP_MAX_ATTRIBUTE_LENGTH,
+    maxResourceBytes: settings.OTLP_MAX_INFLATED_BYTES,
+    retentionDays: settings.TRACE_RETENTION_DAYS,
+    ...acceptedWindow(),
+  };
+}
+
 /**
  * Stores the spans of an export (its body, inflated, in `encoding`). The
  * rows are written with room for their heads (span-rows.ts), the spans
@@ -50,13 +63,13 @@ export async function authorizeIngest(ctx: AppContext, orgKey: string): Promise<
  * whose spans were partly stored already is prepared again for its INSERT.
  */
 export async function ingestExport(scope: OrgScope, body: Uint8Array, encoding: ExportEncoding): Promise<IngestResult> {
-  let batch = await placeExport(scope, await prepare(body, encoding), 'copy');
+  let batch = await placeExport(scope, prepareExport(body, encoding, exportRules()), 'copy');
   try {
     await storeBatch(scope, batch);
   } catch (error) {
     // Some spans were stored already (a retried export, or two exports of the same spans at once).
     if (!isUniqueViolation(error)) throw error;
-    batch = await placeExport(scope, await prepare(body, encoding), 'insert');
+    batch = await placeExport(scope, prepareExport(body, encoding, exportRules()), 'insert');
     await storeBatch(scope, batch);
   }
   await settleTraces(scope, batch.settling);
@@ -72,7 +85,7 @@ export async function ingestExport(scope: OrgScope, body: Uint8Array, encoding: 
  */
 interface Store {
   data: Buffer;
-  memory: SharedArrayBuffer;
+  memory: ArrayBuffer;
   /** The export's study and trial spans, and their traces (locked while stored). */
   redTeam: { traces: string[]; spans: StoredSpan[] } | null;
   how: 'copy' | 'insert';

@@ -1,6 +1,5 @@
 import { defineScopes, WRITER_ROLES, type ScopeNames } from '../../core/authz/scopes';
 import type { AppModule } from '../../core/module';
-import { stopExportThreads } from './export-threads';
 import { otlpTracesRoute } from './otlp-route';
 import { ensureSpanPartitions, startPartitionUpkeep } from './span-partitions';
 import { createTraceLoaders } from './traces.loaders';
@@ -22,7 +21,6 @@ export const tracesModule: AppModule = {
     await ensureSpanPartitions(true);
     return startPartitionUpkeep();
   },
-  stop: stopExportThreads,
 };
 
 declare module '../../core/authz/scopes' {
