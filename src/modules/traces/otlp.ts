@@ -1,7 +1,8 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import protobuf from 'protobufjs';
-import { ValidationError } from '../../core/errors/app-error';
+import { ValidationError } from '../../core/errors';
+import { isPlainObject } from '../../core/validation/coerce';
 
 /**
  * OTLP/HTTP trace exports decoded into span records (decisions §15).
@@ -361,7 +362,7 @@ export function readExport(body: Uint8Array, encoding: ExportEncoding, limits: E
     throw new ValidationError([{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }], 'Request body is not valid JSON');
   }
   const traces = (value as { traces?: unknown } | null)?.traces;
-  if (value && typeof value === 'object' && !Array.isArray(value) && traces !== undefined) {
+  if (isPlainObject(value) && traces !== undefined) {
     if (!Array.isArray(traces)) throw new MalformedExportError('traces must be a list of OTLP export requests');
     const resourceSpans = traces.flatMap((item) => {
       const list = (item as ExportRequest | null)?.resourceSpans;

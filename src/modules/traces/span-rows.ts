@@ -59,6 +59,8 @@ export interface Placement {
 /** A row's head: three UUIDs and `project_inferred` as t or f, each followed by a tab but the last. */
 export const HEAD_BYTES = 3 * 37 + 1;
 const TAB = 0x09;
+/** `!`, not a UUID's character: a row sent with its head unwritten fails its COPY (22P02) rather than store it under whoever's head the memory held. */
+const UNWRITTEN_HEAD = 0x21;
 
 /**
  * The memory rows are written into, used again once their COPY has
@@ -130,6 +132,8 @@ export function prepareExport(body: Uint8Array, encoding: ExportEncoding, rules:
   let length = 0;
   tails.forEach((tail, index) => {
     offsets[index] = length;
+    // Until placedRows writes it, the head is text no COPY accepts (the memory may hold another export's head).
+    data.fill(UNWRITTEN_HEAD, length, length + HEAD_BYTES);
     length += HEAD_BYTES;
     data[length++] = TAB;
     const size = data.write(tail, length);
@@ -140,7 +144,7 @@ export function prepareExport(body: Uint8Array, encoding: ExportEncoding, rules:
   return { spans, rejected, pendingCopies, offsets, memory };
 }
 
-/** A row's head as COPY text (copyFields' first four columns): HEAD_BYTES of ASCII. */
+/** A row's head as COPY text (COPY_COLUMNS' first four): HEAD_BYTES of ASCII. */
 export function copyHead(organizationId: string, placement: Placement): string {
   const head = `${organizationId}\t${placement.workspace_id}\t${placement.project_id}\t${placement.project_inferred ? 't' : 'f'}`;
   if (head.length !== HEAD_BYTES) throw new Error(`A span row's head is ${head.length} characters, not ${HEAD_BYTES}`);
@@ -155,6 +159,7 @@ export function copyHead(organizationId: string, placement: Placement): string {
 export function placedRows(organizationId: string, prepared: PreparedExport, placements: (Placement | null)[]): Buffer {
   const data = Buffer.from(prepared.memory);
   const { offsets } = prepared;
+  if (placements.length !== offsets.length - 1) throw new Error(`${placements.length} placements for ${offsets.length - 1} rows`);
   let length = 0;
   placements.forEach((placement, index) => {
     if (!placement) return;

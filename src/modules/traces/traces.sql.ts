@@ -16,11 +16,14 @@ export const COPY_SPANS_SQL = `COPY spans (${COPY_COLUMNS.join(', ')}) FROM STDI
 
 /**
  * An export some of whose spans were stored already (an exporter's retry):
- * its rows COPY'd into a table of the transaction's own, then inserted from
- * there, a span already stored skipped by its key. Returns the spans stored
- * now, which the red-team derivation reads.
+ * its rows COPY'd into a temporary table, then inserted from there, a span
+ * already stored skipped by its key. Returns the spans stored now, which
+ * the red-team derivation reads. The table is made once per connection
+ * (its rows deleted at each commit, so nothing is written to the catalogs
+ * per retry); the service's role needs the database's TEMP privilege,
+ * which PostgreSQL grants to every role unless revoked.
  */
-export const CREATE_RETRY_SPANS_SQL = `CREATE TEMPORARY TABLE spans_retry (LIKE spans INCLUDING DEFAULTS) ON COMMIT DROP`;
+export const CREATE_RETRY_SPANS_SQL = `CREATE TEMPORARY TABLE IF NOT EXISTS spans_retry (LIKE spans INCLUDING DEFAULTS) ON COMMIT DELETE ROWS`;
 export const COPY_RETRY_SPANS_SQL = `COPY spans_retry (${COPY_COLUMNS.join(', ')}) FROM STDIN`;
 export const INSERT_RETRY_SPANS_SQL = `
   INSERT INTO spans (${COPY_COLUMNS.join(', ')})

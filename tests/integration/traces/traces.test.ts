@@ -480,7 +480,7 @@ describe('POST /org/{org}/otel/traces', () => {
     const copied = await send(exportOf([first]));
     expect(copied.status).toBe(200);
     expect(copied.body).toEqual({ accepted: 1, rejected: 0 });
-    // A retried export (its first span stored already) goes through INSERT … ON CONFLICT, whose rows travel as JSON.
+    // A retried export (its first span stored already) goes through a temporary table and INSERT … ON CONFLICT.
     const retried = await send(exportOf([first, span({ traceId, parentSpanId: first.spanId, attributes: { 'dreadnode.run.id': runId, 'llm.output': long } })]));
     expect(retried.status).toBe(200);
     expect(retried.body).toEqual({ accepted: 2, rejected: 0 });
