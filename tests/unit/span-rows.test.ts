@@ -1,4 +1,4 @@
-import { HEAD_BYTES, placedRows, prepareExport, type ExportRules } from '../../src/modules/traces/span-rows';
+import { HEAD_BYTES, placedRows, readSpans, writeRows, type ExportRules } from '../../src/modules/traces/span-rows';
 
 /**
  * An export's COPY rows written before its spans are placed (span-rows.ts):
@@ -14,7 +14,7 @@ const body = (names: string[]) =>
   Buffer.from(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: names.map((name, index) => span(String(index + 1).padStart(16, '0'), name)) }] }] }));
 
 it('leaves each head unwritten (no COPY accepts it) until the span is placed, and closes up the rows of spans not placed', () => {
-  const prepared = prepareExport(body(['first', 'second', 'third']), 'json', RULES);
+  const prepared = writeRows(readSpans(body(['first', 'second', 'third']), 'json', RULES));
   const rows = Buffer.from(prepared.memory);
   expect(prepared.offsets).toHaveLength(4);
   for (const start of prepared.offsets.slice(0, 3)) expect(rows.toString('latin1', start, start + HEAD_BYTES)).toBe('!'.repeat(HEAD_BYTES));

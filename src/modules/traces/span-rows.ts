@@ -6,13 +6,13 @@ import { attribute, cutText, readExport, type ExportEncoding, type ExportLimits,
  * An export's spans as rows of `spans` in COPY's text format (decisions
  * §15), written before their projects are known: every column after the
  * first four (organization, workspace, project, `project_inferred`: the
- * row's head, HEAD_BYTES of text) is the span's own. `prepareExport` reads
- * the export and writes the rows with room for their heads, keeping of each
- * span only what placing it needs; the ingest (traces.ingest.ts) places the
- * spans and writes the heads (`placedRows`). The span records are garbage
- * before the ingest's first round trip to PostgreSQL: none survives the
- * young generation's collections that other exports' reading sets off
- * while it waits.
+ * row's head, HEAD_BYTES of text) is the span's own. `readSpans` reads
+ * the export, `writeRows` writes the rows with room for their heads,
+ * keeping of each span only what placing it needs; the ingest
+ * (traces.ingest.ts) places the spans, its look-up running while the rows
+ * are written, and writes the heads (`placedRows`). The span records are
+ * garbage before the look-up answers: none survives the young generation's
+ * collections that other exports' reading sets off while it waits.
  */
 
 /** What an export is read within: the OTLP_MAX_* limits and the window of start times TRACE_RETENTION_DAYS keeps. */
@@ -90,16 +90,25 @@ export function giveRowMemory(memory: ArrayBuffer): void {
   if (spareRowMemory.length < SPARE_ROW_MEMORY && memory.byteLength <= MAX_SPARE_ROW_BYTES) spareRowMemory.push(memory);
 }
 
+/** An export read (readSpans): its spans kept, what placing each needs (`spans`), and what writeRows needs. */
+export interface ReadExport {
+  spans: RowSpans;
+  rejected: Rejection[];
+  pendingCopies: number;
+  records: SpanRecord[];
+  columns: SpanColumns[];
+  resources: Map<object, { text: string; bytes: number }>;
+}
+
 /**
  * The export read (readExport), its spans kept once each and within the
- * retention window (the others refused), and written as rows. An export
- * over maxSpans, or whose resources come to more than maxResourceBytes, is
- * refused whole (413).
+ * retention window (the others refused). An export over maxSpans, or whose
+ * resources come to more than maxResourceBytes, is refused whole (413).
  */
-export function prepareExport(body: Uint8Array, encoding: ExportEncoding, rules: ExportRules): PreparedExport {
+export function readSpans(body: Uint8Array, encoding: ExportEncoding, rules: ExportRules): ReadExport {
   const { spans: found, rejected, pendingCopies, overLimit } = readExport(body, encoding, rules);
   if (overLimit) throw new PayloadTooLargeError(`An export holds at most ${rules.maxSpans} spans (OTLP_MAX_SPANS); send smaller batches`);
-  const kept: SpanRecord[] = [];
+  const records: SpanRecord[] = [];
   const seen = new SpanKeys();
   for (const span of found) {
     // The same span twice in one export is stored once.
@@ -107,28 +116,36 @@ export function prepareExport(body: Uint8Array, encoding: ExportEncoding, rules:
     if (span.start_us < rules.oldestUs || span.start_us >= rules.newestUs) {
       rejected.push({ span_id: span.span_id, reason: `start time outside the ${rules.retentionDays}-day retention window` });
     } else {
-      kept.push(span);
+      records.push(span);
     }
   }
-  const resources = resourceTexts(kept, rules.maxResourceBytes);
+  const resources = resourceTexts(records, rules.maxResourceBytes);
   const spans: RowSpans = { traceIds: [], spanIds: [], parentIds: [], refs: [], types: [] };
-  const tails = new Array<string>(kept.length);
-  let bytes = 0;
-  kept.forEach((span, index) => {
-    const columns = spanColumns(span);
-    const tail = copyTail(span, columns, resources.get(span.resource)!.text);
-    tails[index] = tail;
-    // The head, a tab, the tail, a tab, the row's size (at most 10 digits) and a newline.
-    bytes += HEAD_BYTES + Buffer.byteLength(tail) + 13;
+  const columns = records.map((span) => {
+    const derived = spanColumns(span);
     spans.traceIds.push(span.trace_id);
     spans.spanIds.push(span.span_id);
     spans.parentIds.push(span.parent_span_id);
     spans.refs.push(textOr(attribute(span.attributes, 'dreadnode.project')) ?? textOr(attribute(span.resource, 'dreadnode.project')));
-    spans.types.push(columns.span_type);
+    spans.types.push(derived.span_type);
+    return derived;
+  });
+  return { spans, rejected, pendingCopies, records, columns, resources };
+}
+
+/** The spans read written as rows, each with room for its head. */
+export function writeRows({ spans, rejected, pendingCopies, records, columns, resources }: ReadExport): PreparedExport {
+  const tails = new Array<string>(records.length);
+  let bytes = 0;
+  records.forEach((span, index) => {
+    const tail = copyTail(span, columns[index], resources.get(span.resource)!.text);
+    tails[index] = tail;
+    // The head, a tab, the tail, a tab, the row's size (at most 10 digits) and a newline.
+    bytes += HEAD_BYTES + Buffer.byteLength(tail) + 13;
   });
   const memory = takeRowMemory(bytes);
   const data = Buffer.from(memory);
-  const offsets = new Uint32Array(kept.length + 1);
+  const offsets = new Uint32Array(records.length + 1);
   let length = 0;
   tails.forEach((tail, index) => {
     offsets[index] = length;
@@ -140,7 +157,7 @@ export function prepareExport(body: Uint8Array, encoding: ExportEncoding, rules:
     length += size;
     length += data.write(`\t${HEAD_BYTES + 1 + size}\n`, length, 'latin1');
   });
-  offsets[kept.length] = length;
+  offsets[records.length] = length;
   return { spans, rejected, pendingCopies, offsets, memory };
 }
 
@@ -200,6 +217,7 @@ const uuidOr = (value: unknown): string | null => (isUuid(value) ? value.toLower
 const textOr = (value: unknown): string | null => (typeof value === 'string' && value ? cutText(value, 255) : typeof value === 'number' ? String(value) : null);
 
 /** The columns the rules derive from a span's attributes (decisions §15). */
+type SpanColumns = ReturnType<typeof spanColumns>;
 function spanColumns(span: SpanRecord) {
   const attributes = span.attributes;
   const spanType = textOr(attribute(attributes, 'dreadnode.type'));
@@ -269,7 +287,7 @@ function resourceTexts(spans: SpanRecord[], limit: number): Map<object, { text: 
  * length is the span's `bytes`, what it counts against MAX_REPLY_BYTES when
  * read (traces.sql.ts spanBytes, core/reply-budget.ts withinBudgetSql).
  */
-function copyTail(span: SpanRecord, columns: ReturnType<typeof spanColumns>, resourceText: string): string {
+function copyTail(span: SpanRecord, columns: SpanColumns, resourceText: string): string {
   return [
     span.trace_id, span.span_id, copyId(span.parent_span_id), copyEscape(span.name), copyNullable(columns.span_type), span.kind,
     timestampText(span.start_us), timestampText(span.end_us), span.duration_ms, span.status_code, copyNullable(span.status_message),

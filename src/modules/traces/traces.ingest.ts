@@ -8,7 +8,7 @@ import type { Transaction } from 'sequelize';
 import { deriveAttacksFromSpans, type StoredSpan } from '../assessments/trace-attacks';
 import type { ExportEncoding, Rejection } from './otlp';
 import { acceptedWindow, ensureSpanPartitions } from './span-partitions';
-import { giveRowMemory, placedRows, prepareExport, type ExportRules, type Placement, type PreparedExport, type RowSpans } from './span-rows';
+import { giveRowMemory, placedRows, readSpans, writeRows, type ExportRules, type Placement, type PreparedExport, type RowSpans } from './span-rows';
 import {
   COPY_RETRY_SPANS_SQL, COPY_SPANS_SQL, CREATE_RETRY_SPANS_SQL, EXPORT_PROJECTS_SQL, INSERT_RETRY_SPANS_SQL, LOCK_TRACES_SQL, REHOME_SQL, STORED_ROOTS_SQL, UNSETTLED_TRACES_SQL,
 } from './traces.sql';
@@ -63,13 +63,13 @@ function exportRules(): ExportRules {
  * whose spans were partly stored already is prepared again for its INSERT.
  */
 export async function ingestExport(scope: OrgScope, body: Uint8Array, encoding: ExportEncoding): Promise<IngestResult> {
-  let batch = await placeExport(scope, prepareExport(body, encoding, exportRules()), 'copy');
+  let batch = await placeExport(scope, readAndPlace(scope, body, encoding), 'copy');
   try {
     await storeBatch(scope, batch);
   } catch (error) {
     // Some spans were stored already (a retried export, or two exports of the same spans at once).
     if (!isUniqueViolation(error)) throw error;
-    batch = await placeExport(scope, prepareExport(body, encoding, exportRules()), 'insert');
+    batch = await placeExport(scope, readAndPlace(scope, body, encoding), 'insert');
     await storeBatch(scope, batch);
   }
   await settleTraces(scope, batch.settling);
@@ -98,10 +98,19 @@ interface Batch {
   result: IngestResult;
 }
 
+/** An export's rows, and its spans' placing: the look-up it needs runs while the rows are written (the records are gone once this returns). */
+function readAndPlace(scope: OrgScope, body: Uint8Array, encoding: ExportEncoding): { prepared: PreparedExport; placing: ReturnType<typeof placeSpans> } {
+  const read = readSpans(body, encoding, exportRules());
+  const placing = placeSpans(scope, read.spans, read.rejected);
+  // Awaited by placeExport; this only keeps its failure from going unhandled should writing the rows throw first.
+  placing.catch(() => undefined);
+  return { prepared: writeRows(read), placing };
+}
+
 /** The prepared export's spans, each placed in its project, as what storeBatch writes. */
-async function placeExport(scope: OrgScope, prepared: PreparedExport, how: 'copy' | 'insert'): Promise<Batch> {
+async function placeExport(scope: OrgScope, { prepared, placing }: ReturnType<typeof readAndPlace>, how: 'copy' | 'insert'): Promise<Batch> {
   const { spans, rejected, pendingCopies } = prepared;
-  const { placements, home } = await placeSpans(scope, spans, rejected);
+  const { placements, home } = await placing;
   const redTeam: StoredSpan[] = [];
   let placed = 0;
   placements.forEach((placement, index) => {
