@@ -57,10 +57,11 @@ function exportRules(): ExportRules {
 }
 
 /**
- * Stores the spans of an export (its body, inflated, in `encoding`). The
- * rows are written with room for their heads (span-rows.ts), the spans
- * placed, the heads written, and the rows sent by one COPY. The rare export
- * whose spans were partly stored already is prepared again for its INSERT.
+ * Stores the spans of an export (its body, inflated, in `encoding`): read,
+ * written as rows with room for their heads (span-rows.ts) while the spans'
+ * project look-up runs, the heads written once placed, and the rows sent by
+ * one COPY. The rare export whose spans were partly stored already is read
+ * and placed again for its INSERT.
  */
 export async function ingestExport(scope: OrgScope, body: Uint8Array, encoding: ExportEncoding): Promise<IngestResult> {
   let batch = await placeExport(scope, readAndPlace(scope, body, encoding), 'copy');
