@@ -1,4 +1,4 @@
-import { PayloadTooLargeError } from '../../core/errors/app-error';
+import { PayloadTooLargeError } from '../../core/errors';
 import { isUuid } from '../../core/scalars';
 import { attribute, cutText, readExport, type ExportEncoding, type ExportLimits, type Rejection, type SpanRecord } from './otlp';
 

@@ -15,10 +15,9 @@ import {
 
 /**
  * OTLP span ingest (decisions §15): an export's spans, read and written as
- * rows (span-rows.ts), each placed in a
- * project and its workspace, stored in one transaction (one COPY), then the
- * attacks of red-team assessments derived from the `study` and `trial` spans
- * that arrived.
+ * rows (span-rows.ts), each placed in a project and its workspace, stored
+ * in one transaction (one COPY), then the attacks of red-team assessments
+ * derived from the `study` and `trial` spans that arrived.
  */
 export const TRACES_WRITE = 'traces:write' as const;
 
