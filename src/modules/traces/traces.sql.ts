@@ -12,7 +12,8 @@ export const COPY_COLUMNS = [
   'start_time', 'end_time', 'duration_ms', 'status_code', 'status_message', 'attributes', 'resource', 'events', 'run_id', 'evaluation_id',
   'evaluation_item_id', 'session_id', 'assessment_id', 'bytes',
 ] as const;
-export const COPY_SPANS_SQL = `COPY spans (${COPY_COLUMNS.join(', ')}) FROM STDIN`;
+const COPY_COLUMN_LIST = COPY_COLUMNS.join(', ');
+export const COPY_SPANS_SQL = `COPY spans (${COPY_COLUMN_LIST}) FROM STDIN`;
 
 /**
  * An export some of whose spans were stored already (an exporter's retry):
@@ -24,10 +25,10 @@ export const COPY_SPANS_SQL = `COPY spans (${COPY_COLUMNS.join(', ')}) FROM STDI
  * which PostgreSQL grants to every role unless revoked.
  */
 export const CREATE_RETRY_SPANS_SQL = `CREATE TEMPORARY TABLE IF NOT EXISTS spans_retry (LIKE spans INCLUDING DEFAULTS) ON COMMIT DELETE ROWS`;
-export const COPY_RETRY_SPANS_SQL = `COPY spans_retry (${COPY_COLUMNS.join(', ')}) FROM STDIN`;
+export const COPY_RETRY_SPANS_SQL = `COPY spans_retry (${COPY_COLUMN_LIST}) FROM STDIN`;
 export const INSERT_RETRY_SPANS_SQL = `
-  INSERT INTO spans (${COPY_COLUMNS.join(', ')})
-  SELECT ${COPY_COLUMNS.join(', ')} FROM spans_retry
+  INSERT INTO spans (${COPY_COLUMN_LIST})
+  SELECT ${COPY_COLUMN_LIST} FROM spans_retry
   ON CONFLICT DO NOTHING
   RETURNING trace_id, span_id, parent_span_id, span_type`;
 
