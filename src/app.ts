@@ -7,7 +7,7 @@ import { ForbiddenError, MethodNotAllowedError, NotFoundError, reportError, Upgr
 import { logger } from './config/logger';
 import { requestMetrics } from './core/metrics';
 import { createEngine } from './core/graphql-sql/engine';
-import { createGraphQLTransport } from './http/graphql-transport';
+import { createGraphQLTransport, GRAPHQL_METHODS } from './http/graphql-transport';
 import { opsRoutes } from './http/ops-routes';
 import { withRestLocs } from './http/read-variables';
 import { clientIp, contextFor, headerValue, observe, requestUrl, routeMethod, type RequestState } from './http/request';
@@ -31,6 +31,9 @@ export interface App {
   stop: () => Promise<void>;
 }
 
+/** A request path with a dot segment (`.`, `..`, either spelled with %2e) or a backslash: what URL parsing rewrites. */
+const REWRITTEN_PATH = /\\|(^|\/)(\.|%2e){1,2}(\/|$)/i;
+
 /** Builds the one HTTP handler: ops routes, then GraphQL (Apollo) or REST (Sofa). */
 export async function createApp(): Promise<App> {
   const schema = await createSchema();
@@ -43,7 +46,7 @@ export async function createApp(): Promise<App> {
 
   /** The methods a path has (Allow), none for a path nothing serves. */
   function methodsOf(path: string): string[] {
-    if (path === '/graphql') return ['GET', 'HEAD', 'POST', 'OPTIONS'];
+    if (path === '/graphql') return GRAPHQL_METHODS;
     const ops = allowedMethods(opsTable, path);
     if (ops.length) return ops;
     const own = allowedMethods(bodyTable, path);
@@ -54,6 +57,9 @@ export async function createApp(): Promise<App> {
   /** GraphQL (Apollo) or REST (Sofa): everything past the ops routes. */
   async function route(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
     const url = requestUrl(req);
+    // Paths are served exactly: one a URL parser rewrites (a `.` or `..` segment, spelled or percent-encoded, a
+    // backslash) names nothing, rather than the path it becomes.
+    if (REWRITTEN_PATH.test((req.url ?? '/').split('?', 1)[0])) throw new NotFoundError('Route');
     if (req.method === 'OPTIONS') return answerOptions(res, methodsOf(url.pathname));
     checkClientVersion(headerValue(req, 'x-client-version'));
     if (url.pathname === '/graphql') return graphql.handle(req, res, url, state);

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import zlib from 'node:zlib';
 import { AppError, InvalidError, PayloadTooLargeError, UnsupportedMediaTypeError, type ValidationItem } from '../core/errors';
+import { MAX_BODY_JSON_DEPTH, parseJsonWithin } from '../core/validation/json-text';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -60,11 +61,15 @@ export async function readEncodedBody(req: IncomingMessage, limit: number, infla
     if (error instanceof BodyTooLargeError) throw new PayloadTooLargeError(`Request body exceeds the limit of ${limit} bytes`);
     throw error;
   }
-  if (encoding === 'identity') return sent;
+  return encoding === 'identity' ? sent : gunzipWithin(sent, inflatedLimit, PayloadTooLargeError);
+}
+
+/** A gzip body inflated, refused (`TooLarge`) once it passes `limit` bytes. */
+function gunzipWithin(sent: Buffer, limit: number, TooLarge: new (message: string) => AppError): Buffer {
   try {
-    return zlib.gunzipSync(sent, { maxOutputLength: inflatedLimit, chunkSize: 64 * 1024 });
+    return zlib.gunzipSync(sent, { maxOutputLength: limit, chunkSize: 64 * 1024 });
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw new PayloadTooLargeError(`Request body exceeds the limit of ${inflatedLimit} bytes once inflated`);
+    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw new TooLarge(`Request body exceeds the limit of ${limit} bytes once inflated`);
     throw new InvalidError('The request body is not valid gzip');
   }
 }
@@ -73,26 +78,24 @@ export async function readEncodedBody(req: IncomingMessage, limit: number, infla
 export interface JsonBody {
   value: unknown;
   error: ValidationItem | null;
-  /** The bytes as sent (empty when none). */
-  raw: Buffer;
+  /** The body's bytes, inflated when it came gzipped (empty when none). */
+  bytes: Buffer;
 }
 
 /**
- * The one JSON body reader of both transports. A malformed body is returned
- * as an error item rather than thrown, so the caller reports it after
- * authentication (401 comes before 422).
+ * The one JSON body reader of both transports. A body may come gzipped
+ * (`Content-Encoding: gzip`), held to `limit` as sent and once inflated (400
+ * past either, as a body over its limit is); another coding is 400. A
+ * malformed body is returned as an error item rather than thrown, so the
+ * caller reports it after authentication (401 comes before 422).
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<JsonBody> {
   const raw = await readBody(req, limit);
-  if (!raw.length) return { value: undefined, error: null, raw };
-  try {
-    return { value: JSON.parse(raw.toString('utf8')), error: null, raw };
-  } catch (error) {
-    return { value: undefined, error: { loc: ['body', jsonErrorPosition(error)], msg: 'JSON decode error', type: 'json_invalid' }, raw };
-  }
-}
-
-function jsonErrorPosition(error: unknown): number {
-  const match = /position (\d+)/.exec(error instanceof Error ? error.message : '');
-  return match ? Number(match[1]) : 0;
+  if (!raw.length) return { value: undefined, error: null, bytes: raw };
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding !== 'gzip' && encoding !== 'identity') throw new InvalidError(`Content-Encoding ${encoding} is not supported; send gzip or identity`);
+  const bytes = encoding === 'gzip' ? gunzipWithin(raw, limit, InvalidError) : raw;
+  const json = parseJsonWithin(bytes, MAX_BODY_JSON_DEPTH);
+  if (json.ok) return { value: json.value, error: null, bytes };
+  return { value: undefined, error: { loc: ['body', json.position], msg: json.msg, type: 'json_invalid' }, bytes };
 }

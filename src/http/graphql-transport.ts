@@ -5,7 +5,7 @@ import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import type { AppContext } from '../core/context';
 import { stringifyResult, type Engine } from '../core/graphql-sql/engine';
 import type { ScopeHint } from '../core/tenancy/scope';
-import { AppError, ForbiddenError, reportError, ValidationError, type ValidationItem } from '../core/errors';
+import { AppError, ForbiddenError, MethodNotAllowedError, reportError, ValidationError, type ValidationItem } from '../core/errors';
 import { operationHash, trustedHashes } from '../core/trusted-documents';
 import { startSpan, type ActiveSpan } from '../core/telemetry';
 import { formatGraphQLError } from '../core/errors/graphql-errors';
@@ -18,6 +18,9 @@ import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
 import { contextFor, routeMethod, type RequestState } from './request';
 import { oversizedReply, sendBody, sendHtml, sendText } from './respond';
 import { GRAPHIQL_PAGE } from './static-assets';
+
+/** The methods /graphql answers (Allow). */
+export const GRAPHQL_METHODS = ['GET', 'HEAD', 'POST', 'OPTIONS'];
 
 export interface GraphQLTransport {
   handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void>;
@@ -60,7 +63,12 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
       callback({ apiSchema: schema, coreSupergraphSdl: '' });
       return () => undefined;
     },
-    load: async () => ({ executor: ({ document, operationName, request, context }) => engine.execute({ document, operationName, variables: request.variables }, context as AppContext) as Promise<ExecutionResult<Record<string, unknown>>> }),
+    // The operation the client named (Apollo's own `operationName` is the one it resolved: none for an unknown name,
+    // which would run the document's only operation instead of failing).
+    load: async () => ({
+      executor: ({ document, request, context }) =>
+        engine.execute({ document, operationName: request.operationName, variables: request.variables }, context as AppContext) as Promise<ExecutionResult<Record<string, unknown>>>,
+    }),
     stop: async () => undefined,
   };
   const apollo = new ApolloServer<AppContext & BaseContext>({
@@ -116,12 +124,8 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
               }
             },
             async willSendResponse({ response }) {
-              // A request refused before execution (parse, validation, budget) answers the status its error carries.
-              if (response.body.kind !== 'single') return span?.end();
-              const { data, errors } = response.body.singleResult;
+              const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
               span?.end(errors?.length ? errors[0].message : undefined);
-              const status = errors?.[0]?.extensions?.status;
-              if (data === undefined && typeof status === 'number') response.http.status = status;
             },
             async didEncounterErrors({ errors }) {
               for (const error of errors) reportError(contextValue.logger, error, { operation: contextValue.operation });
@@ -136,6 +140,7 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void> {
     state.route = 'graphql';
     const method = routeMethod(req);
+    if (method !== 'GET' && method !== 'POST') throw new MethodNotAllowedError(GRAPHQL_METHODS);
     if (method === 'GET' && (req.headers.accept ?? '').includes('text/html') && config().GRAPHQL_PLAYGROUND) return sendHtml(res, GRAPHIQL_PAGE);
     const body = await readJsonBody(req, DEFAULT_BODY_LIMIT);
     if (body.error) throw new ValidationError([body.error], 'Request body is not valid JSON');
@@ -178,13 +183,12 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
     const text = response.body.string;
     const tooLarge = oversizedReply(text, 'graphql');
     if (tooLarge) return sendGraphQLErrors(res, tooLarge);
-    sendBody(res, response.status ?? 200, text, response.headers.get('content-type') ?? 'application/json; charset=utf-8', replyHeaders);
+    sendBody(res, replyStatus(response.status ?? 200, text), text, response.headers.get('content-type') ?? 'application/json; charset=utf-8', replyHeaders);
   }
 
   return { handle, stop: () => apollo.stop() };
 }
 
-/** A request refused before Apollo ran, in the reply Apollo gives a refusal: `{"errors": [...]}` with the error's status. */
 /** What makes a POST body not a GraphQL request: `{query, operationName?, variables?, extensions?}`, each of its type. */
 function requestShapeProblems(value: unknown): ValidationItem[] {
   if (!isPlainObject(value)) return [{ loc: ['body'], msg: 'Input should be an object with query', type: 'dict_type' }];
@@ -200,6 +204,26 @@ function requestShapeProblems(value: unknown): ValidationItem[] {
   return problems;
 }
 
+/**
+ * A request Apollo refused (its HTTP rules such as CSRF prevention, parsing,
+ * validation, the checks above, variables) has no data and answers the
+ * status its error carries, as every refusal here: Apollo's own is 400 or
+ * 500 where the error says 401, 403 or 422. Such replies are small; a
+ * reply with data keeps Apollo's status.
+ */
+function replyStatus(status: number, text: string): number {
+  if (status < 400) return status;
+  let reply: { data?: unknown; errors?: { extensions?: { status?: unknown } }[] };
+  try {
+    reply = JSON.parse(text) as typeof reply;
+  } catch {
+    return status;
+  }
+  const carried = reply.errors?.[0]?.extensions?.status;
+  return reply.data === undefined && typeof carried === 'number' ? carried : status;
+}
+
+/** A request refused before Apollo ran, in the reply Apollo gives a refusal: `{"errors": [...]}` with the error's status. */
 function sendGraphQLErrors(res: ServerResponse, error: AppError): void {
   sendText(res, error.status, `${JSON.stringify({ errors: [formatGraphQLError({ message: error.message }, error)] })}\n`);
 }

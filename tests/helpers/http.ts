@@ -14,7 +14,7 @@ export interface RequestOptions {
   token?: string;
   body?: unknown;
   /** Sent as-is instead of JSON.stringify(body). */
-  rawBody?: string;
+  rawBody?: string | Uint8Array<ArrayBuffer>;
   headers?: Record<string, string>;
   query?: Record<string, string | number | boolean | (string | number | boolean)[]>;
 }
@@ -28,7 +28,7 @@ export async function rest<T = any>(app: TestApp, method: string, path: string, 
   }
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization ??= `Bearer ${options.token}`;
-  let body: string | undefined;
+  let body: string | Uint8Array<ArrayBuffer> | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers['content-type'] ??= 'application/json';

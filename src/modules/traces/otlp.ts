@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import protobuf from 'protobufjs';
 import { ValidationError } from '../../core/errors';
 import { isPlainObject } from '../../core/validation/coerce';
+import { MAX_BODY_JSON_DEPTH, parseJsonWithin } from '../../core/validation/json-text';
 
 /**
  * OTLP/HTTP trace exports decoded into span records (decisions §15).
@@ -135,16 +136,6 @@ function deepClean(value: unknown): unknown {
   return value;
 }
 
-/** Whether a parsed JSON value nests arrays and objects at most `levels` deep (walked no deeper than that). */
-function nestsWithin(value: unknown, levels: number): boolean {
-  if (!value || typeof value !== 'object') return true;
-  if (levels === 0) return false;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) {
-    if (!nestsWithin(item, levels - 1)) return false;
-  }
-  return true;
-}
-
 /**
  * A string AnyValue. Section 15: the SDK sends values that are not a
  * string, number or boolean as compact JSON text (`None` as "null"), so a
@@ -158,15 +149,11 @@ function stringValue(raw: string, limits: ExportLimits): unknown {
   // '[' '{' or the text "null": JSON the SDK encoded (section 15). Anything that does not parse stays text
   // (as does JSON spelling a NUL character, which jsonb cannot hold).
   if ((first === 0x5b || first === 0x7b || text === 'null') && text.length <= limits.maxAttributeLength && !text.includes('\\u0000')) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text) as unknown;
-    } catch {
-      // Text that only looks like JSON.
-    }
-    if (parsed !== undefined && nestsWithin(parsed, MAX_VALUE_DEPTH)) {
+    // Text that only looks like JSON, or nests deeper than MAX_VALUE_DEPTH, is not parsed.
+    const json = parseJsonWithin(Buffer.from(text), MAX_VALUE_DEPTH);
+    if (json.ok) {
       // JSON may escape a lone surrogate (\ud800), which jsonb refuses: cleaned like any text.
-      return /\\u[dD][89a-fA-F]/.test(text) ? deepClean(parsed) : parsed;
+      return /\\u[dD][89a-fA-F]/.test(text) ? deepClean(json.value) : json.value;
     }
   }
   return limited(text, limits);
@@ -355,12 +342,9 @@ export type ExportEncoding = 'protobuf' | 'json';
 /** An export's body (inflated) read in its encoding; JSON may also be the SDK client's `{traces: [export, …]}` (each an export, read together). */
 export function readExport(body: Uint8Array, encoding: ExportEncoding, limits: ExportLimits): ExportReading {
   if (encoding === 'protobuf') return readProtobufExport(body, limits);
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.length).toString('utf8'));
-  } catch {
-    throw new ValidationError([{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }], 'Request body is not valid JSON');
-  }
+  const json = parseJsonWithin(body, MAX_BODY_JSON_DEPTH);
+  if (!json.ok) throw new ValidationError([{ loc: ['body'], msg: json.msg, type: 'json_invalid' }], 'Request body is not valid JSON');
+  const value = json.value;
   const traces = (value as { traces?: unknown } | null)?.traces;
   if (isPlainObject(value) && traces !== undefined) {
     if (!Array.isArray(traces)) throw new MalformedExportError('traces must be a list of OTLP export requests');
@@ -442,15 +426,16 @@ export function readJsonExport(request: ExportRequest, limits: ExportLimits): Ex
   if (!Array.isArray(resourceSpans)) throw new MalformedExportError('resourceSpans must be a list');
   const reading = new Reading(limits);
   for (const group of resourceSpans as Record<string, unknown>[]) {
-    if (!group || typeof group !== 'object') throw new MalformedExportError('resourceSpans holds a non-object');
+    if (!isPlainObject(group)) throw new MalformedExportError('resourceSpans holds a non-object');
     const resource = jsonAttributes((group.resource as { attributes?: unknown } | undefined)?.attributes, limits).values;
     const scopeSpans = group.scopeSpans ?? [];
     if (!Array.isArray(scopeSpans)) throw new MalformedExportError('scopeSpans must be a list');
-    for (const scope of scopeSpans as Record<string, unknown>[]) {
-      const list = scope?.spans ?? [];
+    for (const scope of scopeSpans as unknown[]) {
+      if (!isPlainObject(scope)) throw new MalformedExportError('scopeSpans holds a non-object');
+      const list = scope.spans ?? [];
       if (!Array.isArray(list)) throw new MalformedExportError('spans must be a list');
       for (const raw of list as Record<string, unknown>[]) {
-        if (!raw || typeof raw !== 'object') throw new MalformedExportError('spans holds a non-object');
+        if (!isPlainObject(raw)) throw new MalformedExportError('spans holds a non-object');
         if (!reading.room()) continue;
         const status = (raw.status ?? {}) as { code?: unknown; message?: unknown };
         const startUs = jsonMicros(raw.startTimeUnixNano);
@@ -491,13 +476,15 @@ const LENGTH_DELIMITED = 2;
 /** Reads an ExportTraceServiceRequest from its bytes (already inflated); a body that is not one throws MalformedExportError. */
 export function readProtobufExport(body: Uint8Array, limits: ExportLimits): ExportReading {
   const reading = new Reading(limits);
+  const wire = new WireReader(body, limits, otlpTypes().fields);
   try {
-    new WireReader(body, limits, otlpTypes().fields).request(reading);
+    wire.request(reading);
   } catch (error) {
-    // The reader's own failures (and protobufjs's: RangeError past the end, Error for an invalid wire type) are
-    // the payload's; anything else (a TypeError in the rules) is a bug, answered as one.
+    // The reader's own failures, and protobufjs's (RangeError past the end, Error for an invalid wire type, said
+    // without its words), are the payload's; anything else (a TypeError in the rules) is a bug, answered as one.
+    if (error instanceof MalformedExportError) throw new MalformedExportError(`Not an OTLP ExportTraceServiceRequest: ${error.message}`);
     if (error instanceof RangeError || (error as Error | null)?.constructor === Error) {
-      throw new MalformedExportError(`Not an OTLP ExportTraceServiceRequest: ${(error as Error).message}`);
+      throw new MalformedExportError(`Not an OTLP ExportTraceServiceRequest: malformed at byte ${wire.position}`);
     }
     throw error;
   }
@@ -524,27 +511,32 @@ class WireReader {
     this.reader = protobuf.Reader.create(this.buffer);
   }
 
+  /** Where reading got to (a failure's place). */
+  get position(): number {
+    return this.reader.pos;
+  }
+
   /** The end of the length-delimited field whose length comes next. */
   private end(wireType: number): number {
-    if (wireType !== LENGTH_DELIMITED) throw new Error(`wire type ${wireType} where a message, string or bytes were expected`);
+    if (wireType !== LENGTH_DELIMITED) throw new MalformedExportError(`wire type ${wireType} where a message, string or bytes were expected`);
     const end = this.reader.uint32() + this.reader.pos;
-    if (end > this.reader.len) throw new RangeError('a field runs past the end of the export');
+    if (end > this.reader.len) throw new MalformedExportError('a field runs past the end of the export');
     return end;
   }
 
   /** A scalar field's wire type is the one its type is encoded with (0 varint, 1 fixed 64-bit). */
   private scalar(wireType: number, expected: number): protobuf.Reader {
-    if (wireType !== expected) throw new Error(`wire type ${wireType} where ${expected} was expected`);
+    if (wireType !== expected) throw new MalformedExportError(`wire type ${wireType} where ${expected} was expected`);
     return this.reader;
   }
 
   /** After a message's loop: it ended exactly where its length said. */
   private closed(end: number): void {
-    if (this.reader.pos !== end) throw new RangeError('a field runs past its message');
+    if (this.reader.pos !== end) throw new MalformedExportError('a field runs past its message');
   }
 
   private string(wireType: number): string {
-    if (wireType !== LENGTH_DELIMITED) throw new Error(`wire type ${wireType} where a string was expected`);
+    if (wireType !== LENGTH_DELIMITED) throw new MalformedExportError(`wire type ${wireType} where a string was expected`);
     return this.reader.string();
   }
 

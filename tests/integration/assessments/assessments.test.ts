@@ -466,11 +466,14 @@ describe('attack spans (spec 14 and ingest)', () => {
 });
 
 describe('inputs at the edges', () => {
-  it('refuses JSON nested deeper than 64 levels with 422, not a crash', async () => {
-    const deep = `${'['.repeat(5000)}{}${']'.repeat(5000)}`;
-    const res = await rest(api, 'POST', BASE, { token: owner.token, rawBody: `{"name": "deep", "attack_manifest": [{"nested": ${deep}}]}` });
-    expect(res.status).toBe(422);
-    expect(res.body.errors[0]).toMatchObject({ type: 'value_error', loc: expect.arrayContaining(['body', 'attack_manifest']) });
+  it('refuses JSON nested deeper than 64 levels with 422 at the field, and past 128 before it is parsed, not a crash', async () => {
+    const nested = (levels: number) => `{"name": "deep", "attack_manifest": [{"nested": ${'['.repeat(levels)}{}${']'.repeat(levels)}}]}`;
+    const deep = await rest(api, 'POST', BASE, { token: owner.token, rawBody: nested(100) });
+    expect(deep.status).toBe(422);
+    expect(deep.body.errors[0]).toMatchObject({ type: 'value_error', loc: expect.arrayContaining(['body', 'attack_manifest']) });
+    const deeper = await rest(api, 'POST', BASE, { token: owner.token, rawBody: nested(5000) });
+    expect(deeper.status).toBe(422);
+    expect(deeper.body.errors[0]).toMatchObject({ type: 'json_invalid', loc: ['body', 173] });
   });
 
   it('bounds best_score and execution_time_s so the aggregates stay finite', async () => {

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import zlib from 'node:zlib';
 import { logger } from '../../../src/config/logger';
 import { MAX_HEADER_BYTES } from '../../../src/app';
 import { rest } from '../../helpers/http';
@@ -124,6 +125,60 @@ describe('request bodies', () => {
     },
   );
 
+  it.each([
+    ['an operation name the document does not have', { query: 'query A { __typename }', operationName: 'Z' }, 'Unknown operation named "Z".'],
+    ['an unknown name among several operations', { query: 'query A { __typename } query B { __typename }', operationName: 'C' }, 'Unknown operation named "C".'],
+    ['no query', { variables: {} }, 'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.'],
+    ['an empty object', {}, 'POST body missing, invalid Content-Type, or JSON object has no keys.'],
+  ])('answers a GraphQL request with %s with 422 in the status and in the error alike', async (_, body, message) => {
+    const res = await rest(api, 'POST', '/graphql', { body });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0]).toMatchObject({ message, extensions: { status: 422, type: 'validation_error' } });
+  });
+
+  it('answers what Apollo itself refuses (CSRF prevention, variables that are not JSON) with the status its error carries', async () => {
+    const simple = await rest(api, 'POST', '/graphql', { rawBody: '{"query": "{ __typename }"}', headers: { 'content-type': 'text/plain' } });
+    const variables = await rest(api, 'GET', '/graphql', { query: { query: '{ __typename }', variables: '{not json' }, headers: { 'apollo-require-preflight': '1' } });
+    for (const res of [simple, variables]) {
+      expect(res.status).toBe(422);
+      expect(res.body.errors[0].extensions).toMatchObject({ status: 422, type: 'validation_error' });
+    }
+  });
+
+  it('refuses a body nested past 128 levels unparsed, on REST and GraphQL alike (JSON.parse of 1 MiB of brackets takes 180 ms)', async () => {
+    const levels = 500 * 1024;
+    const body = `{"a":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+    for (const path of ['/auth/login', '/graphql']) {
+      const res = await rest(api, 'POST', path, { rawBody: body });
+      expect(res.status).toBe(422);
+      // The 129th level opens at byte 132: `{` is the first, and `{"a":` five bytes.
+      expect(res.body.errors).toEqual([{ loc: ['body', 132], msg: 'JSON decode error: nested more than 128 levels deep', type: 'json_invalid' }]);
+    }
+  });
+
+  it('reads a gzipped JSON body on REST and GraphQL alike, held to the body limit once inflated', async () => {
+    const gzip = (text: string) => new Uint8Array(zlib.gzipSync(text));
+    const gzipped = { 'content-encoding': 'gzip' };
+    const graphql = await rest(api, 'POST', '/graphql', { rawBody: gzip('{"query": "{ __typename }"}'), headers: gzipped });
+    expect([graphql.status, graphql.body]).toEqual([200, { data: { __typename: 'Query' } }]);
+    // Read as JSON: the credentials are checked (401), not refused as malformed (422).
+    const login = await rest(api, 'POST', '/auth/login', { rawBody: gzip('{"username": "nobody@example.test", "password": "not-the-password"}'), headers: gzipped });
+    expect(login.status).toBe(401);
+    const bomb = await rest(api, 'POST', '/auth/login', { rawBody: gzip(`{"username": "${'a'.repeat(2 * 1024 * 1024)}"}`), headers: gzipped });
+    expect([bomb.status, bomb.body]).toEqual([400, { code: 400, detail: `Request body exceeds the limit of ${1024 * 1024} bytes once inflated`, errors: null, type: 'invalid_error' }]);
+    const notGzip = await rest(api, 'POST', '/auth/login', { rawBody: '{"username": "x"}', headers: gzipped });
+    expect([notGzip.status, notGzip.body.detail]).toEqual([400, 'The request body is not valid gzip']);
+    const brotli = await rest(api, 'POST', '/graphql', { rawBody: new Uint8Array(zlib.brotliCompressSync('{"query": "{ __typename }"}')), headers: { 'content-encoding': 'br' } });
+    expect([brotli.status, brotli.body.detail]).toEqual([400, 'Content-Encoding br is not supported; send gzip or identity']);
+  });
+
+  it('answers a method /graphql does not have with 405 and the methods it has', async () => {
+    const res = await rest(api, 'PUT', '/graphql', { body: { query: '{ __typename }' } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+    expect(res.body).toMatchObject({ code: 405, type: 'method_not_allowed_error' });
+  });
+
   it.each(['/graphql', '/api/v1/auth/login'])('answers a chunked body over 1 MiB on %s with 400 and closes the connection', async (path) => {
     const chunk = 'x'.repeat(64 * 1024);
     // 1.25 MiB and no final chunk: only the limit can end this request.
@@ -163,6 +218,11 @@ describe('request targets', () => {
     ['the same asked with OPTIONS', 'OPTIONS //a:99999/api/v1/health HTTP/1.1'],
     ['an ops path spelled with a dot segment', 'GET /api/v1/./health HTTP/1.1'],
     ['an ops path spelled with an encoded dot segment', 'GET /api/v1/%2e/health HTTP/1.1'],
+    ['a REST path spelled with an encoded dot-dot segment', 'GET /api/v1/user/%2E%2E/user HTTP/1.1'],
+    ['a REST path spelled with a dot-dot segment', 'GET /api/v1/user/../user HTTP/1.1'],
+    ['a REST path spelled with a backslash', 'GET /api/v1\\user HTTP/1.1'],
+    ['the GraphQL path spelled with a dot segment', 'POST /./graphql HTTP/1.1'],
+    ['the same asked with OPTIONS', 'OPTIONS /api/v1/user/../user HTTP/1.1'],
   ])('answers %s as a path nothing serves (404 envelope), never 500', async (_label, requestLine) => {
     const reply = parse(await raw(`${requestLine}\r\nHost: x\r\nConnection: close\r\n\r\n`));
     expect(reply.status).toBe(404);

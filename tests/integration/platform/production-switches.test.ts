@@ -37,6 +37,7 @@ it('serves neither the playground nor the docs page, nor their assets, nor says 
     const options = await fetch(`${api.baseUrl}${path}`, { method: 'OPTIONS' });
     expect([path, options.status, options.headers.get('allow')]).toEqual([path, 404, null]);
   }
+  // A browser's GET is then a GraphQL request without CSRF's preflight header: refused (422, as every GraphQL refusal).
   const playground = await fetch(`${api.baseUrl}/graphql`, { headers: { Accept: 'text/html' } });
-  expect(playground.status).toBe(400);
+  expect(playground.status).toBe(422);
 });

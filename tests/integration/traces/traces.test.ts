@@ -424,6 +424,22 @@ describe('POST /org/{org}/otel/traces', () => {
     const notJson = await send(undefined, { raw: '{"resourceSpans": [' });
     expect(notJson.status).toBe(422);
     expect(notJson.body.errors[0]).toMatchObject({ loc: ['body'], type: 'json_invalid' });
+    // protobufjs's own words stay out of the reply: where the bytes broke is said instead.
+    const truncated = await sendRaw(Buffer.from([0x79, 0x01, 0x02]), { 'content-type': 'application/x-protobuf' });
+    expect(JSON.parse(truncated.body.toString())).toMatchObject({ code: 400, detail: expect.stringMatching(/^Not an OTLP ExportTraceServiceRequest: malformed at byte \d+$/) });
+    // Lists where an export's objects belong are not an empty export.
+    for (const raw of ['{"resourceSpans": [["x", 1]]}', '{"resourceSpans": [{"scopeSpans": [5]}]}', '{"resourceSpans": [{"scopeSpans": [{"spans": [[]]}]}]}']) {
+      const res = await send(undefined, { raw });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 400, type: 'invalid_error', detail: expect.stringContaining('holds a non-object') });
+    }
+  });
+
+  it('refuses an export nested past 128 levels unparsed (JSON.parse of 8 MiB of brackets takes seconds)', async () => {
+    const levels = 4 * 1024 * 1024;
+    const res = await sendRaw(zlib.gzipSync(Buffer.from(`${'['.repeat(levels)}${']'.repeat(levels)}`)), { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    expect(res.status).toBe(422);
+    expect(JSON.parse(res.body.toString()).errors[0]).toEqual({ loc: ['body'], msg: 'JSON decode error: nested more than 128 levels deep', type: 'json_invalid' });
   });
 
   it('refuses an export of more spans than OTLP_MAX_SPANS with 413', async () => {
