@@ -74,6 +74,21 @@ export function checkPageDepth(page: number, limit: number, maxRows = MAX_OFFSET
   }
 }
 
+/** What every list's `page` says of itself (PageArg). */
+export const PAGE_DESCRIPTION = `Page number, from 1 (default 1). A page starts at most ${MAX_OFFSET_ROWS} rows in: (page - 1) × page size ≤ ${MAX_OFFSET_ROWS} (422 past it; narrow the filters). A page past the last is empty.`;
+/**
+ * The `page` argument of every offset-paged list, declared once: from 1
+ * (the default), starting at most MAX_OFFSET_ROWS rows in at the list's page
+ * size, which checkPageDepth enforces (422 at `page` past it) where the list
+ * is read.
+ */
+export function PageArg(): PropertyDecorator {
+  return (target, key) => {
+    Field(() => Int, { nullable: true, defaultValue: 1, description: PAGE_DESCRIPTION })(target, key);
+    Min(1)(target, key);
+  };
+}
+
 /** The largest page of a list that has no page envelope (a bare array or `{workspaces}`). */
 export const MAX_LIST_PAGE = 100;
 
@@ -99,9 +114,7 @@ export const MAX_FILTER_VALUES = 1000;
  */
 @ArgsType()
 export class ListPageArgs {
-  @Field(() => Int, { nullable: true, defaultValue: 1, description: `Page number, from 1 to ${MAX_OFFSET_ROWS / MAX_LIST_PAGE} at the largest page size.` })
-  @Min(1)
-  @Max(MAX_OFFSET_ROWS)
+  @PageArg()
   page?: number | null;
 
   @Field(() => Int, { nullable: true, defaultValue: MAX_LIST_PAGE, description: `Items per page, 1 to ${MAX_LIST_PAGE} (default ${MAX_LIST_PAGE}).` })

@@ -4,6 +4,7 @@ import { JSONObjectScalar, JSONScalar, TokenCountScalar, UUIDScalar } from '../.
 import { ApiInput } from '../../core/validation/api-input';
 import { isPlainObject } from '../../core/validation/coerce';
 import { AssessmentStatusEnum } from './assessments.types';
+import { PageArg } from '../../core/pagination';
 
 /** Attack spans per ingest request. */
 export const MAX_ATTACKS_PER_INGEST = 1000;
@@ -335,8 +336,7 @@ export class AssessmentListArgs {
   @Field(() => UUIDScalar, { nullable: true, description: 'Only assessments of this project (a project of another workspace is 404).' })
   project_id?: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'Default 1, min 1.' })
-  @Min(1)
+  @PageArg()
   page?: number | null;
 
   @Field(() => Int, { nullable: true, description: '1 to 100, default 50.' })

@@ -1,6 +1,6 @@
 import { ArrayMaxSize, IsIn, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ArgsType, Field, Float, Int } from 'type-graphql';
-import { MAX_FILTER_VALUES } from '../../core/pagination';
+import { MAX_FILTER_VALUES, PageArg } from '../../core/pagination';
 import { JSONScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import { FindingSeverity } from './reports.types';
@@ -53,9 +53,7 @@ export class FindingListArgs {
   @IsIn(['asc', 'desc'])
   sort_dir?: string | null;
 
-  @Field(() => Int, { nullable: true, defaultValue: 1, description: 'Page number, from 1.' })
-  @Min(1)
-  @Max(10_000)
+  @PageArg()
   page?: number | null;
 
   @Field(() => Int, { nullable: true, defaultValue: 50, description: 'Findings per page, 1 to 100 (default 50).' })

@@ -1,6 +1,6 @@
 import { ArrayMaxSize, IsIn, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
-import { MAX_FILTER_VALUES, MAX_OFFSET_ROWS } from '../../core/pagination';
+import { MAX_FILTER_VALUES, MAX_OFFSET_ROWS, PageArg } from '../../core/pagination';
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { MaxJsonBytes } from '../../core/validation/json-bytes';
 import { ApiInput } from '../../core/validation/api-input';
@@ -459,8 +459,7 @@ export class DatasetListArgs extends DatasetFilterArgs {
   @Field(() => CatalogSortDirection, { nullable: true, description: 'Default desc.' })
   sort_dir?: CatalogSortDirection | null;
 
-  @Field(() => Int, { nullable: true, description: 'Default 1.' })
-  @Min(1)
+  @PageArg()
   page?: number | null;
 
   @Field(() => Int, { nullable: true, description: '1 to 200, default 50.' })
@@ -522,8 +521,7 @@ export class CapabilityListArgs extends CapabilityFilterArgs {
   @Field(() => CatalogSortDirection, { nullable: true, description: 'Default desc.' })
   sort_dir?: CatalogSortDirection | null;
 
-  @Field(() => Int, { nullable: true, description: 'Default 1.' })
-  @Min(1)
+  @PageArg()
   page?: number | null;
 
   @Field(() => Int, { nullable: true, description: '1 to 200, default 50.' })
@@ -563,8 +561,7 @@ export class TaskListArgs extends TaskFilterArgs {
   @Field(() => CatalogSortDirection, { nullable: true, description: 'Default desc.' })
   sort_dir?: CatalogSortDirection | null;
 
-  @Field(() => Int, { nullable: true, description: 'Default 1.' })
-  @Min(1)
+  @PageArg()
   page?: number | null;
 
   @Field(() => Int, { nullable: true, description: '1 to 100, default 50.' })
@@ -600,8 +597,7 @@ export class TaskSetListArgs extends TaskSetFilterArgs {
   @Field(() => CatalogSortDirection, { nullable: true, description: 'Default desc.' })
   sort_dir?: CatalogSortDirection | null;
 
-  @Field(() => Int, { nullable: true, description: 'Default 1.' })
-  @Min(1)
+  @PageArg()
   page?: number | null;
 
   @Field(() => Int, { nullable: true, description: '1 to 100, default 50.' })

@@ -6,6 +6,7 @@ import { MAX_TASK_SET_MEMBERS } from '../catalogs/catalogs.inputs';
 import { ApiInput } from '../../core/validation/api-input';
 import { parseMember } from '../catalogs/task-sets.service';
 import { EvaluationCleanupPolicy, EvaluationItemStatus, EvaluationJobStatus, EvaluationKind } from './evaluations.types';
+import { PageArg } from '../../core/pagination';
 
 export const MAX_TASK_NAMES = 10_000;
 /** Dataset rows per evaluation (the body limit of 1 MiB bounds them first). */
@@ -117,8 +118,7 @@ export class EvaluationItemTransitionRequest {
 
 @ArgsType()
 export class EvaluationListArgs {
-  @Field(() => Int, { nullable: true, defaultValue: 1, description: 'Page number, from 1 (default 1).' })
-  @Min(1)
+  @PageArg()
   page?: number | null;
 
   @Field(() => Int, { nullable: true, defaultValue: 50, description: '1 to 100, default 50.' })

@@ -1,6 +1,6 @@
 import { ArrayMaxSize, MaxLength, Max, Min } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
-import { MAX_FILTER_VALUES } from '../../core/pagination';
+import { MAX_FILTER_VALUES, PageArg } from '../../core/pagination';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import { SessionGroupKindEnum, SessionGroupStatusEnum } from './session-groups.types';
@@ -61,8 +61,7 @@ export class SessionGroupUpdateRequest {
 
 @ArgsType()
 export class SessionGroupListArgs {
-  @Field(() => Int, { nullable: true, description: 'Default 1.' })
-  @Min(1)
+  @PageArg()
   page?: number | null;
 
   @Field(() => Int, { nullable: true, description: '1 to 100, default 20.' })

@@ -1,6 +1,6 @@
 import { ArrayMaxSize, ArrayMinSize, IsIn, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
 import { ArgsType, Field, Float, Int } from 'type-graphql';
-import { MAX_FILTER_VALUES } from '../../core/pagination';
+import { MAX_FILTER_VALUES, PageArg } from '../../core/pagination';
 import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import {
@@ -257,8 +257,7 @@ export class SessionFilterArgs {
 
 @ArgsType()
 export class SessionListArgs extends SessionFilterArgs {
-  @Field(() => Int, { nullable: true, description: 'Default 1.' })
-  @Min(1)
+  @PageArg()
   page?: number | null;
 
   @Field(() => Int, { nullable: true, description: '1 to 100, default 20.' })

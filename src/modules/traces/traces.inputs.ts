@@ -2,12 +2,11 @@ import { Max, MaxLength, Min } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
 import { UUIDScalar } from '../../core/scalars';
 import { SpanOrderBy, SpanOrderDirection } from './traces.types';
+import { PageArg } from '../../core/pagination';
 
 @ArgsType()
 export class TraceListArgs {
-  @Field(() => Int, { nullable: true, defaultValue: 1, description: 'Page number, from 1.' })
-  @Min(1)
-  @Max(10_000)
+  @PageArg()
   page?: number | null;
 
   @Field(() => Int, { nullable: true, defaultValue: 20, description: 'Traces per page, 1 to 100 (default 20).' })

@@ -1,6 +1,6 @@
 import { ArrayMaxSize, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
-import { MAX_FILTER_VALUES } from '../../core/pagination';
+import { MAX_FILTER_VALUES, PageArg } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import { WorkflowRunStatusEnum } from './workflow-runs.types';
@@ -38,8 +38,7 @@ export class WorkflowRunListArgs {
   @ArrayMaxSize(MAX_FILTER_VALUES)
   status?: WorkflowRunStatusEnum[] | null;
 
-  @Field(() => Int, { nullable: true, description: 'Default 1.' })
-  @Min(1)
+  @PageArg()
   page?: number | null;
 
   @Field(() => Int, { nullable: true, description: '1 to 100, default 20.' })

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { getNullableType, isListType, isObjectType } from 'graphql';
 import { listBound, takesPage } from '../../../src/core/graphql-limits';
-import { EMBEDDED_LIST_CAP } from '../../../src/core/pagination';
+import { EMBEDDED_LIST_CAP, PAGE_DESCRIPTION } from '../../../src/core/pagination';
 import { createUser, randomKey, type TestUser } from '../../factories/accounts';
 import { createApiKey } from '../../factories/api-keys';
 import { createEvaluation, insertTasks } from '../../factories/evaluations';
@@ -147,6 +147,22 @@ describe('bounded lists', () => {
     expect(file.status).toBe(404);
     const workspace = await fetch(`${api.baseUrl}/api/v1/org/${user.orgKey}/ws/%00/traces`, { headers: { authorization: `Bearer ${user.token}` } });
     expect([404, 422]).toContain(workspace.status);
+  });
+
+  it("declares every list's page once (PageArg): its description says how deep pages reach, and no static maximum", () => {
+    const pages: string[] = [];
+    for (const type of Object.values(api.app.schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      for (const field of Object.values(type.getFields())) {
+        const page = field.args.find((arg) => arg.name === 'page');
+        if (page && page.description !== PAGE_DESCRIPTION) pages.push(`${type.name}.${field.name}: ${page.description}`);
+      }
+    }
+    // An evaluation's items page through all of its items (up to 30,000), past the depth of other lists.
+    expect(pages).toEqual([expect.stringMatching(/^Query\.evaluation_items: .*pages reach every item/)]);
+    const openApi = api.app.openApi() as { paths: Record<string, Record<string, { parameters?: { name: string; schema: { maximum?: number } }[] }>> };
+    const maxima = Object.values(openApi.paths).flatMap((path) => Object.values(path).flatMap((operation) => (operation.parameters ?? []).filter((parameter) => parameter.name === 'page' && parameter.schema.maximum !== undefined)));
+    expect(maxima).toEqual([]);
   });
 
   it('gives every list field of the schema a limit argument or a declared bound', () => {
