@@ -1,12 +1,12 @@
 import { ArrayMaxSize, Max, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
+import { PageArg } from '../../core/pagination';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
 import type { ValidationItem } from '../../core/errors';
 import { MAX_TASK_SET_MEMBERS } from '../catalogs/catalogs.inputs';
 import { ApiInput } from '../../core/validation/api-input';
 import { parseMember } from '../catalogs/task-sets.service';
 import { EvaluationCleanupPolicy, EvaluationItemStatus, EvaluationJobStatus, EvaluationKind } from './evaluations.types';
-import { PageArg } from '../../core/pagination';
 
 export const MAX_TASK_NAMES = 10_000;
 /** Dataset rows per evaluation (the body limit of 1 MiB bounds them first). */

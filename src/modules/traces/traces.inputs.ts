@@ -1,8 +1,8 @@
 import { Max, MaxLength, Min } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
+import { PageArg } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
 import { SpanOrderBy, SpanOrderDirection } from './traces.types';
-import { PageArg } from '../../core/pagination';
 
 @ArgsType()
 export class TraceListArgs {
