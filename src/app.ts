@@ -31,7 +31,7 @@ export interface App {
   stop: () => Promise<void>;
 }
 
-/** A request path with a dot segment (`.`, `..`, either spelled with %2e) or a backslash: what URL parsing rewrites. */
+/** A request path (before `?` or `#`, tabs and newlines dropped) with a dot segment (`.`, `..`, either spelled with %2e) or a backslash: what URL parsing rewrites. */
 const REWRITTEN_PATH = /\\|(^|\/)(\.|%2e){1,2}(\/|$)/i;
 
 /** Builds the one HTTP handler: ops routes, then GraphQL (Apollo) or REST (Sofa). */
@@ -59,7 +59,7 @@ export async function createApp(): Promise<App> {
     const url = requestUrl(req);
     // Paths are served exactly: one a URL parser rewrites (a `.` or `..` segment, spelled or percent-encoded, a
     // backslash) names nothing, rather than the path it becomes.
-    if (REWRITTEN_PATH.test((req.url ?? '/').split('?', 1)[0])) throw new NotFoundError('Route');
+    if (REWRITTEN_PATH.test((req.url ?? '/').split(/[?#]/, 1)[0].replace(/[\t\n\r]/g, ''))) throw new NotFoundError('Route');
     if (req.method === 'OPTIONS') return answerOptions(res, methodsOf(url.pathname));
     checkClientVersion(headerValue(req, 'x-client-version'));
     if (url.pathname === '/graphql') return graphql.handle(req, res, url, state);

@@ -61,15 +61,11 @@ export async function readEncodedBody(req: IncomingMessage, limit: number, infla
     if (error instanceof BodyTooLargeError) throw new PayloadTooLargeError(`Request body exceeds the limit of ${limit} bytes`);
     throw error;
   }
-  return encoding === 'identity' ? sent : gunzipWithin(sent, inflatedLimit, PayloadTooLargeError);
-}
-
-/** A gzip body inflated, refused (`TooLarge`) once it passes `limit` bytes. */
-function gunzipWithin(sent: Buffer, limit: number, TooLarge: new (message: string) => AppError): Buffer {
+  if (encoding === 'identity') return sent;
   try {
-    return zlib.gunzipSync(sent, { maxOutputLength: limit, chunkSize: 64 * 1024 });
+    return zlib.gunzipSync(sent, { maxOutputLength: inflatedLimit, chunkSize: 64 * 1024 });
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw new TooLarge(`Request body exceeds the limit of ${limit} bytes once inflated`);
+    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw new PayloadTooLargeError(`Request body exceeds the limit of ${inflatedLimit} bytes once inflated`);
     throw new InvalidError('The request body is not valid gzip');
   }
 }
@@ -78,24 +74,24 @@ function gunzipWithin(sent: Buffer, limit: number, TooLarge: new (message: strin
 export interface JsonBody {
   value: unknown;
   error: ValidationItem | null;
-  /** The body's bytes, inflated when it came gzipped (empty when none). */
-  bytes: Buffer;
+  /** The bytes as sent (empty when none). */
+  raw: Buffer;
 }
 
 /**
- * The one JSON body reader of both transports. A body may come gzipped
- * (`Content-Encoding: gzip`), held to `limit` as sent and once inflated (400
- * past either, as a body over its limit is); another coding is 400. A
- * malformed body is returned as an error item rather than thrown, so the
- * caller reports it after authentication (401 comes before 422).
+ * The one JSON body reader of both transports. A body comes as it is: one
+ * with a `Content-Encoding` is 400 (read before the credential and the
+ * quota on GraphQL and public routes, a compressed body would make a few
+ * bytes cost a megabyte's inflating and parsing). A malformed body is
+ * returned as an error item rather than thrown, so the caller reports it
+ * after authentication (401 comes before 422).
  */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<JsonBody> {
   const raw = await readBody(req, limit);
-  if (!raw.length) return { value: undefined, error: null, bytes: raw };
+  if (!raw.length) return { value: undefined, error: null, raw };
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  if (encoding !== 'gzip' && encoding !== 'identity') throw new InvalidError(`Content-Encoding ${encoding} is not supported; send gzip or identity`);
-  const bytes = encoding === 'gzip' ? gunzipWithin(raw, limit, InvalidError) : raw;
-  const json = parseJsonWithin(bytes, MAX_BODY_JSON_DEPTH);
-  if (json.ok) return { value: json.value, error: null, bytes };
-  return { value: undefined, error: { loc: ['body', json.position], msg: json.msg, type: 'json_invalid' }, bytes };
+  if (encoding !== 'identity') throw new InvalidError(`Content-Encoding ${encoding} is not supported here; send the JSON uncompressed`);
+  const json = parseJsonWithin(raw, MAX_BODY_JSON_DEPTH);
+  if (json.ok) return { value: json.value, error: null, raw };
+  return { value: undefined, error: { loc: ['body', json.position], msg: json.msg, type: 'json_invalid' }, raw };
 }

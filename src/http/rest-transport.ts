@@ -49,12 +49,12 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
     // The credential before the body (401 before 422, as on every route): a route that needs one reads
     // nothing, not even a 50 MiB publish, for a caller without it (Node discards the unread body).
     if (!match.route.field.extensions?.public) requireViewer(ctx);
-    const body = method === 'GET' ? { value: undefined, error: null, bytes: Buffer.alloc(0) } : await readJsonBody(req, match.route.route.bodyLimit ?? DEFAULT_BODY_LIMIT);
+    const body = method === 'GET' ? { value: undefined, error: null, raw: Buffer.alloc(0) } : await readJsonBody(req, match.route.route.bodyLimit ?? DEFAULT_BODY_LIMIT);
     rest.body = body.value;
     rest.bodyError = body.error;
     const plan = router.plans.get(state.route)!;
     const key = method === 'POST' ? headerValue(req, 'idempotency-key') : null;
-    const claim = key === null ? null : await claimKey(ctx, key, fingerprintOf(method, url, body.bytes));
+    const claim = key === null ? null : await claimKey(ctx, key, fingerprintOf(method, url, body.raw));
     if (claim?.kind === 'refused') return sendError(res, claim.error);
     if (claim?.kind === 'replay') return sendText(res, claim.reply.status, claim.reply.body, { ...claim.reply.headers, 'Idempotent-Replayed': 'true' });
     let kept: KeptReply | null = null;
