@@ -40,6 +40,11 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
   return Buffer.concat(chunks);
 }
 
+/** The body's content coding as sent (`identity` when none). */
+function contentCoding(req: IncomingMessage): string {
+  return (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+}
+
 /**
  * A body that may arrive gzip-compressed (OTLP exporters send
  * `Content-Encoding: gzip`), read within two limits: `limit` bytes as sent
@@ -51,7 +56,7 @@ export async function readBody(req: IncomingMessage, limit: number): Promise<Buf
  * to the thread pool and back.)
  */
 export async function readEncodedBody(req: IncomingMessage, limit: number, inflatedLimit: number): Promise<Buffer> {
-  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = contentCoding(req);
   if (encoding !== 'gzip' && encoding !== 'identity') throw new UnsupportedMediaTypeError(`Content-Encoding ${encoding} is not supported; send gzip or identity`);
   if (Number(req.headers['content-length'] ?? 0) > limit) throw new PayloadTooLargeError(`Request body exceeds the limit of ${limit} bytes`);
   let sent: Buffer;
@@ -89,7 +94,7 @@ export interface JsonBody {
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<JsonBody> {
   const raw = await readBody(req, limit);
   if (!raw.length) return { value: undefined, error: null, raw };
-  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = contentCoding(req);
   if (encoding !== 'identity') throw new InvalidError(`Content-Encoding ${encoding} is not supported here; send the JSON uncompressed`);
   const json = parseJsonWithin(raw, MAX_BODY_JSON_DEPTH);
   if (json.ok) return { value: json.value, error: null, raw };

@@ -19,15 +19,15 @@ export const MAX_BODY_JSON_DEPTH = 2 * MAX_JSON_DEPTH;
 /** Parsed JSON, or where (`position`, in characters as JSON.parse counts them) and why it is not. */
 export type JsonReading = { ok: true; value: unknown } | { ok: false; position: number; msg: string };
 
-/** UTF-8 `bytes` parsed as JSON when its arrays and objects nest at most `levels` deep. */
-export function parseJsonWithin(bytes: Uint8Array, levels: number): JsonReading {
+/** UTF-8 `bytes` parsed as JSON when its arrays and objects nest at most `levels` deep (`text`: their text, when the caller has it). */
+export function parseJsonWithin(bytes: Uint8Array, levels: number, text?: string): JsonReading {
   const deep = nestedPast(bytes, levels);
   if (deep >= 0) {
     const position = Buffer.from(bytes.buffer, bytes.byteOffset, deep).toString('utf8').length;
     return { ok: false, position, msg: `JSON decode error: nested more than ${levels} levels deep` };
   }
   try {
-    return { ok: true, value: JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')) as unknown };
+    return { ok: true, value: JSON.parse(text ?? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')) as unknown };
   } catch (error) {
     const match = /position (\d+)/.exec(error instanceof Error ? error.message : '');
     return { ok: false, position: match ? Number(match[1]) : 0, msg: 'JSON decode error' };

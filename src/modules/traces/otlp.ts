@@ -150,7 +150,7 @@ function stringValue(raw: string, limits: ExportLimits): unknown {
   // (as does JSON spelling a NUL character, which jsonb cannot hold).
   if ((first === 0x5b || first === 0x7b || text === 'null') && text.length <= limits.maxAttributeLength && !text.includes('\\u0000')) {
     // Text that only looks like JSON, or nests deeper than MAX_VALUE_DEPTH, is not parsed.
-    const json = parseJsonWithin(Buffer.from(text), MAX_VALUE_DEPTH);
+    const json = parseJsonWithin(Buffer.from(text), MAX_VALUE_DEPTH, text);
     if (json.ok) {
       // JSON may escape a lone surrogate (\ud800), which jsonb refuses: cleaned like any text.
       return /\\u[dD][89a-fA-F]/.test(text) ? deepClean(json.value) : json.value;
