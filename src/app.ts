@@ -96,7 +96,7 @@ export async function createApp(): Promise<App> {
     // A reply already complete stays as it is; one cut short mid-body ends the connection.
     if (res.writableEnded) return;
     if (res.headersSent) return abortReply(res);
-    sendError(res, appError);
+    sendError(res, appError, state.route === 'graphql' ? 'graphql' : 'rest');
   }
 
   // With tracing on (OTEL_EXPORTER_OTLP_ENDPOINT), each request runs in a server span continuing its traceparent.

@@ -16,7 +16,7 @@ import { NO_STORE_HEADERS, selectsNoStoreField } from '../core/no-store';
 import { asRequestError, checkDocumentBeforeValidation, checkOperationAuthentication, checkOperationVariables } from '../core/graphql-request-checks';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
 import { contextFor, routeMethod, type RequestState } from './request';
-import { oversizedReply, sendBody, sendHtml, sendText } from './respond';
+import { oversizedReply, sendBody, sendError, sendHtml } from './respond';
 import { GRAPHIQL_PAGE } from './static-assets';
 
 /** The methods /graphql answers (Allow). */
@@ -153,7 +153,7 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
     // (Apollo would answer 400 while the error's own status said 422).
     if (method !== 'GET') {
       const problems = requestShapeProblems(body.value);
-      if (problems.length) return sendGraphQLErrors(res, new ValidationError(problems, 'The body is not a GraphQL request'));
+      if (problems.length) return sendError(res, new ValidationError(problems, 'The body is not a GraphQL request'), 'graphql');
     }
     // Credentials and the document's size before Apollo validates it (graphql-js validation is not linear).
     const settings = config();
@@ -169,7 +169,7 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
       }
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      return sendGraphQLErrors(res, error);
+      return sendError(res, error, 'graphql');
     }
     const response = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method, headers, search: url.search, body: body.value },
@@ -182,7 +182,7 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
     if (response.body.kind !== 'complete') throw new Error('GraphQL replied incrementally, which this server does not offer');
     const text = response.body.string;
     const tooLarge = oversizedReply(text, 'graphql');
-    if (tooLarge) return sendGraphQLErrors(res, tooLarge);
+    if (tooLarge) return sendError(res, tooLarge, 'graphql');
     sendBody(res, replyStatus(response.status ?? 200, text), text, response.headers.get('content-type') ?? 'application/json; charset=utf-8', replyHeaders);
   }
 
@@ -223,7 +223,3 @@ function replyStatus(status: number, text: string): number {
   return reply.data === undefined && typeof carried === 'number' ? carried : status;
 }
 
-/** A request refused before Apollo ran, in the reply Apollo gives a refusal: `{"errors": [...]}` with the error's status. */
-function sendGraphQLErrors(res: ServerResponse, error: AppError): void {
-  sendText(res, error.status, `${JSON.stringify({ errors: [formatGraphQLError({ message: error.message }, error)] })}\n`);
-}

@@ -9,6 +9,7 @@ import { NotFoundError, toEnvelope, ValidationError, type AppError } from '../co
 import { logger } from '../config/logger';
 import type { JsonArrayReply } from '../core/json-array-reply';
 import { replyTooLarge, type Transport } from '../core/errors';
+import { formatGraphQLError } from '../core/errors/graphql-errors';
 import { readAsset, type StaticBody } from './static-assets';
 
 /**
@@ -323,9 +324,15 @@ export function abortReply(res: ServerResponse): void {
   runHooks(res);
 }
 
-/** The spec's error envelope with the error's status and headers (Retry-After, …). */
-export function sendError(res: ServerResponse, error: AppError, extraHeaders: Record<string, string> = {}): void {
-  sendJson(res, error.status, toEnvelope(error), { ...error.headers, ...extraHeaders });
+/**
+ * An error as its transport replies with one, with the error's status and
+ * headers (Retry-After, Allow, …): the spec's envelope on REST routes,
+ * GraphQL's `{"errors": [...]}` on /graphql (what Apollo answers its own
+ * refusals with), so a GraphQL client reads every refusal the same way.
+ */
+export function sendError(res: ServerResponse, error: AppError, transport: Transport = 'rest'): void {
+  if (transport === 'graphql') return sendText(res, error.status, `${JSON.stringify({ errors: [formatGraphQLError({ message: error.message }, error)] })}\n`, error.headers);
+  sendJson(res, error.status, toEnvelope(error), error.headers);
 }
 
 /**

@@ -155,7 +155,7 @@ describe('GraphQL resource limits', () => {
   it('refuses a body over 1 MiB with 400 invalid_error before reading it whole', async () => {
     const res = await rest(api, 'POST', '/graphql', { token: user.token, body: { query: `{ ${'__typename '.repeat(120_000)}}` } });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 400, type: 'invalid_error' });
+    expect(res.body.errors[0].extensions).toMatchObject({ status: 400, type: 'invalid_error' });
     await expectStillServing();
   });
 

@@ -151,8 +151,9 @@ describe('request bodies', () => {
     for (const path of ['/auth/login', '/graphql']) {
       const res = await rest(api, 'POST', path, { rawBody: body });
       expect(res.status).toBe(422);
-      // The 129th level opens at byte 132: `{` is the first, and `{"a":` five bytes.
-      expect(res.body.errors).toEqual([{ loc: ['body', 132], msg: 'JSON decode error: nested more than 128 levels deep', type: 'json_invalid' }]);
+      // The 129th level opens at byte 132: `{` is the first, and `{"a":` five bytes. (GraphQL: in the error's extensions.)
+      const items = path === '/graphql' ? res.body.errors[0].extensions.errors : res.body.errors;
+      expect(items).toEqual([{ loc: ['body', 132], msg: 'JSON decode error: nested more than 128 levels deep', type: 'json_invalid' }]);
     }
   });
 
@@ -161,10 +162,13 @@ describe('request bodies', () => {
     for (const [encoding, body] of [['gzip', zlib.gzipSync(query)], ['br', zlib.brotliCompressSync(query)], ['x-unknown', Buffer.from(query)]] as const) {
       for (const path of ['/graphql', '/auth/login']) {
         const res = await rest(api, 'POST', path, { rawBody: new Uint8Array(body), headers: { 'content-encoding': encoding } });
+        const detail = `Content-Encoding ${encoding} is not supported here; send the JSON uncompressed`;
         expect([path, res.status, res.body]).toEqual([
           path,
           400,
-          { code: 400, detail: `Content-Encoding ${encoding} is not supported here; send the JSON uncompressed`, errors: null, type: 'invalid_error' },
+          path === '/graphql'
+            ? { errors: [{ message: detail, extensions: { code: 'INVALID_ERROR', status: 400, type: 'invalid_error' } }] }
+            : { code: 400, detail, errors: null, type: 'invalid_error' },
         ]);
       }
     }
@@ -174,7 +178,7 @@ describe('request bodies', () => {
     const res = await rest(api, 'PUT', '/graphql', { body: { query: '{ __typename }' } });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
-    expect(res.body).toMatchObject({ code: 405, type: 'method_not_allowed_error' });
+    expect(res.body.errors[0].extensions).toEqual({ code: 'METHOD_NOT_ALLOWED_ERROR', status: 405, type: 'method_not_allowed_error' });
   });
 
   it.each(['/graphql', '/api/v1/auth/login'])('answers a chunked body over 1 MiB on %s with 400 and closes the connection', async (path) => {
@@ -185,14 +189,19 @@ describe('request bodies', () => {
     expect(ended).not.toBe('open');
     const reply = parse(received);
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ code: 400, detail: `Request body exceeds the limit of ${1024 * 1024} bytes`, errors: null, type: 'invalid_error' });
+    const detail = `Request body exceeds the limit of ${1024 * 1024} bytes`;
+    expect(reply.body).toEqual(
+      path === '/graphql'
+        ? { errors: [{ message: detail, extensions: { code: 'INVALID_ERROR', status: 400, type: 'invalid_error' } }] }
+        : { code: 400, detail, errors: null, type: 'invalid_error' },
+    );
     expect(reply.headers.connection).toBe('close');
   });
 
   it('answers a Content-Length over 1 MiB with 400 and closes the connection without reading the body', async () => {
     const { received, ended } = await exchange([`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n{"query":`]);
     expect(ended).not.toBe('open');
-    expect(parse(received)).toMatchObject({ status: 400, headers: { connection: 'close' }, body: { type: 'invalid_error' } });
+    expect(parse(received)).toMatchObject({ status: 400, headers: { connection: 'close' }, body: { errors: [{ extensions: { type: 'invalid_error' } }] } });
   });
 
   it('logs a malformed chunked body as a malformed request, not as the database being unavailable', async () => {
