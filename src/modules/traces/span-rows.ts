@@ -9,18 +9,18 @@ import { attribute, cutText, readExport, type ExportEncoding, type ExportLimits,
  * row's head, HEAD_BYTES of text) is the span's own. `readSpans` reads
  * the export, `writeRows` writes the rows with room for their heads,
  * keeping of each span only what placing it needs; the ingest
- * (traces.ingest.ts) places the spans, its look-up running while the rows
- * are written, and writes the heads (`placedRows`). The span records are
- * garbage before the look-up answers: none survives the young generation's
- * collections that other exports' reading sets off while it waits.
+ * (traces.ingest.ts) places the spans and writes the heads
+ * (`placedRows`). The span records are garbage before the look-up answers:
+ * none survives the young generation's collections that other exports'
+ * reading sets off while it waits.
  */
 
-/** What an export is read within: the OTLP_MAX_* limits and the window of start times TRACE_RETENTION_DAYS keeps. */
+/** What an export is read within: the OTLP_MAX_* limits and the window of times TRACE_RETENTION_DAYS keeps (start and end in it). */
 export interface ExportRules extends ExportLimits {
   /** OTLP_MAX_INFLATED_BYTES, also what the export's resources, stored with each of its spans, may come to. */
   maxResourceBytes: number;
   retentionDays: number;
-  /** Start times in [oldestUs, newestUs) microseconds (span-partitions.ts acceptedWindow). */
+  /** Start times in [oldestUs, newestUs) microseconds, end times before newestUs (span-partitions.ts acceptedWindow). */
   oldestUs: number;
   newestUs: number;
 }
@@ -101,9 +101,10 @@ export interface ReadExport {
 }
 
 /**
- * The export read (readExport), its spans kept once each and within the
- * retention window (the others refused). An export over maxSpans, or whose
- * resources come to more than maxResourceBytes, is refused whole (413).
+ * The export read (readExport), its spans kept once each, starting within
+ * the retention window and ending before its end (the others refused). An
+ * export over maxSpans, or whose resources come to more than
+ * maxResourceBytes, is refused whole (413).
  */
 export function readSpans(body: Uint8Array, encoding: ExportEncoding, rules: ExportRules): ReadExport {
   const { spans: found, rejected, pendingCopies, overLimit } = readExport(body, encoding, rules);
@@ -115,6 +116,9 @@ export function readSpans(body: Uint8Array, encoding: ExportEncoding, rules: Exp
     if (!seen.add(span.trace_id, span.span_id)) continue;
     if (span.start_us < rules.oldestUs || span.start_us >= rules.newestUs) {
       rejected.push({ span_id: span.span_id, reason: `start time outside the ${rules.retentionDays}-day retention window` });
+    } else if (span.end_us >= rules.newestUs) {
+      // A finished span cannot end days from now: such an end is a broken clock or a made-up number, and its duration would be too.
+      rejected.push({ span_id: span.span_id, reason: 'end time in the future, past the window of accepted times' });
     } else {
       records.push(span);
     }

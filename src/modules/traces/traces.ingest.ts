@@ -57,8 +57,8 @@ function exportRules(): ExportRules {
 
 /**
  * Stores the spans of an export (its body, inflated, in `encoding`): read,
- * written as rows with room for their heads (span-rows.ts) while the spans'
- * project look-up runs, the heads written once placed, and the rows sent by
+ * written as rows with room for their heads (span-rows.ts), the spans'
+ * project look-up sent, the heads written once placed, and the rows sent by
  * one COPY. The rare export whose spans were partly stored already is read
  * and placed again for its INSERT.
  */
@@ -98,7 +98,13 @@ interface Batch {
   result: IngestResult;
 }
 
-/** An export's rows, and its spans' placing: the look-up it needs runs while the rows are written (the records are gone once this returns). */
+/**
+ * An export's rows, and its spans' placing. The look-up placing needs is
+ * asked for first but goes out once the rows are written (the pool hands
+ * its connection over asynchronously); the records are gone before it
+ * answers. Yielding so that it went out first only let other exports'
+ * reading run ahead of these rows (bench/README.md, 2026-11-28).
+ */
 function readAndPlace(scope: OrgScope, body: Uint8Array, encoding: ExportEncoding): { prepared: PreparedExport; placing: ReturnType<typeof placeSpans> } {
   const read = readSpans(body, encoding, exportRules());
   const placing = placeSpans(scope, read.spans, read.rejected);

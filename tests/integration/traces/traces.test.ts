@@ -293,13 +293,17 @@ describe('POST /org/{org}/otel/traces', () => {
     expect(await analyticsOf(WS, here)).toMatchObject({ total_attacks: 0, total_trials: 0 });
   });
 
-  it('rejects spans outside the retention window and malformed ids one by one', async () => {
+  it('rejects spans outside the retention window, ending past it, and malformed ids one by one', async () => {
     const traceId = hex(16);
     const old = span({ traceId, startNs: nowNs() - 400n * 86_400_000_000_000n });
     const badId = { ...span({ traceId }), spanId: 'zz' };
-    const good = span({ traceId, name: 'kept' });
-    const res = await send(exportOf([old, badId, good]));
-    expect(res.body).toMatchObject({ accepted: 1, rejected: 2 });
+    // The largest end OTLP can say (2^64 − 1 ns, the year 2554), and one a week from now.
+    const endless = { ...span({ traceId, name: 'endless' }), endTimeUnixNano: '18446744073709551615' };
+    const nextWeek = span({ traceId, name: 'next week', durationMs: 7 * 86_400_000 });
+    const good = span({ traceId, name: 'kept', durationMs: 86_400_000 });
+    const res = await send(exportOf([old, badId, endless, nextWeek, good]));
+    expect(res.body).toMatchObject({ accepted: 1, rejected: 4, partialSuccess: { rejectedSpans: 4, errorMessage: expect.stringContaining('end time in the future') } });
+    expect((await rest(api, 'GET', `${WS}/traces/${traceId}/spans`, { token: owner.token })).body.data.map((item: { name: string }) => item.name)).toEqual(['kept']);
   });
 
   it('answers the protobuf ExportTraceServiceResponse, with partial_success when spans were rejected', async () => {
