@@ -61,8 +61,10 @@ export async function createApp(): Promise<App> {
     // backslash) names nothing, rather than the path it becomes.
     if (REWRITTEN_PATH.test((req.url ?? '/').split(/[?#]/, 1)[0].replace(/[\t\n\r]/g, ''))) throw new NotFoundError('Route');
     if (req.method === 'OPTIONS') return answerOptions(res, methodsOf(url.pathname));
+    // Labelled before any check, so that every refusal of a GraphQL request is GraphQL's reply (fail()).
+    if (url.pathname === '/graphql') state.route = 'graphql';
     checkClientVersion(headerValue(req, 'x-client-version'));
-    if (url.pathname === '/graphql') return graphql.handle(req, res, url, state);
+    if (state.route === 'graphql') return graphql.handle(req, res, url, state);
     // A path the ops routes serve, asked with another method; or spelled otherwise than they match it
     // (`/api/v1/./health`: ops routes match the target as sent), which, like every path, is served only exactly.
     const method = routeMethod(req);
@@ -92,11 +94,12 @@ export async function createApp(): Promise<App> {
   }
 
   function fail(res: ServerResponse, state: RequestState, error: unknown): void {
-    const appError = reportError(logger, error, { request_id: state.requestId });
+    const transport = state.route === 'graphql' ? 'graphql' : 'rest';
+    const appError = reportError(logger, error, { request_id: state.requestId }, transport);
     // A reply already complete stays as it is; one cut short mid-body ends the connection.
     if (res.writableEnded) return;
     if (res.headersSent) return abortReply(res);
-    sendError(res, appError, state.route === 'graphql' ? 'graphql' : 'rest');
+    sendError(res, appError, transport);
   }
 
   // With tracing on (OTEL_EXPORTER_OTLP_ENDPOINT), each request runs in a server span continuing its traceparent.

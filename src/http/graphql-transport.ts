@@ -137,8 +137,8 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
   });
   await apollo.start();
 
+  /** A request to /graphql (labelled `graphql` by the caller, so that its refusals are GraphQL replies). */
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void> {
-    state.route = 'graphql';
     const method = routeMethod(req);
     if (method !== 'GET' && method !== 'POST') throw new MethodNotAllowedError(GRAPHQL_METHODS);
     if (method === 'GET' && (req.headers.accept ?? '').includes('text/html') && config().GRAPHQL_PLAYGROUND) return sendHtml(res, GRAPHIQL_PAGE);

@@ -152,8 +152,9 @@ export function reportError(
   logger: { error(fields: object, message: string): void; warn(fields: object, message: string): void },
   error: unknown,
   fields: Record<string, unknown> = {},
+  transport: Transport = 'rest',
 ): AppError {
-  const { appError, unexpected } = toAppError(error);
+  const { appError, unexpected } = toAppError(error, transport);
   const cause = thrownValue(error);
   if (unexpected) logger.error({ ...fields, err: unexpected }, 'unexpected error');
   else if (refusedValue(cause)) {

@@ -54,18 +54,21 @@ describe('rate limits', () => {
   it("refuses a GraphQL request it cannot run (a bad credential, the quota spent) in GraphQL's own reply, with the same status and headers", async () => {
     // A client address of its own (behind a trusted proxy), so the bad credential spends no other test's quota.
     overrideConfig({ RATE_LIMIT_PER_MINUTE: 1, AUTH_RATE_LIMIT_PER_MINUTE: 0, TRUST_PROXY: true });
-    const other = await createUser();
-    const ask = (token: string) => rest(api, 'POST', '/graphql', { token, body: { query: '{ user { id } }' }, headers: { 'x-forwarded-for': '192.0.2.41' } });
-    const unknown = await ask('not-a-token');
-    expect(unknown.status).toBe(401);
-    expect(unknown.body).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'TOKEN_ERROR', status: 401, type: 'token_error' } }] });
-    expect((await ask(other.token)).status).toBe(200);
-    const limited = await ask(other.token);
-    expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'USAGE_LIMIT_EXCEEDED_ERROR', status: 429, type: 'usage_limit_exceeded_error' } }] });
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect([limited.headers.get('x-ratelimit-limit'), limited.headers.get('x-ratelimit-remaining')]).toEqual(['1', '0']);
-    overrideConfig({ TRUST_PROXY: false });
+    try {
+      const other = await createUser();
+      const ask = (token: string) => rest(api, 'POST', '/graphql', { token, body: { query: '{ user { id } }' }, headers: { 'x-forwarded-for': '192.0.2.41' } });
+      const unknown = await ask('not-a-token');
+      expect(unknown.status).toBe(401);
+      expect(unknown.body).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'TOKEN_ERROR', status: 401, type: 'token_error' } }] });
+      expect((await ask(other.token)).status).toBe(200);
+      const limited = await ask(other.token);
+      expect(limited.status).toBe(429);
+      expect(limited.body).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'USAGE_LIMIT_EXCEEDED_ERROR', status: 429, type: 'usage_limit_exceeded_error' } }] });
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect([limited.headers.get('x-ratelimit-limit'), limited.headers.get('x-ratelimit-remaining')]).toEqual(['1', '0']);
+    } finally {
+      overrideConfig({ TRUST_PROXY: false });
+    }
   });
 
   it('counts made-up credentials against the client address, not a fresh bucket each', async () => {
@@ -100,6 +103,9 @@ describe('rate limits', () => {
     expect(current.status).toBe(200);
     const none = await rest(api, 'GET', `/org/${user.orgKey}/ws`, { token: user.token });
     expect(none.status).toBe(200);
+    // On /graphql in GraphQL's own reply.
+    const viaGraphql = await rest(api, 'POST', '/graphql', { token: user.token, body: { query: '{ user { id } }' }, headers: { 'x-client-version': '1.9.3' } });
+    expect([viaGraphql.status, viaGraphql.body.errors[0].extensions]).toEqual([426, { code: 'UPGRADE_REQUIRED_ERROR', status: 426, type: 'upgrade_required_error' }]);
     overrideConfig({ MIN_CLIENT_VERSION: undefined });
   });
 });

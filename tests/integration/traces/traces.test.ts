@@ -321,6 +321,8 @@ describe('POST /org/{org}/otel/traces', () => {
               spans: [
                 { traceId: crypto.randomBytes(16), spanId: crypto.randomBytes(8), name: 'ok', startTimeUnixNano: String(start), endTimeUnixNano: String(start + 1000n) },
                 { traceId: Buffer.alloc(16), spanId: crypto.randomBytes(8), name: 'zero trace id', startTimeUnixNano: String(start), endTimeUnixNano: String(start + 1000n) },
+                // The largest fixed64 end (2^64 − 1 ns): past the window of accepted times.
+                { traceId: crypto.randomBytes(16), spanId: crypto.randomBytes(8), name: 'endless', startTimeUnixNano: String(start), endTimeUnixNano: '18446744073709551615' },
               ],
             },
           ],
@@ -330,7 +332,7 @@ describe('POST /org/{org}/otel/traces', () => {
     const res = await sendRaw(zlib.gzipSync(Buffer.from(Request.encode(message).finish())), { 'content-type': 'application/x-protobuf', 'content-encoding': 'gzip' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/x-protobuf');
-    expect(Response.toObject(Response.decode(res.body), { longs: Number })).toMatchObject({ partialSuccess: { rejectedSpans: 1 } });
+    expect(Response.toObject(Response.decode(res.body), { longs: Number })).toMatchObject({ partialSuccess: { rejectedSpans: 2, errorMessage: expect.stringContaining('end time in the future') } });
 
     // A clean export: the empty response, every time; 64-bit integers and microseconds as sent.
     const traceId = crypto.randomBytes(16);
