@@ -328,11 +328,20 @@ export function abortReply(res: ServerResponse): void {
  * An error as its transport replies with one, with the error's status and
  * headers (Retry-After, Allow, …): the spec's envelope on REST routes,
  * GraphQL's `{"errors": [...]}` on /graphql (what Apollo answers its own
- * refusals with), so a GraphQL client reads every refusal the same way.
+ * refusals with, in the media type Apollo would choose), so a GraphQL
+ * client reads every refusal the same way.
  */
 export function sendError(res: ServerResponse, error: AppError, transport: Transport = 'rest'): void {
-  if (transport === 'graphql') return sendText(res, error.status, `${JSON.stringify({ errors: [formatGraphQLError({ message: error.message }, error)] })}\n`, error.headers);
-  sendJson(res, error.status, toEnvelope(error), error.headers);
+  if (transport === 'rest') return sendJson(res, error.status, toEnvelope(error), error.headers);
+  const text = `${JSON.stringify({ errors: [formatGraphQLError({ message: error.message }, error)] })}\n`;
+  sendBody(res, error.status, text, graphqlMediaType(res.req), error.headers);
+}
+
+/** GraphQL's JSON media types, as Apollo offers them: application/json unless the client prefers the other. */
+const GRAPHQL_MEDIA_TYPES = ['application/json; charset=utf-8', 'application/graphql-response+json; charset=utf-8'];
+function graphqlMediaType(req: IncomingMessage | undefined): string {
+  const accept = req?.headers.accept;
+  return (accept && new Negotiator({ headers: { accept } }).mediaType(GRAPHQL_MEDIA_TYPES)) || GRAPHQL_MEDIA_TYPES[0];
 }
 
 /**

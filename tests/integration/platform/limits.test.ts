@@ -60,6 +60,14 @@ describe('rate limits', () => {
       const unknown = await ask('not-a-token');
       expect(unknown.status).toBe(401);
       expect(unknown.body).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'TOKEN_ERROR', status: 401, type: 'token_error' } }] });
+      expect(unknown.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      // In the media type Apollo answers with, GraphQL over HTTP's own when the client prefers it.
+      const preferring = await rest(api, 'POST', '/graphql', {
+        token: 'not-a-token',
+        body: { query: '{ user { id } }' },
+        headers: { 'x-forwarded-for': '192.0.2.42', accept: 'application/graphql-response+json, application/json;q=0.9' },
+      });
+      expect([preferring.status, preferring.headers.get('content-type')]).toEqual([401, 'application/graphql-response+json; charset=utf-8']);
       expect((await ask(other.token)).status).toBe(200);
       const limited = await ask(other.token);
       expect(limited.status).toBe(429);
