@@ -5,7 +5,7 @@ import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
 import type { AppContext } from '../core/context';
 import { stringifyResult, type Engine } from '../core/graphql-sql/engine';
 import type { ScopeHint } from '../core/tenancy/scope';
-import { AppError, ForbiddenError, MethodNotAllowedError, reportError, ValidationError, type ValidationItem } from '../core/errors';
+import { ForbiddenError, MethodNotAllowedError, reportError, ValidationError, type ValidationItem } from '../core/errors';
 import { operationHash, trustedHashes } from '../core/trusted-documents';
 import { startSpan, type ActiveSpan } from '../core/telemetry';
 import { formatGraphQLError } from '../core/errors/graphql-errors';
@@ -16,7 +16,7 @@ import { NO_STORE_HEADERS, selectsNoStoreField } from '../core/no-store';
 import { asRequestError, checkDocumentBeforeValidation, checkOperationAuthentication, checkOperationVariables } from '../core/graphql-request-checks';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
 import { contextFor, routeMethod, type RequestState } from './request';
-import { oversizedReply, sendBody, sendError, sendHtml } from './respond';
+import { oversizedReply, sendBody, sendHtml } from './respond';
 import { GRAPHIQL_PAGE } from './static-assets';
 
 /** The methods /graphql answers (Allow). */
@@ -149,27 +149,22 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
     const ctx = await contextFor(req, state, null, scopeHintOf(body.value));
-    // A POST body that is not a GraphQL request: 422 with the envelope, as every other refusal here
-    // (Apollo would answer 400 while the error's own status said 422).
+    // A POST body that is not a GraphQL request: 422, as every other refusal here (Apollo would answer 400 while
+    // the error's own status said 422). Refusals thrown here are GraphQL replies (app.ts fail(), the route's label).
     if (method !== 'GET') {
       const problems = requestShapeProblems(body.value);
-      if (problems.length) return sendError(res, new ValidationError(problems, 'The body is not a GraphQL request'), 'graphql');
+      if (problems.length) throw new ValidationError(problems, 'The body is not a GraphQL request');
     }
     // Credentials and the document's size before Apollo validates it (graphql-js validation is not linear).
     const settings = config();
-    try {
-      const request = (method === 'GET' ? Object.fromEntries(url.searchParams) : body.value) as Record<string, unknown> | null;
-      if (request && typeof request === 'object' && !Array.isArray(request)) {
-        checkDocumentBeforeValidation(schema, { query: request.query, operationName: request.operationName }, ctx, {
-          maxTokens: settings.GRAPHQL_MAX_TOKENS,
-          maxFields: settings.GRAPHQL_MAX_FIELDS,
-          maxSelections: settings.GRAPHQL_MAX_SELECTIONS,
-          maxRepeatedFields: settings.GRAPHQL_MAX_REPEATED_FIELDS,
-        });
-      }
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      return sendError(res, error, 'graphql');
+    const request = (method === 'GET' ? Object.fromEntries(url.searchParams) : body.value) as Record<string, unknown> | null;
+    if (request && typeof request === 'object' && !Array.isArray(request)) {
+      checkDocumentBeforeValidation(schema, { query: request.query, operationName: request.operationName }, ctx, {
+        maxTokens: settings.GRAPHQL_MAX_TOKENS,
+        maxFields: settings.GRAPHQL_MAX_FIELDS,
+        maxSelections: settings.GRAPHQL_MAX_SELECTIONS,
+        maxRepeatedFields: settings.GRAPHQL_MAX_REPEATED_FIELDS,
+      });
     }
     const response = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method, headers, search: url.search, body: body.value },
@@ -182,7 +177,7 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
     if (response.body.kind !== 'complete') throw new Error('GraphQL replied incrementally, which this server does not offer');
     const text = response.body.string;
     const tooLarge = oversizedReply(text, 'graphql');
-    if (tooLarge) return sendError(res, tooLarge, 'graphql');
+    if (tooLarge) throw tooLarge;
     sendBody(res, replyStatus(response.status ?? 200, text), text, response.headers.get('content-type') ?? 'application/json; charset=utf-8', replyHeaders);
   }
 
@@ -222,4 +217,3 @@ function replyStatus(status: number, text: string): number {
   const carried = reply.errors?.[0]?.extensions?.status;
   return reply.data === undefined && typeof carried === 'number' ? carried : status;
 }
-
