@@ -15,6 +15,8 @@ export interface RestRoute {
   tags?: string[];
   /** Reply headers the operation sets (ctx.response.headers), by name with what they say, documented in OpenAPI. */
   replyHeaders?: Record<string, string>;
+  /** Path parameters that are secrets (a device code): the request's log line shows `[redacted]` in their place. */
+  secretParams?: string[];
 }
 
 /**

@@ -23,6 +23,8 @@ export interface RequestState {
   traceId: string | null;
   /** The request's server span while tracing is on (core/telemetry.ts), ended once the reply is written. */
   span: ActiveSpan | null;
+  /** The path the log line shows when it is not the request's own: a route's secret parameters redacted (RestRoute.secretParams). */
+  loggedPath?: string;
 }
 
 export function headerValue(req: IncomingMessage, name: string): string | null {
@@ -91,7 +93,7 @@ export function observe(req: IncomingMessage, res: ServerResponse, state: Reques
       request_id: state.requestId,
       trace_id: state.traceId ?? undefined,
       method: req.method,
-      path: (req.url ?? '/').split('?')[0],
+      path: state.loggedPath ?? (req.url ?? '/').split('?')[0],
       route: state.route,
       operation: state.ctx?.operation ?? undefined,
       status: res.statusCode,

@@ -5,6 +5,7 @@ import { requireViewer, type RestRequest } from '../core/context';
 import { MethodNotAllowedError, NotFoundError, reportError, toEnvelope, type AppError } from '../core/errors';
 import { buildOpenApiDocument } from './openapi';
 import { platform } from '../modules';
+import type { RestRoute } from '../core/graphql-decorators';
 import { createRestRouter, REST_BASE, restOperations, type RestOperation } from './rest-routes';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
 import { claimKey, fingerprintOf, settleKey, type KeptReply } from './idempotency';
@@ -43,6 +44,7 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
     }
     const rest: RestRequest = { method, path: url.pathname, query: url.searchParams, body: undefined, bodyError: null };
     state.route = `${match.route.kind}.${match.route.field.name}`;
+    if (match.route.route.secretParams) state.loggedPath = redactedPath(url.pathname, match.route.route);
     // The route's keys go with the credential: one statement authenticates and resolves the tenant.
     const { org, workspace } = match.params;
     const ctx = await contextFor(req, state, rest, org ? { org, workspace: workspace ?? null } : null);
@@ -92,4 +94,11 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
     methodsOf: (path) => allowedMethods(routes, path.slice(REST_BASE.length)),
     openApi: () => (document ??= buildOpenApiDocument(schema, router.openAPIDocument as never, operations, [...platform.errorTypes.keys()], platform.bodyRoutes)),
   };
+}
+
+/** `path` with the values of `route`'s secret parameters (RestRoute.secretParams) as `[redacted]`, segment for segment. */
+function redactedPath(path: string, route: RestRoute): string {
+  const template = route.path.split('/');
+  const secret = (index: number) => template[index]?.startsWith(':') && route.secretParams!.includes(template[index].slice(1));
+  return REST_BASE + path.slice(REST_BASE.length).split('/').map((segment, index) => (secret(index) ? '[redacted]' : segment)).join('/');
 }

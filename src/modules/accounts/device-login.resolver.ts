@@ -21,7 +21,7 @@ export class DeviceLoginResolver {
 
   @Query(() => DeviceCodeStatusResponse, { nullable: true, description: "A device code's state; `user_id` appears once it is approved. Unknown codes are 404." })
   @Public()
-  @Rest('GET', '/auth/device/code/:device_code', TAGS)
+  @Rest('GET', '/auth/device/code/:device_code', { ...TAGS, secretParams: ['device_code'] })
   device_code_status(@Arg('device_code', () => String, { description: 'The device code.' }) deviceCode: string): Promise<DeviceCodeStatusResponse> {
     return deviceCodeStatus(deviceCode);
   }

@@ -95,11 +95,18 @@ interface DeviceRow {
   user_id: string | null;
   user_code: string;
   expired: boolean;
+  /** Approved under a token version the user has since left behind (a password reset revokes every earlier session). */
+  withdrawn: boolean;
+  /** The approving user is suspended. */
+  suspended: boolean;
   created_at: Date;
   expires_at: Date;
 }
 
-const DEVICE_COLUMNS = 'id, status, user_id, user_code, expires_at <= now() AS expired, created_at, expires_at';
+/** A code with what its approving user has become since (`d`, joined to its user `u`). */
+const DEVICE_ROWS = `SELECT d.id, d.status, d.user_id, d.user_code, d.expires_at <= now() AS expired, d.created_at, d.expires_at,
+       coalesce(u.token_version <> d.token_version, false) AS withdrawn, coalesce(u.is_suspended, false) AS suspended
+  FROM device_codes d LEFT JOIN users u ON u.id = d.user_id`;
 
 /** A status the CLI reads: `user_id` only once approved (its presence is what the CLI waits for). */
 export interface DeviceCodeStatus {
@@ -109,15 +116,20 @@ export interface DeviceCodeStatus {
 }
 
 /**
- * An approved code past its expiry that was never exchanged is expired too: the exchange refuses it
- * (`expired_token_error`), so the CLI is told to start again instead of being sent to a failing exchange.
+ * The status the exchange would act on, so the CLI is never sent to an exchange that must fail: an approval
+ * withdrawn since (a password reset) or of a suspended user reads `denied` (the exchange's 403), and an approved
+ * code past its expiry that was never exchanged reads `expired` (the exchange's `expired_token_error`).
  */
-const statusOf = (row: DeviceRow): DeviceCodeStatus['status'] =>
-  row.status === 'denied' ? 'denied' : row.status === 'used' ? 'approved' : row.expired ? 'expired' : row.status === 'pending' ? 'pending' : 'approved';
+function statusOf(row: DeviceRow): DeviceCodeStatus['status'] {
+  if (row.status === 'denied' || (row.status === 'approved' && (row.withdrawn || row.suspended))) return 'denied';
+  if (row.status === 'used') return 'approved';
+  if (row.expired) return 'expired';
+  return row.status;
+}
 
 /** `GET /auth/device/code/{device_code}`: 404 for a code never issued (the CLI reads any 4xx as pending). */
 export async function deviceCodeStatus(deviceCode: string): Promise<DeviceCodeStatus> {
-  const [row] = await plainQuery<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM device_codes WHERE device_code_hash = $hash`, { hash: sha256(deviceCode) }, { prepare: 'device-code-status' });
+  const [row] = await plainQuery<DeviceRow>(`${DEVICE_ROWS} WHERE d.device_code_hash = $hash`, { hash: sha256(deviceCode) }, { prepare: 'device-code-status' });
   if (!row) throw new NotFoundError('Device code');
   const status = statusOf(row);
   return { status, user_id: status === 'approved' ? row.user_id : null, expires_at: row.expires_at };
@@ -128,7 +140,7 @@ export async function pendingUserCode(userCode: string): Promise<{ user_code: st
   const code = normalizeUserCode(userCode);
   if (!code) throw new NotFoundError('Device code');
   const [row] = await plainQuery<DeviceRow>(
-    `SELECT ${DEVICE_COLUMNS} FROM device_codes WHERE user_code = $code AND status = 'pending' AND expires_at > now()`,
+    `${DEVICE_ROWS} WHERE d.user_code = $code AND d.status = 'pending' AND d.expires_at > now()`,
     { code },
     { prepare: 'device-code-pending' },
   );
@@ -167,29 +179,27 @@ export interface DeviceToken {
  * `POST /auth/device/token`: an approved code becomes an access token of the
  * approving user, once (approved → used in one conditional UPDATE), while
  * the user's token version is still the one it was approved under (a
- * password reset since withdraws the approval: 403). Pending, denied,
+ * password reset since withdraws the approval: 403) and the user is not
+ * suspended (403 `user_suspended`; the code stays unused). Pending, denied,
  * expired, used or unknown codes are refused with the envelope.
  */
 export async function exchangeDeviceCode(deviceCode: string): Promise<DeviceToken> {
   const hash = sha256(deviceCode);
-  const [used] = await plainQuery<{ id: string; token_version: number; is_suspended: boolean }>(
+  const [used] = await plainQuery<{ id: string; token_version: number }>(
     `UPDATE device_codes d SET status = 'used'
        FROM users u
       WHERE d.device_code_hash = $hash AND d.status = 'approved' AND d.expires_at > now() AND u.id = d.user_id
-        AND u.token_version = d.token_version
-      RETURNING u.id, u.token_version, u.is_suspended`,
+        AND u.token_version = d.token_version AND NOT u.is_suspended
+      RETURNING u.id, u.token_version`,
     { hash },
   );
-  if (used) {
-    if (used.is_suspended) throw new ForbiddenError('This account is suspended', 'user_suspended');
-    return { access_token: signAccessToken(used), token_type: 'bearer', expires_in: config().JWT_TTL };
-  }
-  const [row] = await plainQuery<DeviceRow>(`SELECT ${DEVICE_COLUMNS} FROM device_codes WHERE device_code_hash = $hash`, { hash });
+  if (used) return { access_token: signAccessToken(used), token_type: 'bearer', expires_in: config().JWT_TTL };
+  const [row] = await plainQuery<DeviceRow>(`${DEVICE_ROWS} WHERE d.device_code_hash = $hash`, { hash });
   if (!row) throw new InvalidError('Unknown device code', 'token_error');
   if (row.status === 'used') throw new InvalidError('This device code was already exchanged for a token', 'token_error');
   if (row.status === 'denied') throw new ForbiddenError('The login request was denied');
   if (row.expired) throw new InvalidError('The device code expired; start the login again', 'expired_token_error');
-  // Approved under a token version the user has since left behind (a password reset revokes every earlier session).
+  if (row.status === 'approved' && row.suspended) throw new ForbiddenError('This account is suspended', 'user_suspended');
   if (row.status === 'approved') throw new ForbiddenError("The approval was withdrawn: the account's password was reset since; start the login again");
   throw new InvalidError('Authorization pending: approve the code on the login page first', 'token_error');
 }

@@ -1,4 +1,5 @@
 import { QueryTypes } from 'sequelize';
+import { UserModel } from '../../../models';
 import { createUser, type TestUser } from '../../factories/accounts';
 import { requestResetToken } from '../../factories/mail';
 import { rest } from '../../helpers/http';
@@ -82,6 +83,8 @@ describe('device-code login', () => {
     const token = await requestResetToken(api, victim.email);
     const reset = await rest(api, 'POST', '/auth/reset-password', { body: { email: victim.email, password: 'A new passphrase 42!', token } });
     expect(reset.status).toBe(200);
+    // The poll says so rather than sending the CLI to an exchange that must fail.
+    expect((await status(grant.device_code)).body).toMatchObject({ status: 'denied', user_id: null });
     const exchanged = await exchange(grant.device_code);
     expect(exchanged.status).toBe(403);
     expect(exchanged.body.access_token).toBeUndefined();
@@ -89,6 +92,21 @@ describe('device-code login', () => {
     const again = await start();
     expect((await approve(again.user_code, {}, reset.body.access_token)).status).toBe(200);
     expect((await exchange(again.device_code)).status).toBe(200);
+  });
+
+  it("reads an approval by a user suspended since as denied, and refuses its exchange without using the code up", async () => {
+    const suspended = await createUser();
+    const grant = await start();
+    expect((await approve(grant.user_code, {}, suspended.token)).status).toBe(200);
+    await UserModel.update({ is_suspended: true }, { where: { id: suspended.id } });
+    expect((await status(grant.device_code)).body).toMatchObject({ status: 'denied', user_id: null });
+    const exchanged = await exchange(grant.device_code);
+    expect(exchanged.status).toBe(403);
+    expect(exchanged.body).toMatchObject({ type: 'user_suspended' });
+    // Lifted, the approval holds again: the code was not spent on the refusal.
+    await UserModel.update({ is_suspended: false }, { where: { id: suspended.id } });
+    expect((await status(grant.device_code)).body).toMatchObject({ status: 'approved', user_id: suspended.id });
+    expect((await exchange(grant.device_code)).status).toBe(200);
   });
 
   it('expires codes: the status says expired, approval is 404, the exchange is refused', async () => {

@@ -46,6 +46,16 @@ describe('the request log line', () => {
     expect(Object.keys(require.cache).some((file) => file.includes('@opentelemetry/sdk-trace-node'))).toBe(false);
   });
 
+  it("shows a device code in the path as [redacted] (the CLI polls it every 2 s; whoever reads the logs could exchange it)", async () => {
+    const grant = (await rest(api, 'POST', '/auth/device/code')).body as { device_code: string };
+    const line = await logLineOf(() => rest(api, 'GET', `/auth/device/code/${grant.device_code}`));
+    expect(line).toMatchObject({ path: '/api/v1/auth/device/code/[redacted]', route: 'Query.device_code_status', status: 200 });
+    expect(JSON.stringify(line)).not.toContain(grant.device_code);
+    // Other paths are logged as sent, query left out.
+    const plain = await logLineOf(() => rest(api, 'GET', `/org/${user.orgKey}/members?page=1`, { token: user.token }));
+    expect(plain.path).toBe(`/api/v1/org/${user.orgKey}/members`);
+  });
+
   it('names no organization when the caller is not a member of the one in the URL', async () => {
     const line = await logLineOf(() => rest(api, 'GET', `/org/${user.orgKey}/ws/default/projects`, { token: outsider.token }));
     expect(line).toMatchObject({ status: 404, user_id: outsider.id });
