@@ -37,10 +37,13 @@ export function readRestVariables(
       const itemErrors: ValidationItem[] = [];
       const value = checkInput(type, body, ['body'], itemErrors);
       for (const item of itemErrors) errors.push(item);
-      // Rule checks run on what parsed, so one reply lists every problem; a rule problem at or under a place the
-      // types already refused is left out (found by its prefixes: linear in the problems, however many).
+      // Rule checks run on what parsed, so one reply lists every problem. A rule problem at, under or above a place
+      // the types already refused is left out: it would judge the refused value (a list's `each` rule is located at
+      // the list, and would call a null element too long). Found by prefixes: linear in the problems, however many.
       const refused = new Set(itemErrors.map((item) => locKey(item.loc)));
+      const aboveRefused = new Set(itemErrors.flatMap((item) => item.loc.slice(0, -1).map((_part, index) => locKey(item.loc.slice(0, index + 1)))));
       for (const item of validateInputValue(type, value ?? partial(body), ['body'])) {
+        if (aboveRefused.has(locKey(item.loc))) continue;
         if (!item.loc.some((_part, index) => refused.has(locKey(item.loc.slice(0, index + 1))))) errors.push(item);
       }
       if (value !== undefined) variables[name] = value;

@@ -1,4 +1,4 @@
-import { GraphQLBoolean, GraphQLEnumType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString } from 'graphql';
+import { GraphQLBoolean, GraphQLEnumType, GraphQLFloat, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLString } from 'graphql';
 import type { ValidationItem } from '../../src/core/errors';
 import { JSONObjectScalar, UUIDScalar } from '../../src/core/scalars';
 import { checkInput, fromQueryText } from '../../src/core/validation/coerce';
@@ -37,6 +37,24 @@ describe('query-string parsing', () => {
     expect(check(GraphQLInt, fromQueryText(GraphQLInt, ['12x'])).errors[0].type).toBe('int_parsing');
     expect(check(GraphQLInt, fromQueryText(GraphQLInt, ['42'])).result).toBe(42);
     expect(fromQueryText(GraphQLInt, [''])).toBeUndefined();
+  });
+
+  it("reads a number with an exponent or a leading dot, as Python's str writes small floats (1e-05)", () => {
+    for (const [text, expected] of [['1e-05', 0.00001], ['.5', 0.5], ['5e-1', 0.5], ['-2.5E+2', -250], ['3.', 3]] as const) {
+      expect(check(GraphQLFloat, fromQueryText(GraphQLFloat, [text]))).toEqual({ result: expected, errors: [] });
+    }
+    for (const text of ['1e', '.', 'e5', '0x10', 'Infinity', 'NaN', '1_000']) {
+      expect(check(GraphQLFloat, fromQueryText(GraphQLFloat, [text])).errors[0].type).toBe('float_parsing');
+    }
+  });
+
+  it('reports a whole number past 32 bits as out of range, not as a fraction', () => {
+    expect(check(GraphQLInt, fromQueryText(GraphQLInt, ['2147483647'])).result).toBe(2147483647);
+    expect(check(GraphQLInt, fromQueryText(GraphQLInt, ['2147483648'])).errors).toEqual([
+      { loc: ['query', 'p'], msg: 'Input should be less than or equal to 2147483647', type: 'less_than_equal' },
+    ]);
+    expect(check(GraphQLInt, -1e20).errors[0]).toMatchObject({ type: 'greater_than_equal', msg: 'Input should be greater than or equal to -2147483648' });
+    expect(check(GraphQLInt, fromQueryText(GraphQLInt, ['1.5'])).errors[0].type).toBe('int_from_float');
   });
 });
 

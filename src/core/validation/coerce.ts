@@ -152,6 +152,12 @@ function enumMismatch(type: GraphQLEnumType, loc: (string | number)[]): Validati
   return { loc, msg: `Input should be ${expected}`, type: 'enum' };
 }
 
+/** The largest GraphQL Int (32 bits, signed). */
+const INT_MAX = 2 ** 31 - 1;
+
+/** A number as query text: decimal, with or without a fraction or an exponent (`5`, `-0.5`, `.5`, `1e-05`, as Python's `str` writes them). */
+const QUERY_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
 function typeMismatch(type: GraphQLInputType, loc: (string | number)[], value: unknown): ValidationItem {
   if (isListType(type)) return { loc, msg: 'Input should be a valid list', type: 'list_type' };
   if (isInputObjectType(type)) return { loc, msg: 'Input should be a valid dictionary or object', type: 'dict_type' };
@@ -161,6 +167,12 @@ function typeMismatch(type: GraphQLInputType, loc: (string | number)[], value: u
     case GraphQLString.name:
       return { loc, msg: 'Input should be a valid string', type: 'string_type' };
     case GraphQLInt.name:
+      // A whole number past GraphQL's 32 bits is out of range, not a fraction.
+      if (Number.isInteger(value)) {
+        return (value as number) > 0
+          ? { loc, msg: `Input should be less than or equal to ${INT_MAX}`, type: 'less_than_equal' }
+          : { loc, msg: `Input should be greater than or equal to ${-INT_MAX - 1}`, type: 'greater_than_equal' };
+      }
       return typeof value === 'number'
         ? { loc, msg: 'Input should be a valid integer', type: 'int_from_float' }
         : { loc, msg: 'Input should be a valid integer, unable to parse input as an integer', type: 'int_parsing' };
@@ -190,7 +202,7 @@ export function fromQueryText(type: GraphQLInputType, values: string[]): unknown
   const named = getNamedType(nullable);
   if (named === GraphQLInt || named === GraphQLFloat) {
     const number = Number(text);
-    return /^[+-]?\d+(\.\d+)?$/.test(text.trim()) && Number.isFinite(number) ? number : text;
+    return QUERY_NUMBER.test(text.trim()) && Number.isFinite(number) ? number : text;
   }
   if (named === GraphQLBoolean) {
     const lowered = text.toLowerCase();

@@ -125,6 +125,9 @@ describe('project findings, summary and generated report', () => {
     expect(high.body.findings.map((item: any) => item.best_score)).toEqual([0.5, 0.75, 0.95]);
     const tap = await rest(api, 'GET', `${AIRT}/projects/${projectKey}/findings`, { token: owner.token, query: { attack_name: 'tap', min_score: '0.2' } });
     expect(tap.body.total).toBe(1);
+    // The Python SDK writes small floats with an exponent (str(0.2) is '0.2', str(0.00001) is '1e-05').
+    const exponent = await rest(api, 'GET', `${AIRT}/projects/${projectKey}/findings`, { token: owner.token, query: { attack_name: 'tap', min_score: '2e-1' } });
+    expect(exponent.body.total).toBe(1);
     const category = await rest(api, 'GET', `${AIRT}/projects/${projectKey}/findings`, { token: owner.token, query: { category: 'injection' } });
     expect(category.body.findings.map((item: any) => item.attack_name)).toEqual(['gcg']);
     const page = await rest(api, 'GET', `${AIRT}/projects/${projectKey}/findings`, { token: owner.token, query: { page_size: 2, page: 2, sort_by: 'attack_name', sort_dir: 'asc' } });

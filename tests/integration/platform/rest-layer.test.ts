@@ -44,6 +44,17 @@ describe('REST layer', () => {
     expect(locs).toEqual(['query.limit:less_than_equal', 'query.page:greater_than_equal', 'query.sort_by:enum']);
   });
 
+  it('reports a refused list element or value alone, not also a rule judged on it above its place', async () => {
+    const dataset = await rest(api, 'POST', `/org/${user.orgKey}/datasets`, { token: user.token, body: { name: 'refused-tag', version: '1.0.0', tags: [null] } });
+    expect(dataset.status).toBe(422);
+    // The tags' `each` length rule is located at the list: judged on the null, it called it too long.
+    expect(dataset.body.errors).toEqual([{ loc: ['body', 'tags', 0], msg: 'Input should be a valid string', type: 'string_type' }]);
+    const path = `/org/${user.orgKey}/ws/default/sessions/${crypto.randomUUID()}/transcript`;
+    const transcript = await rest(api, 'POST', path, { token: user.token, body: { messages: [{ role: 'user', content: { a: '\u0000' } }] } });
+    expect(transcript.status).toBe(422);
+    expect(transcript.body.errors.map((item: { loc: string[]; type: string }) => `${item.loc.join('.')}:${item.type}`)).toEqual(['body.messages.0.content.a:string_type']);
+  });
+
   it('answers an unknown route with a 404 envelope', async () => {
     const res = await rest(api, 'GET', '/no/such/route', { token: user.token });
     expect(res.status).toBe(404);
