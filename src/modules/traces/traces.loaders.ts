@@ -2,7 +2,7 @@ import { childrenLoader } from '../../core/loaders/children-loader';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { plainQuery } from '../../db/hot';
-import { spanBytes, spanStatsSql, traceSummariesSql } from './traces.sql';
+import { NEWEST_FIRST, spanBytes, spanStatsSql, traceSummariesSql } from './traces.sql';
 import { rowsWithinReply, type ReplyRequest } from '../../core/reply-budget';
 import type { LoaderDeps } from '../../core/module';
 import { spanSelect, type SpanResponse, type TraceStatsResponse, type TraceSummary } from './traces.types';
@@ -29,7 +29,7 @@ export function createTraceLoaders(viewer: Viewer | null, _deps: LoaderDeps, req
         ((ids, limit) =>
           plainQuery<TraceRow>(
             `SELECT k.id AS parent_id, t.* FROM unnest($ids::uuid[]) AS k(id)
-              CROSS JOIN LATERAL (${traceSummariesSql(`${where} AND ${tenant.where('s')}`, 'ORDER BY s.start_time DESC, s.trace_id LIMIT $limit')}) t`,
+              CROSS JOIN LATERAL (${traceSummariesSql(`${where} AND ${tenant.where('s')}`, NEWEST_FIRST, 'LIMIT $limit')}) t`,
             { ...tenant.bind, ids, limit },
           )),
     );

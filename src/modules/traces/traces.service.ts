@@ -7,7 +7,7 @@ import { compiledShare, loadWithinReply, rowsWithinReply, withinCompiledShareSql
 import type { SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { resolveProject } from '../projects/projects.service';
 import { DEFAULT_SPAN_PAGE, type SpanListArgs, type TraceListArgs } from './traces.inputs';
-import { spanBytes, spanStatsSql, spanWindowSql, traceCounts, traceCountSql, traceSummariesSql } from './traces.sql';
+import { NEWEST_FIRST, spanBytes, spanStatsSql, spanWindowSql, traceCounts, traceCountSql, traceSummariesSql } from './traces.sql';
 import { SPAN_META, spanSelect, SpanOrderBy, SpanOrderDirection, type SpanResponse, type TraceDetail, type TraceListResponse, type TraceSpansResponse, type TraceStatsResponse, type TraceSummary } from './traces.types';
 
 /**
@@ -41,7 +41,7 @@ export async function listTraces(ctx: AppContext, org: string, ws: string, args:
   }
   const filter = where.join(' AND ');
   const [traces, [count]] = await Promise.all([
-    plainQuery<TraceSummary>(traceSummariesSql(filter, 'ORDER BY s.start_time DESC, s.trace_id LIMIT $limit OFFSET $offset'), bind, { prepare: true }),
+    plainQuery<TraceSummary>(traceSummariesSql(filter, NEWEST_FIRST, 'LIMIT $limit OFFSET $offset'), bind, { prepare: true }),
     plainQuery<{ total: number }>(traceCountSql(filter), bind, { prepare: true }),
   ]);
   return { traces, ...pageInfo(count.total, page, limit) };
@@ -58,7 +58,7 @@ export async function getTrace(ctx: AppContext, org: string, ws: string, traceId
   const id = checkTraceId(traceId);
   const trace = await loadWithinReply(ctx, async () => {
     const [row] = await plainQuery<TraceDetail & { size: number }>(
-      traceSummariesSql('s.organization_id = $organization_id AND s.trace_id = $trace_id AND s.workspace_id = $workspace_id', 'ORDER BY s.start_time LIMIT 1', `, s.attributes, ${spanBytes('s')} AS size`),
+      traceSummariesSql('s.organization_id = $organization_id AND s.trace_id = $trace_id AND s.workspace_id = $workspace_id', 's.start_time, s.span_id', 'LIMIT 1', `, s.attributes, ${spanBytes('s')} AS size`),
       { organization_id: scope.org.id, workspace_id: scope.workspace.id, trace_id: id },
       { prepare: 'trace-by-id' },
     );
@@ -192,7 +192,7 @@ export async function evaluationTraceItems(scope: WorkspaceScope, evaluationId: 
 /** Traces whose root names the evaluation, newest first (GraphQL `EvaluationJobResponse.traces`). */
 export async function evaluationTraces(scope: WorkspaceScope, evaluationId: string, limit: number): Promise<TraceSummary[]> {
   return plainQuery<TraceSummary>(
-    traceSummariesSql('s.workspace_id = $workspace_id AND s.evaluation_id = $evaluation_id', 'ORDER BY s.start_time DESC, s.trace_id LIMIT $limit'),
+    traceSummariesSql('s.workspace_id = $workspace_id AND s.evaluation_id = $evaluation_id', NEWEST_FIRST, 'LIMIT $limit'),
     { workspace_id: scope.workspace.id, evaluation_id: evaluationId, limit },
     { prepare: true },
   );

@@ -88,19 +88,24 @@ export const traceCounts = (root: string) => `CROSS JOIN LATERAL (
      WHERE x.organization_id = ${root}.organization_id AND x.trace_id = ${root}.trace_id AND x.workspace_id = ${root}.workspace_id) c`;
 
 /**
- * Root spans as trace summaries, with their trace's span and error counts
- * (a lateral count per root: with ORDER BY … LIMIT it runs for the page's
- * roots only). `where` filters the roots `s`; `extraColumns` adds columns.
+ * Root spans as trace summaries, with their trace's span and error counts.
+ * `where` filters the roots `s`, `order` orders them, `window` (LIMIT …
+ * OFFSET …) picks the page; `extraColumns` adds columns. The page is chosen
+ * first and counted after: a lateral count beside the OFFSET would run for
+ * every root skipped too, each over every partition (bench/README.md,
+ * traces, 2026-11-28).
  */
-export function traceSummariesSql(where: string, tail: string, extraColumns = ''): string {
+export function traceSummariesSql(where: string, order: string, window: string, extraColumns = ''): string {
   return `
   SELECT s.trace_id, s.organization_id, s.workspace_id, s.name, s.span_type, s.project_id, s.start_time, s.end_time, s.duration_ms,
          c.span_count, c.error_count, CASE WHEN s.status_code = 2 OR c.error_count > 0 THEN 'error' ELSE 'ok' END AS status${extraColumns}
-    FROM spans s
+    FROM (SELECT * FROM spans s WHERE s.parent_span_id IS NULL AND ${where} ORDER BY ${order} ${window}) s
    ${traceCounts('s')}
-   WHERE s.parent_span_id IS NULL AND ${where}
-   ${tail}`;
+   ORDER BY ${order}`;
 }
+
+/** The trace lists' order: newest root first. */
+export const NEWEST_FIRST = 's.start_time DESC, s.trace_id';
 
 export function traceCountSql(where: string): string {
   return `SELECT count(*)::int AS total FROM spans s WHERE s.parent_span_id IS NULL AND ${where}`;

@@ -11,6 +11,13 @@ import { useTestApp } from '../../helpers/test-app';
 import { config, overrideConfig } from '../../../src/config/config';
 import { database } from '../../../src/db/database';
 import { QueryTypes } from 'sequelize';
+import { NEWEST_FIRST, traceSummariesSql } from '../../../src/modules/traces/traces.sql';
+
+interface PlanNode {
+  'Node Type': string;
+  'Actual Loops': number;
+  Plans?: PlanNode[];
+}
 
 const api = useTestApp();
 let roles: Awaited<ReturnType<typeof createOrgWithRoles>>;
@@ -644,6 +651,20 @@ describe('trace reads', () => {
     const spans = await rest(api, 'GET', `${WS}/traces/${traceId}/spans`, { token: owner.token, query: { limit: 1001 } });
     expect(spans.status).toBe(422);
     expect(spans.body.errors[0].loc).toEqual(['query', 'limit']);
+  });
+
+  it('pages the trace list deep counting the spans of the page only, not of every root the page skips', async () => {
+    const [{ workspace_id }] = await database().query<{ workspace_id: string }>('SELECT workspace_id FROM spans WHERE trace_id = $trace LIMIT 1', { bind: { trace: traceId }, type: QueryTypes.SELECT });
+    for (let index = 0; index < 6; index += 1) expect((await send(exportOf([span({ traceId: hex(16), name: `deep ${index}` })]))).status).toBe(200);
+    const sql = traceSummariesSql('s.workspace_id = $workspace_id', NEWEST_FIRST, 'LIMIT 2 OFFSET 4');
+    const [{ 'QUERY PLAN': [plan] }] = await database().query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, { bind: { workspace_id }, type: QueryTypes.SELECT });
+    const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+    // The lateral count (an Aggregate) runs once per root of the page: 2, not the 6 the OFFSET reads past.
+    const counts = nodes(plan.Plan).filter((node) => node['Node Type'] === 'Aggregate');
+    expect(counts.map((node) => node['Actual Loops'])).toEqual([2]);
+    const page = await rest(api, 'GET', `${WS}/traces`, { token: owner.token, query: { page_size: 2, page: 3 } });
+    const whole = await rest(api, 'GET', `${WS}/traces`, { token: owner.token, query: { page_size: 6 } });
+    expect(page.body.traces).toEqual(whole.body.traces.slice(4, 6));
   });
 
   it("answers 404 for another tenant and for a trace the workspace does not hold", async () => {
