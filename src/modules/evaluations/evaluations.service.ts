@@ -165,11 +165,19 @@ export async function createEvaluation(ctx: AppContext, org: string, ws: string,
       : [];
     const skipped: EvaluationSkippedMember[] = [];
     const seen = new Set<string>();
+    // A member named twice is skipped once, as it would be one item.
+    const skippedKeys = new Set<string>();
+    const skip = (reason: SkippedMemberReason, ref: (typeof wanted)[number]) => {
+      const key = JSON.stringify([reason, ref.label, ref.version]);
+      if (skippedKeys.has(key)) return;
+      skippedKeys.add(key);
+      skipped.push({ reason, task_name: ref.label, task_version: ref.version });
+    };
     const items: { position: number; task_id: string | null; task_name: string; task_version: string | null; dataset_row: unknown }[] = [];
     resolved.forEach((row, index) => {
       const ref = wanted[index];
-      if (!row.id) skipped.push({ reason: SkippedMemberReason.not_found, task_name: ref.label, task_version: ref.version });
-      else if (!row.has_verification) skipped.push({ reason: SkippedMemberReason.no_verification, task_name: ref.label, task_version: ref.version });
+      if (!row.id) skip(SkippedMemberReason.not_found, ref);
+      else if (!row.has_verification) skip(SkippedMemberReason.no_verification, ref);
       else if (!seen.has(row.id)) {
         seen.add(row.id);
         items.push({ position: items.length, task_id: row.id, task_name: row.name!, task_version: row.version, dataset_row: null });

@@ -52,7 +52,7 @@ describe('create evaluation', () => {
         engine: 'engine-x',
         judge_model: 'judge-1',
         model_overrides: { attacker: 'model-b' },
-        task_names: [`${own}@1.0.0`, pub, priv, 'missing-task'],
+        task_names: [`${own}@1.0.0`, pub, priv, 'missing-task', 'missing-task'],
         task_set: setName,
         dataset: [{ prompt: 'a' }, { prompt: 'b' }],
         task_timeout_sec: 600,
@@ -61,6 +61,7 @@ describe('create evaluation', () => {
     expect(res.status).toBe(201);
     const job = res.body;
     // own@1.0.0, pub, (set) own@1.1.0 latest; own@1.0.0 and the public task again are one item each; 2 dataset rows.
+    // A missing task named twice is skipped once.
     expect(job).toMatchObject({
       name: 'Bench',
       kind: 'security_task_benchmark',
