@@ -19,9 +19,16 @@ import {
   VerificationWhere,
 } from './catalogs.types';
 
-/** Catalog names: lower-case slugs (letters, digits, single `-`, `_` or `.` between them), 1 to 100 characters. */
-export const CATALOG_NAME_PATTERN = /^[a-z0-9]+([._-][a-z0-9]+)*$/;
-const NAME_MESSAGE = 'must be a lower-case slug: letters, digits and single -, _ or . between them';
+/**
+ * Names that are routes of their own where a catalog's name goes
+ * (`…/datasets/facets`, `…/datasets/activity`): a catalog so named could not
+ * be read by its latest version. A test compares this list with the routes.
+ */
+export const RESERVED_CATALOG_NAMES = ['activity', 'facets'];
+/** Catalog names: lower-case slugs (letters, digits, single `-`, `_` or `.` between them), 1 to 100 characters, not reserved. */
+export const CATALOG_NAME_PATTERN = new RegExp(`^(?!(${RESERVED_CATALOG_NAMES.join('|')})$)[a-z0-9]+([._-][a-z0-9]+)*$`);
+const NAME_DESCRIPTION = `Lower-case slug, 1 to 100 characters; not ${RESERVED_CATALOG_NAMES.join(' or ')}.`;
+const NAME_MESSAGE = `must be a lower-case slug: letters, digits and single -, _ or . between them, and not ${RESERVED_CATALOG_NAMES.join(' or ')} (routes of their own)`;
 export const MAX_TAGS = 100;
 export const MAX_TASK_SET_MEMBERS = 10_000;
 export const MAX_CAPABILITY_FILES = 2000;
@@ -67,13 +74,28 @@ function IsBase64(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy({ name: 'isBase64', validator: { validate: isStrictBase64, defaultMessage: () => 'must be valid base64' } }, options);
 }
 
+/**
+ * A bundle's paths can be unpacked: each once, and none where another file's
+ * directory is (`tools` beside `tools/run.py` would stop `tar` at the second).
+ */
+function unpackablePaths(value: unknown): boolean {
+  if (!Array.isArray(value)) return true;
+  const paths = new Set(value.map((file: { path?: unknown }) => file?.path));
+  if (paths.size !== value.length) return false;
+  for (const path of paths) {
+    if (typeof path !== 'string') continue;
+    for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) if (paths.has(path.slice(0, slash))) return false;
+  }
+  return true;
+}
+
 function UniquePaths(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {
       name: 'uniquePaths',
       validator: {
-        validate: (value) => !Array.isArray(value) || new Set(value.map((file: { path?: unknown }) => file?.path)).size === value.length,
-        defaultMessage: () => 'file paths must be unique',
+        validate: unpackablePaths,
+        defaultMessage: () => 'file paths must be unique, and no file may be named as another file\'s directory (tools beside tools/run.py)',
       },
     },
     options,
@@ -109,7 +131,7 @@ export class DatasetFileInput extends CapabilityFileInput {
 
 @ApiInput('PublishDatasetRequest', { description: 'A dataset version to publish: its metadata and, optionally, its files.' })
 export class PublishDatasetRequest {
-  @Field(() => String, { description: 'Lower-case slug, 1 to 100 characters.' })
+  @Field(() => String, { description: NAME_DESCRIPTION })
   @MinLength(1)
   @MaxLength(100)
   @Matches(CATALOG_NAME_PATTERN, { message: `name ${NAME_MESSAGE}` })
@@ -195,7 +217,7 @@ export class DatasetDownloadRequest {
 
 @ApiInput('PublishCapabilityRequest', { description: 'A capability version to publish: its manifest and files.' })
 export class PublishCapabilityRequest {
-  @Field(() => String, { description: 'Lower-case slug, 1 to 100 characters.' })
+  @Field(() => String, { description: NAME_DESCRIPTION })
   @MinLength(1)
   @MaxLength(100)
   @Matches(CATALOG_NAME_PATTERN, { message: `name ${NAME_MESSAGE}` })
@@ -301,7 +323,7 @@ export class VerificationInput {
 
 @ApiInput('PublishTaskRequest', { description: 'A task version to publish (its metadata and verification).' })
 export class PublishTaskRequest {
-  @Field(() => String, { description: 'Lower-case slug, 1 to 100 characters.' })
+  @Field(() => String, { description: NAME_DESCRIPTION })
   @MinLength(1)
   @MaxLength(100)
   @Matches(CATALOG_NAME_PATTERN, { message: `name ${NAME_MESSAGE}` })
@@ -378,7 +400,7 @@ export class VisibilityRequest {
 
 @ApiInput('TaskSetRequest', { example: { name: 'web-basics', description: 'Entry-level web tasks', members: ['sql-injection-101', 'path-traversal-basic@1.2.0'], tags: ['web'] }, description: 'A task set: create (POST) or replace (PUT) it whole.' })
 export class TaskSetRequest {
-  @Field(() => String, { description: 'Lower-case slug, 1 to 100 characters.' })
+  @Field(() => String, { description: NAME_DESCRIPTION })
   @MinLength(1)
   @MaxLength(100)
   @Matches(CATALOG_NAME_PATTERN, { message: `name ${NAME_MESSAGE}` })

@@ -82,6 +82,23 @@ describe('capability file names', () => {
     expect(res.body.errors?.[0].extensions).toMatchObject({ status: 422, type: 'validation_error', errors: [{ loc: ['input', 'files', 0, 'path'], type: 'value_error' }] });
   });
 
+  it('refuses a file named as another file\'s directory (tar could not unpack the bundle), for datasets too', async () => {
+    for (const files of [[{ path: 'tools' }, { path: 'tools/run.py' }], [{ path: 'a/b/c.py' }, { path: 'a/b' }], [{ path: 'x.md' }, { path: 'x.md' }]]) {
+      const res = await publish({ name: catalogName('cap'), version: '1.0.0', manifest: {}, files: files.map((file) => ({ ...file, content_base64: b64('x') })) });
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual([{ loc: ['body', 'files'], msg: expect.stringContaining("another file's directory"), type: 'value_error' }]);
+    }
+    const dataset = await rest(api, 'POST', `/org/${owner.orgKey}/datasets`, {
+      token: owner.token,
+      body: { name: catalogName('ds'), version: '1.0.0', files: [{ path: 'train', content_base64: b64('x') }, { path: 'train/a.csv', content_base64: b64('y') }] },
+    });
+    expect(dataset.status).toBe(422);
+    expect(dataset.body.errors[0].loc).toEqual(['body', 'files']);
+    // Names that share a beginning but not a directory are fine.
+    const fine = await publish({ name: catalogName('cap'), version: '1.0.0', manifest: {}, files: ['tools.md', 'tools/run.py', 'toolsmith/x.py'].map((path) => ({ path, content_base64: b64(path) })) });
+    expect(fine.status).toBe(201);
+  });
+
   it('keeps ordinary names: dot files, spaces, non-ASCII letters, a literal percent sign', async () => {
     const paths = ['.github/workflows/ci.yml', 'docs/100%25 sure.md', 'docs/été.md', 'agents/scanner v2.md'];
     const res = await publish({ name: catalogName('cap'), version: '1.0.0', manifest: {}, files: paths.map((path) => ({ path, content_base64: b64(path) })) });

@@ -7,6 +7,7 @@ import { rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 import { versionKey } from '../../../src/modules/catalogs/semver-key';
+import { RESERVED_CATALOG_NAMES } from '../../../src/modules/catalogs/catalogs.inputs';
 
 const api = useTestApp();
 let owner: TestUser;
@@ -90,6 +91,22 @@ describe('publishing and versions', () => {
     const gql = await runOperation(api, 'PublishTask', { org, input: { name: 'Bad Name', version: 'x' } }, owner.token);
     expect(gql.body.errors?.[0].extensions.code ?? gql.body.errors?.[0].extensions.type).toBeDefined();
     expect(JSON.stringify(gql.body.errors)).toContain('version');
+  });
+
+  it('refuses a name that is a route of its own where a name goes (facets, activity): its latest version could not be read', async () => {
+    for (const name of RESERVED_CATALOG_NAMES) {
+      const res = await rest(api, 'POST', `/org/${org}/datasets`, { token: owner.token, body: { name, version: '1.0.0' } });
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual([{ loc: ['body', 'name'], msg: expect.stringContaining('routes of their own'), type: 'string_pattern_mismatch' }]);
+    }
+    expect((await rest(api, 'POST', `/org/${org}/tasks`, { token: owner.token, body: { name: 'facets', version: '1.0.0' } })).status).toBe(422);
+    // A name that only begins like one is fine.
+    expect((await rest(api, 'POST', `/org/${org}/tasks`, { token: owner.token, body: { name: `facets-${catalogName('t')}`, version: '1.0.0' } })).status).toBe(201);
+    // The list is the routes': every literal segment where a catalog's name goes is reserved.
+    const document = (await rest(api, 'GET', '/openapi.json')).body as { paths: Record<string, unknown> };
+    const literals = Object.keys(document.paths).flatMap((route) => /^\/api\/v1\/org\/\{org\}\/(datasets|capabilities|tasks|task-sets)\/([^/{]+)$/.exec(route)?.[2] ?? []);
+    expect(literals.length).toBeGreaterThan(0);
+    expect([...new Set(literals)].sort()).toEqual([...RESERVED_CATALOG_NAMES].sort());
   });
 
   it("rejects a reader's publish with 403", async () => {
