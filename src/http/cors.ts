@@ -13,7 +13,7 @@ import { config } from '../config/config';
  */
 
 /** Request headers a page may send cross-origin. */
-export const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'X-API-Key', 'X-Request-Id', 'X-Client-Version', 'Idempotency-Key'];
+export const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'X-API-Key', 'X-Request-Id', 'X-Client-Version', 'Idempotency-Key', 'X-Captcha-Token', 'traceparent'];
 
 /** Reply headers a page may read. */
 export const CORS_EXPOSED_HEADERS = [

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap, type ApolloServerOptionsWithGateway, type BaseContext } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import type { DocumentNode, ExecutionResult, GraphQLSchema } from 'graphql';
+import { Kind, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { AppContext } from '../core/context';
 import { stringifyResult, type Engine } from '../core/graphql-sql/engine';
 import type { ScopeHint } from '../core/tenancy/scope';
-import { ForbiddenError, MethodNotAllowedError, reportError, ValidationError, type ValidationItem } from '../core/errors';
+import { ForbiddenError, MethodNotAllowedError, RateLimitedError, reportError, ValidationError, type ValidationItem } from '../core/errors';
 import { operationHash, trustedHashes } from '../core/trusted-documents';
 import { startSpan, type ActiveSpan } from '../core/telemetry';
 import { formatGraphQLError } from '../core/errors/graphql-errors';
@@ -16,7 +16,7 @@ import { NO_STORE_HEADERS, selectsNoStoreField } from '../core/no-store';
 import { asRequestError, checkDocumentBeforeValidation, checkOperationAuthentication, checkOperationVariables } from '../core/graphql-request-checks';
 import { DEFAULT_BODY_LIMIT, readJsonBody } from './body';
 import { contextFor, routeMethod, type RequestState } from './request';
-import { oversizedReply, sendBody, sendHtml } from './respond';
+import { oversizedReply, prefersHtml, sendBody, sendHtml } from './respond';
 import { GRAPHIQL_PAGE } from './static-assets';
 
 /** The methods /graphql answers (Allow). */
@@ -123,12 +123,17 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
                 throw asRequestError(error);
               }
             },
-            async willSendResponse({ response }) {
+            async willSendResponse({ response, operation }) {
               const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
               span?.end(errors?.length ? errors[0].message : undefined);
+              const quota = quotaRefusals.get(contextValue.response);
+              if (quota) quota.nothingDone = everyRootFieldFailed(operation, errors ?? []);
             },
             async didEncounterErrors({ errors }) {
-              for (const error of errors) reportError(contextValue.logger, error, { operation: contextValue.operation });
+              for (const error of errors) {
+                reportError(contextValue.logger, error, { operation: contextValue.operation });
+                if (error.originalError instanceof RateLimitedError && !quotaRefusals.has(contextValue.response)) quotaRefusals.set(contextValue.response, { error: error.originalError, nothingDone: false });
+              }
             },
           };
         },
@@ -141,7 +146,8 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void> {
     const method = routeMethod(req);
     if (method !== 'GET' && method !== 'POST') throw new MethodNotAllowedError(GRAPHQL_METHODS);
-    if (method === 'GET' && (req.headers.accept ?? '').includes('text/html') && config().GRAPHQL_PLAYGROUND) return sendHtml(res, GRAPHIQL_PAGE);
+    // A GET's reply depends on its Accept: the playground, or GraphQL's JSON in the media type asked for.
+    if (method === 'GET' && config().GRAPHQL_PLAYGROUND && prefersHtml(req)) return sendHtml(res, GRAPHIQL_PAGE, { Vary: 'Accept' });
     const body = await readJsonBody(req, DEFAULT_BODY_LIMIT);
     if (body.error) throw new ValidationError([body.error], 'Request body is not valid JSON');
     const headers = new HeaderMap();
@@ -178,10 +184,32 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
     const text = response.body.string;
     const tooLarge = oversizedReply(text, 'graphql');
     if (tooLarge) throw tooLarge;
-    sendBody(res, replyStatus(response.status ?? 200, text), text, response.headers.get('content-type') ?? 'application/json; charset=utf-8', replyHeaders);
+    // A field refused by a quota (the per-IP quota of signup, login and the like) tells the client when to come back;
+    // when nothing else of the request was done, the reply is the quota's 429 as on REST.
+    if (method === 'GET') replyHeaders.Vary = 'Accept';
+    const quota = quotaRefusals.get(ctx.response);
+    if (quota) Object.assign(replyHeaders, quota.error.headers);
+    const status = quota?.nothingDone ? quota.error.status : replyStatus(response.status ?? 200, text);
+    sendBody(res, status, text, response.headers.get('content-type') ?? 'application/json; charset=utf-8', replyHeaders);
   }
 
   return { handle, stop: () => apollo.stop() };
+}
+
+/**
+ * Requests a quota refused a field of (RateLimitedError), and whether nothing else was done (every root field
+ * failed); keyed by the request's ResponseControl, which Apollo's shallow copy of the context shares.
+ */
+const quotaRefusals = new WeakMap<AppContext['response'], { error: RateLimitedError; nothingDone: boolean }>();
+
+/**
+ * Each root field of the operation has an error of its own, so none was done (`data` cannot tell: a mutation's
+ * non-null field that fails nulls the fields done before it). Root fragments count as done.
+ */
+function everyRootFieldFailed(operation: OperationDefinitionNode | undefined, errors: readonly { path?: readonly (string | number)[] }[]): boolean {
+  if (!operation) return false;
+  const failed = new Set(errors.map((error) => error.path?.[0]));
+  return operation.selectionSet.selections.every((selection) => selection.kind === Kind.FIELD && failed.has((selection.alias ?? selection.name).value));
 }
 
 /** What makes a POST body not a GraphQL request: `{query, operationName?, variables?, extensions?}`, each of its type. */

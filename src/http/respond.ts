@@ -169,7 +169,7 @@ export function sendBody(res: ServerResponse, status: number, content: string | 
   const compressible = length >= COMPRESS_MIN_BYTES;
   const coding = compressible ? codingFor(req) : null;
   const all: HeaderValues = headers ? { ...headers } : {};
-  if (compressible) all.Vary = 'Accept-Encoding';
+  if (compressible) all.Vary = all.Vary ? `${all.Vary}, Accept-Encoding` : 'Accept-Encoding';
   const cacheable = status === 200 && (req?.method === 'GET' || req?.method === 'HEAD');
   if (cacheable) {
     const digest = stable ? (stable.digest ??= digestOfBody(body)) : digestOfBody(body);
@@ -339,6 +339,12 @@ export function sendError(res: ServerResponse, error: AppError, transport: Trans
 
 /** GraphQL's JSON media types, as Apollo offers them: application/json unless the client prefers the other. */
 const GRAPHQL_MEDIA_TYPES = ['application/json; charset=utf-8', 'application/graphql-response+json; charset=utf-8'];
+/** Whether a GET of /graphql asks for the playground: its Accept prefers HTML to GraphQL's JSON types (q-values counted). */
+export function prefersHtml(req: IncomingMessage): boolean {
+  const accept = req.headers.accept;
+  return !!accept && new Negotiator({ headers: { accept } }).mediaType([...GRAPHQL_MEDIA_TYPES, 'text/html']) === 'text/html';
+}
+
 function graphqlMediaType(req: IncomingMessage | undefined): string {
   const accept = req?.headers.accept;
   return (accept && new Negotiator({ headers: { accept } }).mediaType(GRAPHQL_MEDIA_TYPES)) || GRAPHQL_MEDIA_TYPES[0];
@@ -361,8 +367,8 @@ export const PAGE_CSP = [
   "form-action 'self'",
 ].join('; ');
 
-export function sendHtml(res: ServerResponse, page: StaticBody): void {
-  sendBody(res, 200, page, 'text/html; charset=utf-8', { 'Content-Security-Policy': PAGE_CSP, 'Cache-Control': 'no-cache' });
+export function sendHtml(res: ServerResponse, page: StaticBody, headers: HeaderValues = {}): void {
+  sendBody(res, 200, page, 'text/html; charset=utf-8', { 'Content-Security-Policy': PAGE_CSP, 'Cache-Control': 'no-cache', ...headers });
 }
 
 export function sendAsset(res: ServerResponse, name: string): void {

@@ -84,12 +84,13 @@ export class UnsupportedMediaTypeError extends AppError {
   }
 }
 
+/** 401, with the challenge HTTP asks of it (RFC 9110): a bearer token (or an API key in X-API-Key). */
 export class AuthenticationError extends AppError {
   constructor(
     detail = 'Authentication required',
     type: ErrorType = 'authentication_error',
   ) {
-    super(401, type, detail);
+    super(401, type, detail, { headers: { 'WWW-Authenticate': 'Bearer' } });
   }
 }
 

@@ -155,13 +155,13 @@ describe('CORS', () => {
     const preflight = await raw('OPTIONS', '/api/v1/user', {
       Origin: 'https://dashboard.example',
       'Access-Control-Request-Method': 'GET',
-      'Access-Control-Request-Headers': 'authorization, idempotency-key',
+      'Access-Control-Request-Headers': 'authorization, idempotency-key, x-captcha-token, traceparent',
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers).toMatchObject({
       'access-control-allow-origin': 'https://dashboard.example',
       'access-control-allow-methods': 'GET,HEAD,POST,PUT,PATCH,DELETE',
-      'access-control-allow-headers': 'Authorization,Content-Type,X-API-Key,X-Request-Id,X-Client-Version,Idempotency-Key',
+      'access-control-allow-headers': 'Authorization,Content-Type,X-API-Key,X-Request-Id,X-Client-Version,Idempotency-Key,X-Captcha-Token,traceparent',
       'access-control-max-age': '600',
     });
     const reply = await raw('GET', '/api/v1/user', { Origin: 'https://dashboard.example', Authorization: `Bearer ${owner.token}` });
@@ -205,6 +205,21 @@ describe('security headers', () => {
     expect([missing.status, missing.headers['x-content-type-options']]).toEqual([404, 'nosniff']);
     const graphql = await gql(api, '{ user { id } }', {}, owner.token);
     expect(graphql.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('challenges a 401 with WWW-Authenticate, on REST and GraphQL', async () => {
+    const rest401 = await raw('GET', '/api/v1/user');
+    const graphql401 = await raw('POST', '/graphql', { 'Content-Type': 'application/json', Authorization: 'Bearer not-a-token' }, JSON.stringify({ query: '{ user { id } }' }));
+    expect([rest401.status, rest401.headers['www-authenticate'], graphql401.status, graphql401.headers['www-authenticate']]).toEqual([401, 'Bearer', 401, 'Bearer']);
+  });
+
+  it('serves the playground on GET /graphql only to a client preferring HTML, and says the reply varies with Accept', async () => {
+    const query = `?query=${encodeURIComponent('{ __typename }')}`;
+    const browser = await raw('GET', `/graphql${query}`, { Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' });
+    expect([browser.status, browser.headers['content-type'], browser.headers.vary]).toEqual([200, 'text/html; charset=utf-8', expect.stringMatching(/(^|, )Accept(,|$)/)]);
+    const refusing = await raw('GET', `/graphql${query}`, { Accept: 'application/json, text/html;q=0', 'apollo-require-preflight': '1' });
+    expect([refusing.status, refusing.headers['content-type'], refusing.headers.vary]).toEqual([200, 'application/json; charset=utf-8', expect.stringMatching(/(^|, )Accept(,|$)/)]);
+    expect(JSON.parse(refusing.raw.toString())).toEqual({ data: { __typename: 'Query' } });
   });
 
   it('puts a Content-Security-Policy on the HTML pages', async () => {

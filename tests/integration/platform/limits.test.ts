@@ -48,6 +48,20 @@ describe('rate limits', () => {
       body: { query: 'mutation($input: LoginInput!) { login(input: $input) { access_token } }', variables: { input: { email: user.email, password: 'x-password' } } },
     });
     expect(graphqlLimited.body.errors[0].extensions).toMatchObject({ type: 'usage_limit_exceeded_error', status: 429 });
+    // Nothing else of the request was done: the reply is the quota's, as on REST, and says when to come back.
+    expect(graphqlLimited.status).toBe(429);
+    expect(Number(graphqlLimited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect([graphqlLimited.headers.get('x-ratelimit-limit'), graphqlLimited.headers.get('x-ratelimit-remaining')]).toEqual(['3', '0']);
+    // Beside a field that answered, the reply stays 200 (a retry of the whole would repeat that field) and still says when.
+    const beside = await rest(api, 'POST', '/graphql', {
+      token: user.token,
+      body: { query: 'mutation($org: String!, $ws: CreateWorkspaceInput!, $input: LoginInput!) { create_workspace(org: $org, input: $ws) { key } login(input: $input) { access_token } }', variables: { input: { email: user.email, password: 'x-password' }, org: user.orgKey, ws: { key: `quota-${Date.now()}`, name: 'Quota beside' } } },
+    });
+    expect(beside.status).toBe(200);
+    expect(beside.body.errors[0].extensions.status).toBe(429);
+    // Done before the login was refused (its non-null null nulls `data`): the workspace is there.
+    expect((await rest(api, 'GET', `/org/${user.orgKey}/ws`, { token: user.token })).body.workspaces.map((ws: { name: string }) => ws.name)).toContain('Quota beside');
+    expect(Number(beside.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await rest(api, 'GET', `/org/${user.orgKey}/ws`, { token: user.token })).status).toBe(200);
   });
 
