@@ -142,15 +142,16 @@ function entityTag(digest: string, coding: Coding | null): string {
   return `"${digest}${coding ? `.${coding}` : ''}"`;
 }
 
-/** The digest part of an entity tag (`"digest.coding"`, `W/"digest"`). */
-const digestOf = (tag: string) => tag.trim().replace(/^W\//, '').replace(/^"|"$/g, '').split('.')[0];
+/** An entity tag this server makes (`"digest"`, `"digest.coding"`, weak or not): its digest; null for any other text. */
+const ENTITY_TAG = new RegExp(`^(?:W/)?"([A-Za-z0-9_-]+)(?:\\.(?:${CODINGS.join('|')}))?"$`);
+const digestOf = (tag: string) => ENTITY_TAG.exec(tag.trim())?.[1] ?? null;
 
 /** Whether If-None-Match names this body, in any of its codings (or `*`). */
 function notModified(req: IncomingMessage | undefined, tag: string): boolean {
   const header = req?.headers['if-none-match'];
   if (!header) return false;
   const digest = digestOf(tag);
-  return header.split(',').some((item) => item.trim() === '*' || digestOf(item) === digest);
+  return header.split(',').some((item) => item.trim() === '*' || (digest !== null && digestOf(item) === digest));
 }
 
 /**
