@@ -184,11 +184,12 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
     const text = response.body.string;
     const tooLarge = oversizedReply(text, 'graphql');
     if (tooLarge) throw tooLarge;
-    // A field refused by a quota (the per-IP quota of signup, login and the like) tells the client when to come back;
-    // when nothing else of the request was done, the reply is the quota's 429 as on REST.
+    // A field refused by a quota (the account operations' per-IP and per-account quotas) tells the client when to come
+    // back; when every root field failed, the reply is the quota's 429 as on REST, with its X-RateLimit-* (beside a
+    // field that was done, the request's own quota headers stay and only Retry-After is added).
     if (method === 'GET') replyHeaders.Vary = 'Accept';
     const quota = quotaRefusals.get(ctx.response);
-    if (quota) Object.assign(replyHeaders, quota.error.headers);
+    if (quota) Object.assign(replyHeaders, quota.nothingDone ? quota.error.headers : { 'Retry-After': quota.error.headers['Retry-After'] });
     const status = quota?.nothingDone ? quota.error.status : replyStatus(response.status ?? 200, text);
     sendBody(res, status, text, response.headers.get('content-type') ?? 'application/json; charset=utf-8', replyHeaders);
   }
@@ -208,7 +209,7 @@ const quotaRefusals = new WeakMap<AppContext['response'], { error: RateLimitedEr
  */
 function everyRootFieldFailed(operation: OperationDefinitionNode | undefined, errors: readonly { path?: readonly (string | number)[] }[]): boolean {
   if (!operation) return false;
-  const failed = new Set(errors.map((error) => error.path?.[0]));
+  const failed = new Set(errors.filter((error) => error.path?.length === 1).map((error) => error.path![0]));
   return operation.selectionSet.selections.every((selection) => selection.kind === Kind.FIELD && failed.has((selection.alias ?? selection.name).value));
 }
 

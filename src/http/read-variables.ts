@@ -37,13 +37,14 @@ export function readRestVariables(
       const itemErrors: ValidationItem[] = [];
       const value = checkInput(type, body, ['body'], itemErrors);
       for (const item of itemErrors) errors.push(item);
-      // Rule checks run on what parsed, so one reply lists every problem. A rule problem at, under or above a place
-      // the types already refused is left out: it would judge the refused value (a list's `each` rule is located at
-      // the list, and would call a null element too long). Found by prefixes: linear in the problems, however many.
+      // Rule checks run on what parsed, so one reply lists every problem. A rule problem at or under a place the
+      // types already refused is left out, and so is one above it that judges values rather than the container
+      // (a list's `each` rule is located at the list, and would call a null element too long); a container's own
+      // rules (its size, unique paths) still count. Found by prefixes: linear in the problems, however many.
       const refused = new Set(itemErrors.map((item) => locKey(item.loc)));
       const aboveRefused = new Set(itemErrors.flatMap((item) => item.loc.slice(0, -1).map((_part, index) => locKey(item.loc.slice(0, index + 1)))));
       for (const item of validateInputValue(type, value ?? partial(body), ['body'])) {
-        if (aboveRefused.has(locKey(item.loc))) continue;
+        if (aboveRefused.has(locKey(item.loc)) && !CONTAINER_RULES.has(item.type)) continue;
         if (!item.loc.some((_part, index) => refused.has(locKey(item.loc.slice(0, index + 1))))) errors.push(item);
       }
       if (value !== undefined) variables[name] = value;
@@ -63,6 +64,9 @@ function variableType(schema: GraphQLSchema, definition: VariableDefinitionNode)
   if (!types.has(definition)) types.set(definition, typeFromAST(schema, definition.type as never) as GraphQLInputType | undefined);
   return types.get(definition);
 }
+
+/** Rule problems about a list or object as a whole (its size; a class's own checks, such as unique paths), not its values. */
+const CONTAINER_RULES = new Set(['too_long', 'too_short', 'value_error']);
 
 function partial(body: unknown): unknown {
   return body && typeof body === 'object' && !Array.isArray(body) ? body : undefined;

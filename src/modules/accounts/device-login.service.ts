@@ -121,9 +121,11 @@ export interface DeviceCodeStatus {
  * code past its expiry that was never exchanged reads `expired` (the exchange's `expired_token_error`).
  */
 function statusOf(row: DeviceRow): DeviceCodeStatus['status'] {
-  if (row.status === 'denied' || (row.status === 'approved' && (row.withdrawn || row.suspended))) return 'denied';
+  // In the exchange's order: denied, used, expired, then an approval withdrawn or of a suspended user.
+  if (row.status === 'denied') return 'denied';
   if (row.status === 'used') return 'approved';
   if (row.expired) return 'expired';
+  if (row.status === 'approved' && (row.withdrawn || row.suspended)) return 'denied';
   return row.status;
 }
 

@@ -20,15 +20,31 @@ import {
 } from './catalogs.types';
 
 /**
- * Names that are routes of their own where a catalog's name goes
- * (`…/datasets/facets`, `…/datasets/activity`): a catalog so named could not
- * be read by its latest version. A test compares this list with the routes.
+ * Names a new catalog may not take: routes of their own where a catalog's
+ * name goes (`…/datasets/facets`, `…/datasets/activity`), so a catalog so
+ * named could not be read by its latest version. Checked when a name is
+ * given to a catalog, not when one is referred to (one published before
+ * stays reachable). A test compares this list with the routes.
  */
 export const RESERVED_CATALOG_NAMES = ['activity', 'facets'];
-/** Catalog names: lower-case slugs (letters, digits, single `-`, `_` or `.` between them), 1 to 100 characters, not reserved. */
-export const CATALOG_NAME_PATTERN = new RegExp(`^(?!(${RESERVED_CATALOG_NAMES.join('|')})$)[a-z0-9]+([._-][a-z0-9]+)*$`);
+/** Catalog names: lower-case slugs (letters, digits, single `-`, `_` or `.` between them), 1 to 100 characters. */
+export const CATALOG_NAME_PATTERN = /^[a-z0-9]+([._-][a-z0-9]+)*$/;
 const NAME_DESCRIPTION = `Lower-case slug, 1 to 100 characters; not ${RESERVED_CATALOG_NAMES.join(' or ')}.`;
-const NAME_MESSAGE = `must be a lower-case slug: letters, digits and single -, _ or . between them, and not ${RESERVED_CATALOG_NAMES.join(' or ')} (routes of their own)`;
+const NAME_MESSAGE = 'must be a lower-case slug: letters, digits and single -, _ or . between them';
+
+/** A new catalog's name is not reserved (RESERVED_CATALOG_NAMES): 422 `value_error` at the field. */
+function NotReservedName(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'notReservedName',
+      validator: {
+        validate: (value) => !RESERVED_CATALOG_NAMES.includes(value as string),
+        defaultMessage: () => `name must not be ${RESERVED_CATALOG_NAMES.join(' or ')}: routes of their own where a name goes`,
+      },
+    },
+    options,
+  );
+}
 export const MAX_TAGS = 100;
 export const MAX_TASK_SET_MEMBERS = 10_000;
 export const MAX_CAPABILITY_FILES = 2000;
@@ -135,6 +151,7 @@ export class PublishDatasetRequest {
   @MinLength(1)
   @MaxLength(100)
   @Matches(CATALOG_NAME_PATTERN, { message: `name ${NAME_MESSAGE}` })
+  @NotReservedName()
   name: string;
 
   @Field(() => String, { description: 'Semantic version, e.g. 1.2.3 or 1.2.3-rc.1.' })
@@ -221,6 +238,7 @@ export class PublishCapabilityRequest {
   @MinLength(1)
   @MaxLength(100)
   @Matches(CATALOG_NAME_PATTERN, { message: `name ${NAME_MESSAGE}` })
+  @NotReservedName()
   name: string;
 
   @Field(() => String, { description: 'Semantic version, e.g. 1.2.3 or 1.2.3-rc.1.' })
@@ -327,6 +345,7 @@ export class PublishTaskRequest {
   @MinLength(1)
   @MaxLength(100)
   @Matches(CATALOG_NAME_PATTERN, { message: `name ${NAME_MESSAGE}` })
+  @NotReservedName()
   name: string;
 
   @Field(() => String, { description: 'Semantic version, e.g. 1.2.3 or 1.2.3-rc.1.' })
@@ -404,6 +423,7 @@ export class TaskSetRequest {
   @MinLength(1)
   @MaxLength(100)
   @Matches(CATALOG_NAME_PATTERN, { message: `name ${NAME_MESSAGE}` })
+  @NotReservedName()
   name: string;
 
   @Field(() => String, { nullable: true, description: "The task set's description, at most 10,000 characters." })

@@ -93,7 +93,7 @@ export const traceCounts = (root: string) => `CROSS JOIN LATERAL (
  * OFFSET …) picks the page; `extraColumns` adds columns. The page is chosen
  * first and counted after: a lateral count beside the OFFSET would run for
  * every root skipped too, each over every partition (bench/README.md,
- * traces, 2026-11-28).
+ * traces, the runs of 2026-11-28 03:17–03:43).
  */
 export function traceSummariesSql(where: string, order: string, window: string, extraColumns = ''): string {
   return `
@@ -104,8 +104,8 @@ export function traceSummariesSql(where: string, order: string, window: string, 
    ORDER BY ${order}`;
 }
 
-/** The trace lists' order: newest root first. */
-export const NEWEST_FIRST = 's.start_time DESC, s.trace_id';
+/** The trace lists' order: newest root first (a total order: a trace with two roots ties on its id). */
+export const NEWEST_FIRST = 's.start_time DESC, s.trace_id, s.span_id';
 
 export function traceCountSql(where: string): string {
   return `SELECT count(*)::int AS total FROM spans s WHERE s.parent_span_id IS NULL AND ${where}`;

@@ -103,6 +103,14 @@ describe('device-code login', () => {
     const exchanged = await exchange(grant.device_code);
     expect(exchanged.status).toBe(403);
     expect(exchanged.body).toMatchObject({ type: 'user_suspended' });
+    // Expired meanwhile, it reads expired, as the exchange would answer (expiry is checked first).
+    const late = await start();
+    await UserModel.update({ is_suspended: false }, { where: { id: suspended.id } });
+    expect((await approve(late.user_code, {}, suspended.token)).status).toBe(200);
+    await UserModel.update({ is_suspended: true }, { where: { id: suspended.id } });
+    await database().query(`UPDATE device_codes SET expires_at = now() - interval '1 second' WHERE user_code = $code`, { bind: { code: late.user_code.replace('-', '') } });
+    expect((await status(late.device_code)).body).toMatchObject({ status: 'expired', user_id: null });
+    expect((await exchange(late.device_code)).body).toMatchObject({ type: 'expired_token_error' });
     // Lifted, the approval holds again: the code was not spent on the refusal.
     await UserModel.update({ is_suspended: false }, { where: { id: suspended.id } });
     expect((await status(grant.device_code)).body).toMatchObject({ status: 'approved', user_id: suspended.id });

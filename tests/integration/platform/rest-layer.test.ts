@@ -53,6 +53,9 @@ describe('REST layer', () => {
     const transcript = await rest(api, 'POST', path, { token: user.token, body: { messages: [{ role: 'user', content: { a: '\u0000' } }] } });
     expect(transcript.status).toBe(422);
     expect(transcript.body.errors.map((item: { loc: string[]; type: string }) => `${item.loc.join('.')}:${item.type}`)).toEqual(['body.messages.0.content.a:string_type']);
+    // A rule about the list itself still counts beside its refused element: too many tags.
+    const many = await rest(api, 'POST', `/org/${user.orgKey}/datasets`, { token: user.token, body: { name: 'refused-tags', version: '1.0.0', tags: [null, ...Array.from({ length: 100 }, (_, index) => `t${index}`)] } });
+    expect(many.body.errors.map((item: { loc: string[]; type: string }) => `${item.loc.join('.')}:${item.type}`).sort()).toEqual(['body.tags.0:string_type', 'body.tags:too_long']);
   });
 
   it('answers an unknown route with a 404 envelope', async () => {
