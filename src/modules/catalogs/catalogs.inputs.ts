@@ -45,6 +45,7 @@ function NotReservedName(options?: ValidationOptions): PropertyDecorator {
     options,
   );
 }
+
 export const MAX_TAGS = 100;
 export const MAX_TASK_SET_MEMBERS = 10_000;
 export const MAX_CAPABILITY_FILES = 2000;
