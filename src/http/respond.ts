@@ -340,16 +340,16 @@ export function sendError(res: ServerResponse, error: AppError, transport: Trans
 
 /** GraphQL's JSON media types, as Apollo offers them: application/json unless the client prefers the other. */
 const GRAPHQL_MEDIA_TYPES = ['application/json; charset=utf-8', 'application/graphql-response+json; charset=utf-8'];
-/** Whether a GET of /graphql asks for the playground: its Accept prefers HTML to GraphQL's JSON types (q-values counted). */
-export function prefersHtml(req: IncomingMessage): boolean {
-  const accept = req.headers.accept;
-  return !!accept && new Negotiator({ headers: { accept } }).mediaType([...GRAPHQL_MEDIA_TYPES, 'text/html']) === 'text/html';
+/** The one of `types` the request's Accept prefers (q-values counted); null without an Accept or when it takes none. */
+function preferredMediaType(req: IncomingMessage | undefined, types: string[]): string | null {
+  const accept = req?.headers.accept;
+  return (accept && new Negotiator({ headers: { accept } }).mediaType(types)) || null;
 }
 
-function graphqlMediaType(req: IncomingMessage | undefined): string {
-  const accept = req?.headers.accept;
-  return (accept && new Negotiator({ headers: { accept } }).mediaType(GRAPHQL_MEDIA_TYPES)) || GRAPHQL_MEDIA_TYPES[0];
-}
+/** Whether a GET of /graphql asks for the playground: its Accept prefers HTML to GraphQL's JSON types. */
+export const prefersHtml = (req: IncomingMessage) => preferredMediaType(req, [...GRAPHQL_MEDIA_TYPES, 'text/html']) === 'text/html';
+
+const graphqlMediaType = (req: IncomingMessage | undefined) => preferredMediaType(req, GRAPHQL_MEDIA_TYPES) ?? GRAPHQL_MEDIA_TYPES[0];
 
 /**
  * The policy of the two HTML pages (playground, docs): scripts, styles,
