@@ -111,6 +111,9 @@ export async function createApp(): Promise<App> {
     const headers: Record<string, string> = { 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff', Vary: 'Origin' };
     const traceId = span?.traceId ?? traceIdOf(headerValue(req, 'traceparent'));
     const state: RequestState = { requestId, started: process.hrtime.bigint(), route: 'unmatched', ctx: null, headers, traceId, span };
+    // A path holding a secret (a device code) is logged redacted whatever becomes of the request.
+    const loggedPath = rest.loggedPath((req.url ?? '/').split('?', 1)[0]);
+    if (loggedPath !== null) state.loggedPath = loggedPath;
     // Metrics and the log line once the reply is written (src/http/respond.ts writes every reply).
     attachReplyHooks(res, { headers, written: () => observe(req, res, state) });
     if (req.headers.origin !== undefined) {

@@ -17,6 +17,8 @@ export interface RestTransport {
   handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void>;
   /** The methods of a path under /api/v1 (Allow), none when no route has it. */
   methodsOf(path: string): string[];
+  /** The path as the log shows it when a route with secret parameters has it, whatever the method (a 405, an OPTIONS, a preflight); else null. */
+  loggedPath(path: string): string | null;
   /** The OpenAPI document, built once on first use. */
   openApi(): object;
 }
@@ -33,6 +35,9 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
   const operations = restOperations(schema);
   const routes = new RouteTable<RestOperation>();
   for (const operation of operations) routes.add(operation.route.method, operation.route.path, operation);
+  // The routes whose path holds a secret, under one method name: matched for every request, whatever its method.
+  const secretPaths = new RouteTable<RestRoute>();
+  for (const { route } of operations) if (route.secretParams) secretPaths.add('ANY', route.path, route);
   let document: object | undefined;
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void> {
@@ -44,7 +49,6 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
     }
     const rest: RestRequest = { method, path: url.pathname, query: url.searchParams, body: undefined, bodyError: null };
     state.route = `${match.route.kind}.${match.route.field.name}`;
-    if (match.route.route.secretParams) state.loggedPath = redactedPath(url.pathname, match.route.route);
     // The route's keys go with the credential: one statement authenticates and resolves the tenant.
     const { org, workspace } = match.params;
     const ctx = await contextFor(req, state, rest, org ? { org, workspace: workspace ?? null } : null);
@@ -92,6 +96,10 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
   return {
     handle,
     methodsOf: (path) => allowedMethods(routes, path.slice(REST_BASE.length)),
+    loggedPath(path) {
+      const secret = path.startsWith(`${REST_BASE}/`) ? secretPaths.match('ANY', path.slice(REST_BASE.length)) : null;
+      return secret ? redactedPath(path, secret.route) : null;
+    },
     openApi: () => (document ??= buildOpenApiDocument(schema, router.openAPIDocument as never, operations, [...platform.errorTypes.keys()], platform.bodyRoutes)),
   };
 }

@@ -51,6 +51,14 @@ describe('the request log line', () => {
     const line = await logLineOf(() => rest(api, 'GET', `/auth/device/code/${grant.device_code}`));
     expect(line).toMatchObject({ path: '/api/v1/auth/device/code/[redacted]', route: 'Query.device_code_status', status: 200 });
     expect(JSON.stringify(line)).not.toContain(grant.device_code);
+    // Whatever the method: a 405, an OPTIONS and a CORS preflight on the same path are logged redacted too.
+    const url = `${api.baseUrl}/api/v1/auth/device/code/${grant.device_code}`;
+    const preflight = { method: 'OPTIONS', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'GET' } };
+    for (const [init, status] of [[{ method: 'POST' }, 405], [{ method: 'OPTIONS' }, 204], [preflight, 204]] as const) {
+      const other = await logLineOf(() => fetch(url, init));
+      expect(other).toMatchObject({ path: '/api/v1/auth/device/code/[redacted]', status });
+      expect(JSON.stringify(other)).not.toContain(grant.device_code);
+    }
     // Other paths are logged as sent, query left out.
     const plain = await logLineOf(() => rest(api, 'GET', `/org/${user.orgKey}/members?page=1`, { token: user.token }));
     expect(plain.path).toBe(`/api/v1/org/${user.orgKey}/members`);
