@@ -19,7 +19,7 @@ import { REST_BASE } from './http/rest-routes';
 import { createSchema } from './schema';
 import type { BodyRoute } from './core/module';
 import { platform } from './modules';
-import { readEncodedBody } from './http/body';
+import { deferContinue, readEncodedBody } from './http/body';
 import { inRequestSpan, traceIdOf, type ActiveSpan } from './core/telemetry';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -167,6 +167,11 @@ export const MAX_HEADER_BYTES = 256 * 1024;
  */
 export function createHttpServer(app: App): http.Server {
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.handler);
+  // `Expect: 100-continue`: the body is asked for only when it is read (body.ts).
+  server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    deferContinue(req, res);
+    app.handler(req, res);
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
     const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';

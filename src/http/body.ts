@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
 import { AppError, InvalidError, PayloadTooLargeError, UnsupportedMediaTypeError, type ValidationItem } from '../core/errors';
 import { MAX_BODY_JSON_DEPTH, parseJsonWithin } from '../core/validation/json-text';
@@ -18,10 +18,28 @@ class BodyTooLargeError extends AppError {
   }
 }
 
+/**
+ * Requests sent with `Expect: 100-continue` (curl's, for large bodies), and
+ * their replies: `100 Continue` goes out only when the body is read
+ * (readBody), so a body refused unread (its declared size, the credential,
+ * the route) is never sent; Node closes such a connection after the reply.
+ */
+const awaitingContinue = new WeakMap<IncomingMessage, ServerResponse>();
+
+/** Holds back `req`'s `100 Continue` until its body is read (the server's `checkContinue`). */
+export function deferContinue(req: IncomingMessage, res: ServerResponse): void {
+  awaitingContinue.set(req, res);
+}
+
 /** Reads a request body up to `limit` bytes; larger bodies are 400 invalid_error and end the connection. */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) throw new BodyTooLargeError(limit);
+  const waiting = awaitingContinue.get(req);
+  if (waiting) {
+    awaitingContinue.delete(req);
+    waiting.writeContinue();
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   try {

@@ -204,6 +204,36 @@ describe('request bodies', () => {
     expect(parse(received)).toMatchObject({ status: 400, headers: { connection: 'close' }, body: { errors: [{ extensions: { type: 'invalid_error' } }] } });
   });
 
+  it('asks for a body sent with Expect: 100-continue only when it reads it: never for one refused unread', async () => {
+    // Refused by its declared size, or (REST) for want of a credential: no 100 Continue, and the connection closes.
+    const big = await exchange([`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`]);
+    const anonymous = await exchange(['POST /api/v1/user/api-keys HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 20\r\n\r\n']);
+    for (const [{ received, ended }, status] of [[big, 400], [anonymous, 401]] as const) {
+      expect(received).not.toContain('100 Continue');
+      expect(ended).not.toBe('open');
+      expect(parse(received).status).toBe(status);
+    }
+    // A body the server reads: 100 Continue first, then the reply to the body sent after it.
+    const body = JSON.stringify({ query: '{ __typename }' });
+    const { port } = new URL(api.baseUrl);
+    const received = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1');
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('error', reject);
+      socket.on('data', (chunk: string) => {
+        if (!text.includes('100 Continue') && (text + chunk).includes('100 Continue')) socket.write(body);
+        text += chunk;
+        if (text.includes('"__typename"')) {
+          socket.destroy();
+          resolve(text);
+        }
+      });
+      socket.write(`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\n\r\n`);
+    });
+    expect(received.startsWith('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK')).toBe(true);
+  });
+
   it('logs a malformed chunked body as a malformed request, not as the database being unavailable', async () => {
     const { result, lines } = await withLogLines(() => exchange([chunked('/graphql'), '5\r\nhello\r\nnot-a-chunk-size\r\n']));
     expect(result.ended).not.toBe('open');
