@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap, type ApolloServerOptionsWithGateway, type BaseContext } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { Kind, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError, Kind, type ASTVisitor, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode, type ValidationContext } from 'graphql';
 import type { AppContext } from '../core/context';
 import { stringifyResult, type Engine } from '../core/graphql-sql/engine';
 import type { ScopeHint } from '../core/tenancy/scope';
@@ -79,6 +79,7 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
     // hash lookup answered a hash that is not text with a 500 (a client sending one is told it is not supported).
     persistedQueries: false,
     introspection: config().GRAPHQL_INTROSPECTION,
+    validationRules: [KnownOperationTypesRule],
     // Off in production: a validation error then names no field or type the caller did not write ("Did you mean …?").
     hideSchemaDetailsFromClientErrors: !config().GRAPHQL_FIELD_SUGGESTIONS,
     formatError: formatGraphQLError,
@@ -198,6 +199,21 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
 }
 
 /**
+ * graphql-js 17's rule, absent from 16: an operation whose root type the
+ * schema lacks (a subscription: this API has none) is a validation error,
+ * not an execution answering `data: null` with 200.
+ */
+function KnownOperationTypesRule(context: ValidationContext): ASTVisitor {
+  return {
+    OperationDefinition(node) {
+      if (!context.getSchema().getRootType(node.operation)) {
+        context.reportError(new GraphQLError(`This API does not offer ${node.operation} operations`, { nodes: node }));
+      }
+    },
+  };
+}
+
+/**
  * Requests a quota refused a field of (RateLimitedError), and whether nothing else was done (every root field
  * failed); keyed by the request's ResponseControl, which Apollo's shallow copy of the context shares.
  */
@@ -228,15 +244,19 @@ function requestShapeProblems(value: unknown): ValidationItem[] {
   return problems;
 }
 
+/** The largest reply read back for its status: a refusal's reply is a few hundred bytes. */
+const MAX_REFUSAL_TEXT = 64 * 1024;
+
 /**
  * A request Apollo refused (its HTTP rules such as CSRF prevention, parsing,
- * validation, the checks above, variables) has no data and answers the
- * status its error carries, as every refusal here: Apollo's own is 400 or
- * 500 where the error says 401, 403 or 422. Such replies are small; a
+ * validation, the checks above, variables, a persisted query) has no data
+ * and answers the status its error carries, as every refusal here: Apollo's
+ * own is 400 or 500 where the error says 401, 403 or 422, and 200 for a
+ * persisted query. Such replies are small and begin with their errors; a
  * reply with data keeps Apollo's status.
  */
 function replyStatus(status: number, text: string): number {
-  if (status < 400) return status;
+  if (status < 400 && !(text.length <= MAX_REFUSAL_TEXT && text.startsWith('{"errors"'))) return status;
   let reply: { data?: unknown; errors?: { extensions?: { status?: unknown } }[] };
   try {
     reply = JSON.parse(text) as typeof reply;

@@ -130,6 +130,8 @@ describe('request bodies', () => {
     ['an unknown name among several operations', { query: 'query A { __typename } query B { __typename }', operationName: 'C' }, 'Unknown operation named "C".'],
     ['no query', { variables: {} }, 'GraphQL operations must contain a non-empty `query` or a `persistedQuery` extension.'],
     ['an empty object', {}, 'POST body missing, invalid Content-Type, or JSON object has no keys.'],
+    ['a subscription (graphql-js 16 would execute it into data: null with 200)', { query: 'subscription S { __typename }' }, 'This API does not offer subscription operations'],
+    ['an automatic persisted query (Apollo answers 200)', { extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } }, 'PersistedQueryNotSupported'],
   ])('answers a GraphQL request with %s with 422 in the status and in the error alike', async (_, body, message) => {
     const res = await rest(api, 'POST', '/graphql', { body });
     expect(res.status).toBe(422);

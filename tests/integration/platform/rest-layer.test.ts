@@ -24,8 +24,8 @@ describe('REST layer', () => {
   it('answers an automatic persisted query (not offered) without a server error, whatever its hash', async () => {
     for (const hash of ['a'.repeat(64), { toString: 1 }]) {
       const res = await rest(api, 'POST', '/graphql', { token: user.token, body: { extensions: { persistedQuery: { version: 1, sha256Hash: hash } } } });
-      expect(res.status).toBeLessThan(500);
-      expect(res.body.errors[0].message).toBe('PersistedQueryNotSupported');
+      expect(res.status).toBe(422);
+      expect(res.body.errors[0]).toMatchObject({ message: 'PersistedQueryNotSupported', extensions: { status: 422 } });
     }
   });
 
