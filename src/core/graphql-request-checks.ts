@@ -213,11 +213,17 @@ export function checkOperationVariables(
         nesting -= 1;
       },
     };
+    const infinite = (node: { value: string }) => {
+      if (!Number.isFinite(Number(node.value))) errors.push({ loc: ['body', 'query'], msg: 'Input should be a finite number (a value written in the query)', type: 'float_parsing' });
+    };
     visit(document, {
       StringValue(node) {
         const problem = badString(node.value, ['body', 'query']);
         if (problem) errors.push({ ...problem, msg: `${problem.msg} (a value written in the query)` });
       },
+      // graphql-js reads a Float literal with parseFloat: `1e400` (or 400 digits) would reach the resolvers as Infinity.
+      FloatValue: infinite,
+      IntValue: infinite,
       ListValue: container,
       ObjectValue: container,
     });

@@ -157,6 +157,20 @@ describe('REST layer', () => {
     expect((await rest(api, 'POST', '/graphql', { token: user.token, body: { query: search } })).status).toBe(422);
   });
 
+  it('refuses a number written inline that is too large for a double (graphql-js would pass Infinity on), as in variables', async () => {
+    const query = (value: string) => `query { project_findings(org: "${user.orgKey}", workspace: "default", project: "default", min_score: ${value}) { total } }`;
+    for (const value of ['1e400', '-1e400', '1'.repeat(400)]) {
+      const res = await rest(api, 'POST', '/graphql', { token: user.token, body: { query: query(value) } });
+      expect(res.status).toBe(422);
+      expect(res.body.errors[0].extensions.errors).toEqual([{ loc: ['body', 'query'], msg: 'Input should be a finite number (a value written in the query)', type: 'float_parsing' }]);
+    }
+    const variable = await rest(api, 'POST', '/graphql', { token: user.token, rawBody: `{"query": "query($s: Float) { project_findings(org: \"${user.orgKey}\", workspace: \"default\", project: \"default\", min_score: $s) { total } }", "variables": {"s": 1e400}}` });
+    expect(variable.status).toBe(422);
+    // In a variable the body's JSON reader refuses it already.
+    expect(variable.body.errors[0].extensions.errors[0]).toMatchObject({ type: 'json_invalid' });
+    expect((await rest(api, 'POST', '/graphql', { token: user.token, body: { query: query('1e300') } })).body.data.project_findings.total).toBe(0);
+  });
+
   it('accepts a query string of 1000 UUIDs (large request head) and answers oversized heads with the envelope', async () => {
     const ids = Array.from({ length: 1000 }, () => crypto.randomUUID());
     const res = await rest(api, 'GET', `/org/${user.orgKey}/ws/default/sessions/facets`, { token: user.token, query: { project_id: ids } });
