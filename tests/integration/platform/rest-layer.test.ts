@@ -164,7 +164,7 @@ describe('REST layer', () => {
       expect(res.status).toBe(422);
       expect(res.body.errors[0].extensions.errors).toEqual([{ loc: ['body', 'query'], msg: 'Input should be a finite number (a value written in the query)', type: 'float_parsing' }]);
     }
-    const variable = await rest(api, 'POST', '/graphql', { token: user.token, rawBody: `{"query": "query($s: Float) { project_findings(org: \"${user.orgKey}\", workspace: \"default\", project: \"default\", min_score: $s) { total } }", "variables": {"s": 1e400}}` });
+    const variable = await rest(api, 'POST', '/graphql', { token: user.token, rawBody: `{"query": ${JSON.stringify(query('$s').replace('query {', 'query($s: Float) {'))}, "variables": {"s": 1e400}}` });
     expect(variable.status).toBe(422);
     // In a variable the body's JSON reader refuses it already.
     expect(variable.body.errors[0].extensions.errors[0]).toMatchObject({ type: 'json_invalid' });
