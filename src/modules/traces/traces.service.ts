@@ -171,23 +171,40 @@ export async function evaluationTraceStats(scope: WorkspaceScope, evaluationId: 
   return row;
 }
 
-/** Traces of an evaluation, by item (roots naming `dreadnode.evaluation.item_id`), items in creation order. */
+/**
+ * Traces of an evaluation, by item (roots naming `dreadnode.evaluation.item_id`), items in creation order. The
+ * page of items is chosen first and its traces counted after (as traceSummariesSql): counted beside the OFFSET,
+ * every trace of every item skipped would be counted too.
+ */
 export async function evaluationTraceItems(scope: WorkspaceScope, evaluationId: string, window: { limit: number; offset: number }) {
   return plainQuery<{ item_id: string; task_name: string | null; trace_ids: string[]; span_count: number; error_count: number; duration_ms: number }>(
-    `SELECT root.evaluation_item_id AS item_id, min(i.task_name) AS task_name,
-            (array_agg(root.trace_id ORDER BY root.start_time))[1:100] AS trace_ids,
-            sum(c.span_count)::int AS span_count, sum(c.error_count)::int AS error_count, sum(root.duration_ms)::float8 AS duration_ms
-       FROM spans root
-       LEFT JOIN evaluation_items i ON i.id = root.evaluation_item_id AND i.evaluation_id = root.evaluation_id
-      ${traceCounts('root')}
-      WHERE root.workspace_id = $workspace_id AND root.parent_span_id IS NULL AND root.evaluation_id = $evaluation_id AND root.evaluation_item_id IS NOT NULL
-      GROUP BY root.evaluation_item_id
-      ORDER BY min(i.created_at) NULLS LAST, root.evaluation_item_id
-      LIMIT $limit OFFSET $offset`,
+    evaluationTraceItemsSql,
     { workspace_id: scope.workspace.id, evaluation_id: evaluationId, ...window },
     { prepare: 'evaluation-trace-items' },
   );
 }
+
+const evaluationRoots = (alias: string) =>
+  `${alias}.workspace_id = $workspace_id AND ${alias}.parent_span_id IS NULL AND ${alias}.evaluation_id = $evaluation_id AND ${alias}.evaluation_item_id IS NOT NULL`;
+
+/** The statement of evaluationTraceItems (exported for the test of its plan). */
+export const evaluationTraceItemsSql = `
+  WITH page AS (
+    SELECT root.evaluation_item_id AS item_id, min(i.task_name) AS task_name, min(i.created_at) AS created_at
+      FROM spans root
+      LEFT JOIN evaluation_items i ON i.id = root.evaluation_item_id AND i.evaluation_id = root.evaluation_id
+     WHERE ${evaluationRoots('root')}
+     GROUP BY root.evaluation_item_id
+     ORDER BY min(i.created_at) NULLS LAST, root.evaluation_item_id
+     LIMIT $limit OFFSET $offset)
+  SELECT page.item_id, page.task_name,
+         (array_agg(root.trace_id ORDER BY root.start_time))[1:100] AS trace_ids,
+         sum(c.span_count)::int AS span_count, sum(c.error_count)::int AS error_count, sum(root.duration_ms)::float8 AS duration_ms
+    FROM page
+    JOIN spans root ON ${evaluationRoots('root')} AND root.evaluation_item_id = page.item_id
+    ${traceCounts('root')}
+   GROUP BY page.item_id, page.task_name, page.created_at
+   ORDER BY page.created_at NULLS LAST, page.item_id`;
 
 /** Traces whose root names the evaluation, newest first (GraphQL `EvaluationJobResponse.traces`). */
 export async function evaluationTraces(scope: WorkspaceScope, evaluationId: string, limit: number): Promise<TraceSummary[]> {

@@ -12,6 +12,7 @@ import { config, overrideConfig } from '../../../src/config/config';
 import { database } from '../../../src/db/database';
 import { QueryTypes } from 'sequelize';
 import { NEWEST_FIRST, traceSummariesSql } from '../../../src/modules/traces/traces.sql';
+import { evaluationTraceItemsSql } from '../../../src/modules/traces/traces.service';
 
 interface PlanNode {
   'Node Type': string;
@@ -720,5 +721,32 @@ describe('evaluation traces', () => {
     const graph = await gql(api, 'query($org: String!, $id: String!) { evaluation(org: $org, workspace: "default", id: $id) { traces(limit: 5) { trace_id span_count } } }', { org: owner.orgKey, id: evaluation.id }, owner.token);
     expect(graph.body.errors).toBeUndefined();
     expect(graph.body.data.evaluation.traces).toEqual([{ trace_id: traceId, span_count: 2 }]);
+  });
+
+  it('pages the traces by item counting the spans of the page only, not of every item the page skips', async () => {
+    const names = ['paged-a', 'paged-b', 'paged-c'];
+    for (const name of names) await publishVerifiedTask(api, owner, { name });
+    const evaluation = await createEvaluation(api, owner, { task_names: names });
+    const all = await items(api, owner, evaluation.id);
+    for (const [index, item] of all.entries()) {
+      const traceId = hex(16);
+      const root = span({ traceId, name: `item ${index}`, attributes: { 'dreadnode.evaluation.id': evaluation.id, 'dreadnode.evaluation.item_id': item.id } });
+      await send(exportOf([root, ...Array.from({ length: index + 1 }, () => span({ traceId, parentSpanId: root.spanId }))]));
+    }
+    const whole = await rest(api, 'GET', `${WS}/evaluation/${evaluation.id}/traces/items`, { token: owner.token });
+    expect(whole.body.items.map((item: { span_count: number }) => item.span_count)).toEqual([2, 3, 4]);
+    const page = await rest(api, 'GET', `${WS}/evaluation/${evaluation.id}/traces/items`, { token: owner.token, query: { limit: 1, offset: 2 } });
+    expect(page.body.items).toEqual(whole.body.items.slice(2));
+
+    const [{ workspace_id }] = await database().query<{ workspace_id: string }>('SELECT workspace_id FROM spans WHERE evaluation_id = $id LIMIT 1', { bind: { id: evaluation.id }, type: QueryTypes.SELECT });
+    const [{ 'QUERY PLAN': [plan] }] = await database().query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${evaluationTraceItemsSql}`, {
+      bind: { workspace_id, evaluation_id: evaluation.id, limit: 1, offset: 2 },
+      type: QueryTypes.SELECT,
+    });
+    const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+    // The lateral count (an Aggregate over spans x) runs once, for the page's one trace: not for the two skipped.
+    const counts = nodes(plan.Plan).filter((node) => node['Node Type'] === 'Aggregate');
+    expect(counts.length).toBeGreaterThan(0);
+    expect(counts.every((node) => node['Actual Loops'] <= 1)).toBe(true);
   });
 });
