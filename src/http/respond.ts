@@ -135,9 +135,10 @@ function codingFor(req: IncomingMessage | undefined): Coding | null {
   return (new Negotiator(req).encoding([...CODINGS]) as Coding | undefined) ?? null;
 }
 
-const digestOfBody = (body: string | Buffer) => crypto.createHash('sha1').update(body).digest('base64url');
+/** A representation's digest: its content type and its body (two media types of one body are two representations, with two strong tags). */
+const digestOfBody = (contentType: string, body: string | Buffer) => crypto.createHash('sha1').update(contentType).update('\n').update(body).digest('base64url');
 
-/** A strong entity tag: the body's SHA-1 (base64url), and `.coding` for a compressed representation. */
+/** A strong entity tag: the representation's SHA-1 (base64url; digestOfBody), and `.coding` for a compressed one. */
 function entityTag(digest: string, coding: Coding | null): string {
   return `"${digest}${coding ? `.${coding}` : ''}"`;
 }
@@ -173,7 +174,7 @@ export function sendBody(res: ServerResponse, status: number, content: string | 
   if (compressible) all.Vary = all.Vary ? `${all.Vary}, Accept-Encoding` : 'Accept-Encoding';
   const cacheable = status === 200 && (req?.method === 'GET' || req?.method === 'HEAD');
   if (cacheable) {
-    const digest = stable ? (stable.digest ??= digestOfBody(body)) : digestOfBody(body);
+    const digest = stable ? (stable.digest ??= digestOfBody(contentType, body)) : digestOfBody(contentType, body);
     all.ETag = entityTag(digest, coding);
     if (notModified(req, all.ETag)) {
       writeReplyHead(res, 304, all, null, null);

@@ -103,6 +103,20 @@ describe('entity tags', () => {
     }
   });
 
+  it("gives each media type of one body its own tag (GraphQL's JSON and graphql-response+json are two representations)", async () => {
+    const path = `/graphql?query=${encodeURIComponent('{ __typename }')}`;
+    // A GET names itself a non-browser request (Apollo's CSRF prevention), as a client's GET does.
+    const get = (headers: Record<string, string>) => raw('GET', path, { 'Apollo-Require-Preflight': 'true', ...headers });
+    const json = await get({ Accept: 'application/json' });
+    const graphql = await get({ Accept: 'application/graphql-response+json' });
+    expect([json.headers['content-type'], graphql.headers['content-type']]).toEqual(['application/json; charset=utf-8', 'application/graphql-response+json; charset=utf-8']);
+    expect(json.raw.equals(graphql.raw)).toBe(true);
+    expect(json.headers.etag).not.toBe(graphql.headers.etag);
+    // The other media type's tag does not make a 304: the cached copy has another Content-Type.
+    expect((await get({ Accept: 'application/graphql-response+json', 'If-None-Match': json.headers.etag! })).status).toBe(200);
+    expect((await get({ Accept: 'application/graphql-response+json', 'If-None-Match': graphql.headers.etag! })).status).toBe(304);
+  });
+
   it('tags authenticated GET replies too, changing with the data', async () => {
     const first = await rest(api, 'GET', '/user/api-keys', { token: owner.token });
     const tag = first.headers.get('etag')!;
