@@ -82,6 +82,8 @@ const schema = z.object({
   MAX_STATEMENT_READ_BYTES: z.coerce.number().int().min(1024).default(128 * 1024 * 1024),
   /** The most a session's stored messages may take (the text of their content, tool calls and metadata); an append past it is 409. */
   SESSION_MAX_TRANSCRIPT_BYTES: z.coerce.number().int().min(1024).default(32 * 1024 * 1024),
+  /** The most messages a session may store (messages without content count nothing against the bytes); an append past it is 409. */
+  SESSION_MAX_MESSAGES: z.coerce.number().int().min(1).default(100_000),
   /** Answer a query whose every field has a SQL description with one statement (core/graphql-sql). */
   GRAPHQL_SQL: bool.default('true'),
   /** Origins whose pages may call the API (comma-separated, exact: `https://app.example.com`); unset: loopback origins outside production, none in production. */

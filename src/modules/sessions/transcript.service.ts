@@ -91,7 +91,7 @@ async function insertMessages(
   });
   const created = await SessionMessageModel.bulkCreate(rows, { transaction, returning: true });
   const withContext = options.context !== undefined;
-  const max = config().SESSION_MAX_TRANSCRIPT_BYTES;
+  const { SESSION_MAX_TRANSCRIPT_BYTES: max, SESSION_MAX_MESSAGES: maxMessages } = config();
   const [updated] = await plainQuery<RecordOf<SessionModel>>(
     `UPDATE sessions SET
        last_seq = last_seq + $count,
@@ -103,21 +103,26 @@ async function insertMessages(
        updated_at = greatest(updated_at, w.at)
        FROM (SELECT clock_timestamp() AS at) w,
             (SELECT coalesce(sum(m.bytes), 0) AS bytes FROM session_messages m WHERE m.session_id = $id AND m.seq > $after) b
-     WHERE id = $id AND transcript_bytes + b.bytes <= $max
+     WHERE id = $id AND transcript_bytes + b.bytes <= $max AND last_seq + $count <= $max_messages
      RETURNING sessions.*`,
     {
       id: session.id,
       count: rows.length,
       after: session.last_seq,
       max,
+      max_messages: maxMessages,
       preview: preview(messages),
       with_context: withContext,
       context: withContext && options.context !== null ? JSON.stringify(options.context) : null,
     },
     { transaction },
   );
-  // Past the limit the transaction rolls back: nothing of the append is kept.
-  if (!updated) throw new ConflictError(`The transcript would hold more than ${max} bytes (SESSION_MAX_TRANSCRIPT_BYTES); rewind it or continue in a new session`);
+  // Past a limit the transaction rolls back: nothing of the append is kept. last_seq is the number of messages
+  // stored (seqs run 1…last_seq; a rewind deletes a tail), where message_count is also the client's to set.
+  if (!updated) {
+    const limit = session.last_seq + rows.length > maxMessages ? `${maxMessages} messages (SESSION_MAX_MESSAGES)` : `${max} bytes (SESSION_MAX_TRANSCRIPT_BYTES)`;
+    throw new ConflictError(`The transcript would hold more than ${limit}; rewind it or continue in a new session`);
+  }
   if (updated.group_id) {
     const tokens = rows.reduce((sum, row) => sum + (row.has_usage ? (row.input_tokens ?? 0) + (row.output_tokens ?? 0) : 0), 0);
     await addToGroupRollup(updated.group_id, { messages: rows.length, tokens, activityAt: updated.last_message_at ?? undefined }, transaction);

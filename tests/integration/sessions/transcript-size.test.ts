@@ -80,3 +80,35 @@ it('counts the transcripts stored before the limit existed (the migration)', asy
   await database().query(COUNT_TRANSCRIPTS_SQL);
   expect((await stored(session.id)).bytes).toBe(counted);
 });
+
+describe('the number of messages (SESSION_MAX_MESSAGES)', () => {
+  // Messages without content count nothing against the bytes: without a count of their own, a session could
+  // hold millions of them, and every read of its usage (a list page showing it) would count them all.
+  const maxMessages = config().SESSION_MAX_MESSAGES;
+  beforeAll(() => overrideConfig({ SESSION_MAX_MESSAGES: 3 }));
+  afterAll(() => overrideConfig({ SESSION_MAX_MESSAGES: maxMessages }));
+  const empty = (count: number) => Array.from({ length: count }, () => ({ role: 'assistant', content: null }));
+
+  it('refuses with 409 an append past the limit, keeping nothing of it, and gives the room back on a rewind', async () => {
+    const session = await saveSession(api, owner);
+    expect((await append(session.id, [{ role: 'user', content: 'q' }, ...empty(1)])).status).toBe(201);
+    const over = await append(session.id, empty(2));
+    expect(over.status).toBe(409);
+    expect(over.body).toMatchObject({ type: 'conflict_error', detail: expect.stringContaining('3 messages (SESSION_MAX_MESSAGES)') });
+    expect(await stored(session.id)).toMatchObject({ count: 2, messages: 2 });
+    // The client's own message_count (a session save may set it) does not make room.
+    expect((await rest(api, 'POST', WS, { token: owner.token, body: { id: session.id, model: 'm', message_count: 0 } })).status).toBe(200);
+    expect((await append(session.id, empty(2))).status).toBe(409);
+    expect((await rest(api, 'POST', `${WS}/${session.id}/rewind`, { token: owner.token, body: { from_seq: 1 } })).status).toBe(200);
+    expect((await append(session.id, [{ role: 'user', content: 'again' }, ...empty(2)])).status).toBe(201);
+    expect(await stored(session.id)).toMatchObject({ messages: 3 });
+  });
+
+  it('lets one of two appends racing for the last place in', async () => {
+    const session = await saveSession(api, owner);
+    expect((await append(session.id, empty(2))).status).toBe(201);
+    const replies = await Promise.all([append(session.id, empty(1)), append(session.id, empty(1))]);
+    expect(replies.map((reply) => reply.status).sort()).toEqual([201, 409]);
+    expect(await stored(session.id)).toMatchObject({ messages: 3 });
+  });
+});
