@@ -155,7 +155,10 @@ export async function saveSession(
     if (input.message_count != null) session.message_count = input.message_count;
     if (input.origin) session.origin = input.origin;
     if (input.project_id !== undefined) session.project_id = input.project_id;
-    if (input.group_id !== undefined) session.group_id = input.group_id;
+    if (input.group_id !== undefined && input.group_id !== session.group_id) {
+      await requireNotOfEvaluationItem(session, 'moved out of its group', transaction);
+      session.group_id = input.group_id;
+    }
     if (input.runtime_id !== undefined) session.runtime_id = input.runtime_id;
     checkSessionIndexEntry(session, sizeLoc(input));
     session.changed('updated_at', true);
@@ -233,15 +236,22 @@ export async function freezeSession(ctx: AppContext, org: string, ws: string, re
   });
 }
 
+/**
+ * A session of an evaluation item's group is the item's record (decisions §5): it is neither deleted nor moved out
+ * of the group (moving it out first would get round the delete's 409).
+ */
+async function requireNotOfEvaluationItem(session: SessionModel, what: string, transaction: Transaction): Promise<void> {
+  if (!session.group_id) return;
+  const group = await SessionGroupModel.findByPk(session.group_id, { transaction });
+  if (group?.kind === 'evaluation_item') throw new ConflictError(`The session belongs to an evaluation item and cannot be ${what}`);
+}
+
 export async function deleteSession(ctx: AppContext, org: string, ws: string, ref: string): Promise<string> {
   const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
   const session = await database().transaction(async (transaction) => {
     const row = await findSession(scope, ref, transaction);
     requireOwnerWrite(scope, row);
-    if (row.group_id) {
-      const group = await SessionGroupModel.findByPk(row.group_id, { transaction });
-      if (group?.kind === 'evaluation_item') throw new ConflictError('The session belongs to an evaluation item and cannot be deleted');
-    }
+    await requireNotOfEvaluationItem(row, 'deleted', transaction);
     await row.destroy({ transaction });
     await syncGroupCounts(countedState(row), null, transaction);
     return row;

@@ -188,6 +188,15 @@ describe('patch, freeze and delete', () => {
     const res = await rest(api, 'DELETE', `${path}/${session.id}`, { token: roles.contributor.token });
     expect(res.status).toBe(409);
     expect(res.body.type).toBe('conflict_error');
+    // Nor moved out of the group first (which would get round the 409): saved with another group or none, 409 too.
+    const other = await createGroup(api, roles.owner, { kind: 'worker_run' });
+    for (const group_id of [null, other.id]) {
+      const moved = await rest(api, 'POST', path, { token: roles.contributor.token, body: { id: session.id, model: 'm', group_id } });
+      expect([moved.status, moved.body.detail]).toEqual([409, 'The session belongs to an evaluation item and cannot be moved out of its group']);
+    }
+    // Saved again in its own group, or without naming one, it is an ordinary save.
+    for (const body of [{ group_id: group.id }, {}]) expect((await rest(api, 'POST', path, { token: roles.contributor.token, body: { id: session.id, model: 'm2', ...body } })).status).toBe(200);
+    expect((await rest(api, 'DELETE', `${path}/${session.id}`, { token: roles.contributor.token })).status).toBe(409);
     const shared = await saveSession(api, roles.owner, { visibility: 'workspace' }, { orgKey: roles.orgKey });
     expect((await rest(api, 'DELETE', `${path}/${shared.id}`, { token: roles.reader.token })).status).toBe(403);
   });
