@@ -348,6 +348,8 @@ export function readExport(body: Uint8Array, encoding: ExportEncoding, limits: E
   const traces = (value as { traces?: unknown } | null)?.traces;
   if (isPlainObject(value) && traces !== undefined) {
     if (!Array.isArray(traces)) throw new MalformedExportError('traces must be a list of OTLP export requests');
+    // One form or the other: spans beside `traces` would be neither stored nor counted as refused.
+    if ((value as ExportRequest).resourceSpans !== undefined) throw new MalformedExportError('send either resourceSpans (an OTLP export) or traces (a list of them), not both');
     const resourceSpans = traces.flatMap((item) => {
       const list = (item as ExportRequest | null)?.resourceSpans;
       if (!Array.isArray(list)) throw new MalformedExportError('each of traces must be an OTLP export request with resourceSpans');

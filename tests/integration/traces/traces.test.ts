@@ -531,6 +531,9 @@ describe('POST /org/{org}/otel/traces', () => {
     const traceId = hex(16);
     const res = await send({ traces: [exportOf([span({ traceId })]), exportOf([span({ traceId })])] });
     expect(res.body).toEqual({ accepted: 2, rejected: 0 });
+    // Both forms at once: 400, nothing stored (the top-level spans were neither stored nor counted).
+    const both = await send({ ...exportOf([span({ traceId: hex(16) })]), traces: [exportOf([span({ traceId: hex(16) })])] });
+    expect([both.status, both.body.type, both.body.detail]).toEqual([400, 'invalid_error', 'send either resourceSpans (an OTLP export) or traces (a list of them), not both']);
   });
 });
 
