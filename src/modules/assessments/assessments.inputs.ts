@@ -54,14 +54,21 @@ function IsNumberMap(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
-/** A URL that points at bytes elsewhere: `data:` URLs would inline them. */
+/**
+ * A URL that points at bytes elsewhere: `data:` URLs would inline them, and a `javascript:` or `vbscript:` URL is
+ * a script that a dashboard showing the source as a link would run. Browsers ignore leading blanks and control
+ * characters, and tabs and newlines within the scheme.
+ */
+const REFUSED_SCHEME = /^(data|javascript|vbscript):/i;
+const refusedUrl = (url: string) => REFUSED_SCHEME.test(url.replace(/[\t\n\r]/g, '').replace(/^[^!-\uffff]+/, ''));
+
 function IsReferenceUrl(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {
       name: 'isReferenceUrl',
       validator: {
-        validate: (value) => value == null || (typeof value === 'string' && !/^\s*data:/i.test(value)),
-        defaultMessage: () => 'A media source references bytes and never inlines them: data: URLs are not accepted',
+        validate: (value) => value == null || (typeof value === 'string' && !refusedUrl(value)),
+        defaultMessage: () => 'A media source references bytes elsewhere: data:, javascript: and vbscript: URLs are not accepted',
       },
     },
     options,
@@ -101,7 +108,7 @@ export class MediaSourceInput {
   @MaxLength(MAX_NAME)
   media_type?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Where the bytes are (ref `url`), at most 4096 characters; `data:` URLs are refused.' })
+  @Field(() => String, { nullable: true, description: 'Where the bytes are (ref `url`), at most 4096 characters; `data:`, `javascript:` and `vbscript:` URLs are refused.' })
   @MaxLength(4096)
   @IsReferenceUrl()
   url?: string | null;

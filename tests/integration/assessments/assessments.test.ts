@@ -373,6 +373,17 @@ describe('attack spans (spec 14 and ingest)', () => {
     expect(analytics.body).toEqual({ risk_score: null, overall_asr: null, total_attacks: 0, total_trials: 0, analytics_snapshot: null });
   });
 
+  it('refuses media source URLs a dashboard link would run (javascript:, vbscript:, however spelled), and takes others', async () => {
+    const created = await create();
+    const withUrl = (url: string) => attack({ best_candidate_parts: [{ kind: 'image', source: { ref: 'url', url } }] });
+    const refused = ['javascript:alert(1)', '  JaVaScRiPt:alert(1)', 'java\tscript:alert(1)', '\u0001javascript:alert(1)', 'vbscript:msgbox(1)', 'DATA:text/html,x'];
+    const res = await ingest(created.id, refused.map(withUrl));
+    expect(res.status).toBe(422);
+    expect(locs(res.body)).toEqual(refused.map((_, index) => [`body.attacks.${index}.best_candidate_parts.0.source.url`, 'value_error']));
+    const taken = await ingest(created.id, ['https://cdn.example.com/a.png', 's3://bucket/a.png', 'javascript-notes/a.png'].map(withUrl));
+    expect(taken.status).toBe(201);
+  });
+
   it('rejects bad records with every problem and its location, and stores nothing of the batch', async () => {
     const created = await create();
     const res = await ingest(created.id, [
