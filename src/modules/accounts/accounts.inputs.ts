@@ -1,13 +1,13 @@
-import { IsDefined, IsEmail, MaxLength, ValidateIf } from 'class-validator';
+import { IsDefined, MaxLength, ValidateIf } from 'class-validator';
 import { Field } from 'type-graphql';
 import { ApiInput } from '../../core/validation/api-input';
+import { EmailAddress } from '../../core/validation/email';
 import { NewPassword } from './password-policy';
 
 @ApiInput('SignupInput', { example: { email: 'ada@example.com', password: 'correct horse battery staple', username: 'ada', full_name: 'Ada Lovelace', accept_terms: true }, description: "The new account's details." })
 export class SignupInput {
   @Field(() => String, { description: 'The e-mail address to sign up with; unique across accounts (409 when taken).' })
-  @IsEmail({}, { message: 'value is not a valid email address' })
-  @MaxLength(320)
+  @EmailAddress()
   email: string;
 
   @Field(() => String, { description: 'At least 8 characters, not only whitespace, not a common password.' })
@@ -57,16 +57,14 @@ export class LoginInput {
 @ApiInput('ForgotPasswordInput', { description: 'The address to mail a password reset link to.' })
 export class ForgotPasswordInput {
   @Field(() => String, { description: "The account's e-mail address." })
-  @IsEmail({}, { message: 'value is not a valid email address' })
-  @MaxLength(320)
+  @EmailAddress()
   email: string;
 }
 
 @ApiInput('ResetPasswordInput', { description: 'A reset token and the new password.' })
 export class ResetPasswordInput {
   @Field(() => String, { description: "The account's e-mail address." })
-  @IsEmail({}, { message: 'value is not a valid email address' })
-  @MaxLength(320)
+  @EmailAddress()
   email: string;
 
   @Field(() => String, { description: 'The new password: at least 8 characters, not only whitespace, not a common password.' })
@@ -88,7 +86,6 @@ export class VerifyEmailInput {
 @ApiInput('ResendVerificationInput', { description: 'The address to mail a new verification link to.' })
 export class ResendVerificationInput {
   @Field(() => String, { description: "The account's e-mail address." })
-  @IsEmail({}, { message: 'value is not a valid email address' })
-  @MaxLength(320)
+  @EmailAddress()
   email: string;
 }

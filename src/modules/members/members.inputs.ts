@@ -1,6 +1,6 @@
-import { IsEmail, MaxLength } from 'class-validator';
 import { Field } from 'type-graphql';
 import { ApiInput } from '../../core/validation/api-input';
+import { EmailAddress } from '../../core/validation/email';
 import { MemberRole } from './members.types';
 
 @ApiInput('InviteMemberInput', { example: { email: 'grace@example.com', role: 'contributor' },
@@ -8,8 +8,7 @@ import { MemberRole } from './members.types';
 })
 export class InviteMemberInput {
   @Field(() => String, { description: 'The address to invite; it need not have an account yet.' })
-  @MaxLength(320)
-  @IsEmail({}, { message: 'value is not a valid email address' })
+  @EmailAddress()
   email: string;
 
   @Field(() => MemberRole, { description: 'The role the invitee gets on accepting.' })

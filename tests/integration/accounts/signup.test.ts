@@ -108,6 +108,30 @@ describe('POST /auth/signup', () => {
     expect(res.body.type).toBe('already_exists_error');
   });
 
+  it('refuses an address that is not ASCII with 422 at body.email: case-folding would make a look-alike the same account', async () => {
+    // "\u212a" is the Kelvin sign, which PostgreSQL's citext and JavaScript's toLowerCase fold onto "k".
+    const local = randomKey('k');
+    const kelvin = `\u212a${local.slice(1)}@example.test`;
+    for (const email of [kelvin, `${local}@ex\u212aample.test`, `${local}@bücher.example`]) {
+      const res = await rest(api, 'POST', '/auth/signup', { body: { email, password: PASSWORD } });
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual([{ loc: ['body', 'email'], msg: 'value is not a valid email address: write it in ASCII (an internationalized domain in its xn-- form)', type: 'value_error' }]);
+    }
+    // The ASCII address is the real owner's to sign up with; a domain in its xn-- form is ASCII.
+    expect((await rest(api, 'POST', '/auth/signup', { body: { email: `${local}@example.test`, password: PASSWORD } })).status).toBe(201);
+    expect((await rest(api, 'POST', '/auth/signup', { body: { email: `${local}@xn--bcher-kva.example`, password: PASSWORD } })).status).toBe(201);
+    // And the other routes that take an address, invitations included.
+    const owner = await createUser();
+    for (const [path, body, token] of [
+      ['/auth/forgot-password', { email: kelvin }, undefined],
+      ['/auth/resend-verification', { email: kelvin }, undefined],
+      [`/org/${owner.orgKey}/members`, { email: kelvin, role: 'reader' }, owner.token],
+    ] as const) {
+      const res = await rest(api, 'POST', path, { body, token });
+      expect([path, res.status, res.body.errors?.[0]?.loc]).toEqual([path, 422, ['body', 'email']]);
+    }
+  });
+
   it('rejects a taken username with 409 already_exists_error', async () => {
     const existing = await createUser();
     const res = await rest(api, 'POST', '/auth/signup', {
