@@ -2,7 +2,7 @@ import { Op, type Transaction } from 'sequelize';
 import { InvitationModel, MembershipModel, UserModel, type OrganizationModel, type Role } from '../../../models';
 import { runInBackground } from '../../core/background';
 import { requireViewer, type AppContext } from '../../core/context';
-import { AlreadyExistsError, ConflictError, ForbiddenError, NotFoundError } from '../../core/errors';
+import { AlreadyExistsError, ConflictError, ForbiddenError, NotFoundError, RateLimitedError } from '../../core/errors';
 import { pageWindow, type ListPageArgs } from '../../core/pagination';
 import { requireScope, requireUnrestrictedKey, resolveWholeOrg } from '../../core/tenancy/tenant-scope';
 import type { Viewer } from '../../core/viewer';
@@ -36,6 +36,8 @@ import { lockOrganization, lockOrganizationAs, type Member } from './members.ser
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** A refreshed invitation is mailed again only once this long has passed since its last mail (no relay for repeated invites). */
 export const INVITATION_REMAIL_AFTER_MS = 10 * 60 * 1000;
+/** The window in which an organization may make as many new invitations as it may hold pending. */
+export const INVITATIONS_WINDOW_MS = 60 * 60 * 1000;
 /** Pending invitations an organization may hold: its member limit, and never fewer than this. */
 export const MIN_PENDING_INVITATIONS = 20;
 
@@ -74,7 +76,10 @@ async function isMemberAddress(organizationId: string, email: string, transactio
  * (its id and created_at stay), and a new mail unless one went out in the last
  * INVITATION_REMAIL_AFTER_MS. An organization holds at most as many pending
  * invitations as its member limit (409 past it), so nobody can use it to mail
- * any number of addresses (never fewer than MIN_PENDING_INVITATIONS).
+ * any number of addresses (never fewer than MIN_PENDING_INVITATIONS); it
+ * makes at most that many new ones per INVITATIONS_WINDOW_MS (429 past it),
+ * so revoking to make room does not either; and an address gets at most one
+ * mail per INVITATION_REMAIL_AFTER_MS, whatever became of the invitations.
  */
 export async function inviteMember(ctx: AppContext, orgKey: string, input: InviteMemberInput): Promise<InvitationModel> {
   const access = await resolveWholeOrg(ctx, orgKey);
@@ -92,9 +97,28 @@ export async function inviteMember(ctx: AppContext, orgKey: string, input: Invit
       const mail = pending.updated_at.getTime() <= Date.now() - INVITATION_REMAIL_AFTER_MS;
       return { invitation: await pending.update(fields, { transaction }), org, mail };
     }
+    const cap = Math.max(maxMembers(org), MIN_PENDING_INVITATIONS);
     const open = await InvitationModel.count({ where: { organization_id: org.id, status: 'pending', expires_at: { [Op.gt]: new Date() } }, transaction });
-    if (open >= Math.max(maxMembers(org), MIN_PENDING_INVITATIONS)) throw new ConflictError(`The organization already has ${open} pending invitations; revoke some or wait for answers`);
-    return { invitation: await InvitationModel.create({ organization_id: org.id, email, ...fields }, { transaction }), org, mail: true };
+    if (open >= cap) throw new ConflictError(`The organization already has ${open} pending invitations; revoke some or wait for answers`);
+    // Revoking makes room: new invitations an hour are held to the same number, so revoking and inviting again
+    // cannot mail any number of addresses either.
+    const hourAgo = new Date(Date.now() - INVITATIONS_WINDOW_MS);
+    const made = await InvitationModel.findAll({
+      attributes: ['created_at'],
+      where: { organization_id: org.id, created_at: { [Op.gt]: hourAgo } },
+      order: [['created_at', 'ASC']],
+      limit: 1,
+      offset: cap - 1,
+      transaction,
+    });
+    if (made.length) throw new RateLimitedError(Math.max(1, Math.ceil((made[0].created_at.getTime() + INVITATIONS_WINDOW_MS - Date.now()) / 1000)));
+    // One mail to an address per INVITATION_REMAIL_AFTER_MS, whatever became of the invitation it was for (revoked, declined).
+    const recent = await InvitationModel.findOne({
+      attributes: ['id'],
+      where: { organization_id: org.id, email, updated_at: { [Op.gt]: new Date(Date.now() - INVITATION_REMAIL_AFTER_MS) } },
+      transaction,
+    });
+    return { invitation: await InvitationModel.create({ organization_id: org.id, email, ...fields }, { transaction }), org, mail: !recent };
   });
   const inviter = access.viewer.user.username;
   // Written after the reply, so its timing does not depend on the address either.

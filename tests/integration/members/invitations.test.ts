@@ -172,6 +172,45 @@ describe('POST ORG/members (invite)', () => {
     expect((await rest(api, 'POST', `/org/${org}/members`, { token: boss.token, body: { email: addresses[0], role: 'contributor' } })).status).toBe(202);
   });
 
+  it('mails an address once in 10 minutes however its invitations end (revoked, declined) and are made again', async () => {
+    const { owner: boss, orgKey: org } = await createOrgWithRoles();
+    const email = `${randomKey('cycle')}@example.test`;
+    for (let round = 0; round < 3; round += 1) {
+      expect((await rest(api, 'POST', `/org/${org}/members`, { token: boss.token, body: { email, role: 'reader' } })).status).toBe(202);
+      const [pending] = (await rest(api, 'GET', `/org/${org}/invitations`, { token: boss.token })).body;
+      expect((await rest(api, 'DELETE', `/org/${org}/invitations/${pending.id}`, { token: boss.token })).status).toBe(200);
+    }
+    expect(await outboxOf(email)).toHaveLength(1);
+    // Once the last mail (and the revocation) is over 10 minutes old, a new invitation is mailed.
+    await InvitationModel.sequelize!.query("UPDATE invitations SET updated_at = now() - interval '11 minutes' WHERE email = $1", { bind: [email] });
+    expect((await rest(api, 'POST', `/org/${org}/members`, { token: boss.token, body: { email, role: 'reader' } })).status).toBe(202);
+    expect(await outboxOf(email)).toHaveLength(2);
+  });
+
+  it('makes at most as many new invitations an hour as it may hold pending: revoking to make room is 429 past it', async () => {
+    const { owner: boss, orgKey: org } = await createOrgWithRoles();
+    // A member limit of 2: it may hold MIN_PENDING_INVITATIONS pending.
+    const row = await orgRow(org);
+    row.max_members = 2;
+    await row.save();
+    const invite = (email: string) => rest(api, 'POST', `/org/${org}/members`, { token: boss.token, body: { email, role: 'reader' } });
+    for (let index = 0; index < MIN_PENDING_INVITATIONS; index += 1) expect((await invite(`${randomKey('hour')}@example.test`)).status).toBe(202);
+    const pending = (await rest(api, 'GET', `/org/${org}/invitations`, { token: boss.token, query: { limit: 100 } })).body as { id: string }[];
+    for (const { id } of pending) expect((await rest(api, 'DELETE', `/org/${org}/invitations/${id}`, { token: boss.token })).status).toBe(200);
+    const fresh = `${randomKey('hour')}@example.test`;
+    const over = await invite(fresh);
+    expect([over.status, over.body.type]).toEqual([429, 'usage_limit_exceeded_error']);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(3500);
+    expect(await outboxOf(fresh)).toHaveLength(0);
+    // An hour later (the oldest invitation made over an hour ago), one more may be made.
+    await InvitationModel.sequelize!.query(
+      "UPDATE invitations SET created_at = now() - interval '61 minutes' WHERE id = (SELECT id FROM invitations WHERE organization_id = (SELECT id FROM organizations WHERE key = $1) ORDER BY created_at LIMIT 1)",
+      { bind: [org] },
+    );
+    expect((await invite(fresh)).status).toBe(202);
+    expect((await invite(`${randomKey('hour')}@example.test`)).status).toBe(429);
+  });
+
   it('invites through GraphQL', async () => {
     const boss = await createUser();
     const friend = await createUser();
