@@ -7,6 +7,9 @@ import { WorkspaceResolver } from './workspaces.resolver';
 const SCOPES = defineScopes({
   'workspaces:create': { roles: WRITER_ROLES, orgWide: true },
   'workspaces:update': { roles: OWNER_ONLY },
+  // A workspace's key is its address for every member, and a taken one is 409: a key limited to the workspace,
+  // which sees nothing else of the organization, would learn the other workspaces' keys from it.
+  'workspaces:rekey': { roles: WRITER_ROLES, orgWide: true },
 });
 
 /** Workspaces of an organization. */

@@ -70,7 +70,11 @@ export async function updateWorkspace(
   if (input.is_active === false && workspace.is_default) {
     throw new InvalidError('The default workspace cannot be deactivated');
   }
-  if (input.key != null && input.key !== workspace.key) await assertKeyFree(workspace.organization_id, input.key);
+  if (input.key != null && input.key !== workspace.key) {
+    // Besides updating it (above): an organization-wide act, which a key limited to the workspace may not do.
+    requireScope(access, 'workspaces:rekey');
+    await assertKeyFree(workspace.organization_id, input.key);
+  }
   if (input.key != null) workspace.key = input.key;
   if (input.name != null) workspace.name = input.name;
   if (input.is_active != null) workspace.is_active = input.is_active;

@@ -1,4 +1,5 @@
 import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
+import { createApiKey } from '../../factories/api-keys';
 import { gql, rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
@@ -214,6 +215,18 @@ describe('PUT WS (update workspace)', () => {
     const res = await rest(api, 'PUT', `${ORG}/ws/${second.key}`, { token: owner.token, body: { key: first.key } });
     expect(res.status).toBe(409);
     expect(res.body.type).toBe('already_exists_error');
+  });
+
+  it("refuses a key limited to the workspace a change of the workspace's key (403), so no 409 tells it another workspace's key", async () => {
+    const taken = await createWorkspace(owner);
+    const mine = await createWorkspace(owner);
+    const key = (await createApiKey(api, owner, { workspace_id: mine.id })).key;
+    for (const target of [taken.key, uniqueKey()]) {
+      const res = await rest(api, 'PUT', `${ORG}/ws/${mine.key}`, { token: key, body: { key: target } });
+      expect([res.status, res.body.type]).toEqual([403, 'forbidden_error']);
+    }
+    // Its other fields, and its own key unchanged, it may still write.
+    expect((await rest(api, 'PUT', `${ORG}/ws/${mine.key}`, { token: key, body: { key: mine.key, name: 'Renamed by key' } })).body).toMatchObject({ key: mine.key, name: 'Renamed by key' });
   });
 
   it('accepts a rename to its own key', async () => {
