@@ -3,6 +3,7 @@ import { ArgsType, Field, Float, Int } from 'type-graphql';
 import { PageArg } from '../../core/pagination';
 import { JSONObjectScalar, JSONScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
+import { Visible } from '../../core/validation/visible-text';
 import { isPlainObject } from '../../core/validation/coerce';
 import { AssessmentStatusEnum } from './assessments.types';
 
@@ -276,6 +277,7 @@ export class AssessmentCreateRequest {
   @Field(() => String, { description: "The assessment's name, 1 to 255 characters." })
   @MinLength(1)
   @MaxLength(255)
+  @Visible()
   name: string;
 
   @Field(() => String, { nullable: true, description: 'Description, at most 10,000 characters.' })
@@ -327,6 +329,7 @@ export class AssessmentUpdateRequest {
   @Field(() => String, { nullable: true, description: 'New name, 1 to 255 characters; null leaves it unchanged.' })
   @MinLength(1)
   @MaxLength(255)
+  @Visible()
   name?: string | null;
 
   @Field(() => String, { nullable: true, description: 'null clears it.' })

@@ -5,6 +5,7 @@ import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
 import type { ValidationItem } from '../../core/errors';
 import { MAX_TASK_SET_MEMBERS } from '../catalogs/catalogs.inputs';
 import { ApiInput } from '../../core/validation/api-input';
+import { Visible } from '../../core/validation/visible-text';
 import { parseMember } from '../catalogs/task-sets.service';
 import { EvaluationCleanupPolicy, EvaluationItemStatus, EvaluationJobStatus, EvaluationKind } from './evaluations.types';
 
@@ -36,6 +37,7 @@ export class CreateEvaluationRequest {
   @Field(() => String, { description: "The evaluation's name, 1 to 255 characters." })
   @MinLength(1)
   @MaxLength(255)
+  @Visible()
   name: string;
 
   @Field(() => EvaluationKind, { nullable: true, description: 'Default security_task_benchmark.' })

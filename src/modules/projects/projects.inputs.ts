@@ -1,6 +1,7 @@
 import { Matches, MaxLength, MinLength } from 'class-validator';
 import { Field } from 'type-graphql';
 import { ApiInput } from '../../core/validation/api-input';
+import { Visible } from '../../core/validation/visible-text';
 import { SLUG_PATTERN } from '../workspaces/workspaces.inputs';
 
 @ApiInput('CreateProjectInput', { example: { key: 'prompt-leaks', name: 'Prompt leaks', description: 'System-prompt extraction studies' }, description: 'A new project.' })
@@ -8,6 +9,7 @@ export class CreateProjectInput {
   @Field(() => String, { description: 'Display name, 1 to 255 characters.' })
   @MinLength(1)
   @MaxLength(255)
+  @Visible()
   name: string;
 
   @Field(() => String, { description: 'Unique project key in the workspace (URL slug, 3 to 100 characters).' })

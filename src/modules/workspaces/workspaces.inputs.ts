@@ -1,6 +1,7 @@
 import { Matches, MaxLength, MinLength } from 'class-validator';
 import { Field } from 'type-graphql';
 import { ApiInput } from '../../core/validation/api-input';
+import { Visible } from '../../core/validation/visible-text';
 
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const SLUG_MESSAGE = 'must be a URL slug: lower-case letters, digits and single hyphens';
@@ -16,6 +17,7 @@ export class CreateWorkspaceInput {
   @Field(() => String, { description: 'Display name, 3 to 100 characters.' })
   @MinLength(3)
   @MaxLength(100)
+  @Visible()
   name: string;
 
   @Field(() => String, { nullable: true, description: 'Description, at most 1000 characters.' })
@@ -41,5 +43,6 @@ export class UpdateWorkspaceInput {
   @Field(() => String, { nullable: true, description: 'New display name, 3 to 100 characters; null leaves it unchanged.' })
   @MinLength(3)
   @MaxLength(100)
+  @Visible()
   name?: string | null;
 }

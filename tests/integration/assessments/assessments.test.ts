@@ -123,6 +123,8 @@ describe('create assessment (spec 11)', () => {
     const res = await runOperation(api, 'CreateAssessment', { org: owner.orgKey, workspace: 'default', input: { name: 'gql', attack_manifest: [{ a: 1 }] } }, owner.token);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.create_assessment).toMatchObject({ name: 'gql', status: 'pending', attack_manifest: [{ a: 1 }], created_by_user: { id: owner.id } });
+    const blank = await rest(api, 'POST', BASE, { token: owner.token, body: { name: ' \u200b ' } });
+    expect([blank.status, blank.body.errors]).toEqual([422, [{ loc: ['body', 'name'], msg: 'must contain a visible character, not only spaces or invisible characters', type: 'value_error' }]]);
     const bad = await runOperation(api, 'CreateAssessment', { org: owner.orgKey, workspace: 'default', input: { name: '' } }, owner.token);
     expect(bad.body.errors![0].extensions).toMatchObject({ status: 422, errors: [expect.objectContaining({ loc: ['input', 'name'], type: 'string_too_short' })] });
   });

@@ -76,6 +76,19 @@ describe('POST ORG/ws (create workspace)', () => {
     expect(res.body.errors).toEqual([expect.objectContaining({ loc, type })]);
   });
 
+  it('refuses a name of spaces or invisible characters with 422 at body.name, on workspaces and projects alike', async () => {
+    const expected = [{ loc: ['body', 'name'], msg: 'must contain a visible character, not only spaces or invisible characters', type: 'value_error' }];
+    const existing = await createWorkspace(owner);
+    for (const name of ['   ', '\u200b\u200b\u200b', '\u00a0\u2003\u200e\ufeff']) {
+      const created = await rest(api, 'POST', `${ORG}/ws`, { token: owner.token, body: { key: uniqueKey(), name } });
+      const updated = await rest(api, 'PUT', `${ORG}/ws/${existing.key}`, { token: owner.token, body: { name } });
+      const project = await rest(api, 'POST', `${ORG}/ws/${existing.key}/projects`, { token: owner.token, body: { key: uniqueKey('p'), name } });
+      for (const res of [created, updated, project]) expect([res.status, res.body.errors]).toEqual([422, expected]);
+    }
+    // Spaces around visible text are a name.
+    expect((await rest(api, 'POST', `${ORG}/ws`, { token: owner.token, body: { key: uniqueKey(), name: ' a b ' } })).status).toBe(201);
+  });
+
   it('answers 409 already_exists_error for a key taken in the organization', async () => {
     const existing = await createWorkspace(owner);
     const res = await rest(api, 'POST', `${ORG}/ws`, { token: contributor.token, body: { key: existing.key, name: 'Again' } });
