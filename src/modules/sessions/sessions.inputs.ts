@@ -174,11 +174,30 @@ export class TranscriptMessageInput {
 /** Messages one transcript append may carry. */
 export const MAX_APPEND_MESSAGES = 1000;
 
+/** The ids a request gives its messages are unique among them (one stored before is 409, as any taken id). */
+function UniqueMessageIds(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'uniqueMessageIds',
+      validator: {
+        validate: (value) => {
+          if (!Array.isArray(value)) return true;
+          const ids = value.map((message: { id?: unknown } | null) => message?.id).filter((id) => typeof id === 'string');
+          return new Set(ids).size === ids.length;
+        },
+        defaultMessage: () => 'message ids must be unique within the request',
+      },
+    },
+    { ...options, context: { type: 'value_error' } },
+  );
+}
+
 @ApiInput('TranscriptAppendRequest', { example: { messages: [{ role: 'user', content: 'Why does the build fail?' }, { role: 'assistant', content: 'The lockfile is stale.', usage: { input_tokens: 812, output_tokens: 64 } }] }, description: 'Messages to append to a transcript.' })
 export class TranscriptAppendRequest {
-  @Field(() => [TranscriptMessageInput], { description: 'The messages, 1 to 1000, appended in order.' })
+  @Field(() => [TranscriptMessageInput], { description: 'The messages, 1 to 1000, appended in order; the ids given unique among them.' })
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_APPEND_MESSAGES)
+  @UniqueMessageIds()
   @ValidateNested({ each: true })
   messages: TranscriptMessageInput[];
 

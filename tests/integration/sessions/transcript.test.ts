@@ -116,6 +116,14 @@ describe('transcript append', () => {
       body: { messages: [{ role: 'user', content: 'b', id: 'dup' }] },
     });
     expect(res.status).toBe(409);
+    // Twice in one request: 422 at the messages, nothing stored.
+    const twice = await rest(api, 'POST', `${path}/${session.id}/transcript`, {
+      token: roles.contributor.token,
+      body: { messages: [{ role: 'user', content: 'c', id: 'twice' }, { role: 'assistant', content: 'd' }, { role: 'user', content: 'e', id: 'twice' }] },
+    });
+    expect([twice.status, twice.body.errors]).toEqual([422, [{ loc: ['body', 'messages'], msg: 'message ids must be unique within the request', type: 'value_error' }]]);
+    const stored = await rest(api, 'GET', `${path}/${session.id}/transcript`, { token: roles.contributor.token });
+    expect(stored.body.messages.map((message: { id: string }) => message.id)).toEqual(['dup']);
   });
 });
 
