@@ -1,7 +1,11 @@
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 
-/** A character that shows: not whitespace (any kind), not a format character (zero-width space, joiners, direction marks). */
-const VISIBLE = /[^\p{White_Space}\p{Cf}]/u;
+/**
+ * A character that shows: not whitespace (any kind), a format character (zero-width space, joiners, direction
+ * marks), a control character, a combining mark (which shows only on another), nor a blank letter (the Hangul
+ * fillers, the blank braille pattern).
+ */
+const VISIBLE = /[^\p{White_Space}\p{Cf}\p{Cc}\p{M}\u115f\u1160\u2800\u3164\uffa0]/u;
 
 /**
  * A display name holds at least one visible character (422 `value_error`

@@ -57,14 +57,14 @@ export class LoginInput {
 @ApiInput('ForgotPasswordInput', { description: 'The address to mail a password reset link to.' })
 export class ForgotPasswordInput {
   @Field(() => String, { description: "The account's e-mail address." })
-  @EmailAddress()
+  @EmailAddress('lookup')
   email: string;
 }
 
 @ApiInput('ResetPasswordInput', { description: 'A reset token and the new password.' })
 export class ResetPasswordInput {
   @Field(() => String, { description: "The account's e-mail address." })
-  @EmailAddress()
+  @EmailAddress('lookup')
   email: string;
 
   @Field(() => String, { description: 'The new password: at least 8 characters, not only whitespace, not a common password.' })
@@ -86,6 +86,6 @@ export class VerifyEmailInput {
 @ApiInput('ResendVerificationInput', { description: 'The address to mail a new verification link to.' })
 export class ResendVerificationInput {
   @Field(() => String, { description: "The account's e-mail address." })
-  @EmailAddress()
+  @EmailAddress('lookup')
   email: string;
 }

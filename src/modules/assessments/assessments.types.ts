@@ -203,7 +203,7 @@ export class MediaSource {
   @Field(() => String, { nullable: true, description: "The media's MIME type; null when not given." })
   media_type: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Where the bytes are (ref `url`); never a `data:` URL; null otherwise.' })
+  @Field(() => String, { nullable: true, description: 'Where the bytes are (ref `url`); never a `data:`, `javascript:` or `vbscript:` URL (refused since 2026-11-28; rows stored before may hold one); null otherwise.' })
   url: string | null;
 }
 

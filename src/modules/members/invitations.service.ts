@@ -106,7 +106,8 @@ export async function inviteMember(ctx: AppContext, orgKey: string, input: Invit
     const made = await InvitationModel.findAll({
       attributes: ['created_at'],
       where: { organization_id: org.id, created_at: { [Op.gt]: hourAgo } },
-      order: [['created_at', 'ASC']],
+      // The cap-th newest: the one whose hour ending frees a place.
+      order: [['created_at', 'DESC']],
       limit: 1,
       offset: cap - 1,
       transaction,

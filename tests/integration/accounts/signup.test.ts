@@ -120,16 +120,12 @@ describe('POST /auth/signup', () => {
     // The ASCII address is the real owner's to sign up with; a domain in its xn-- form is ASCII.
     expect((await rest(api, 'POST', '/auth/signup', { body: { email: `${local}@example.test`, password: PASSWORD } })).status).toBe(201);
     expect((await rest(api, 'POST', '/auth/signup', { body: { email: `${local}@xn--bcher-kva.example`, password: PASSWORD } })).status).toBe(201);
-    // And the other routes that take an address, invitations included.
+    // An invitation names a new address too. Routes that only look an account up (mail goes to the stored
+    // address) take any well-formed one, so an account made before the rule can still recover itself.
     const owner = await createUser();
-    for (const [path, body, token] of [
-      ['/auth/forgot-password', { email: kelvin }, undefined],
-      ['/auth/resend-verification', { email: kelvin }, undefined],
-      [`/org/${owner.orgKey}/members`, { email: kelvin, role: 'reader' }, owner.token],
-    ] as const) {
-      const res = await rest(api, 'POST', path, { body, token });
-      expect([path, res.status, res.body.errors?.[0]?.loc]).toEqual([path, 422, ['body', 'email']]);
-    }
+    const invited = await rest(api, 'POST', `/org/${owner.orgKey}/members`, { body: { email: kelvin, role: 'reader' }, token: owner.token });
+    expect([invited.status, invited.body.errors?.[0]?.loc]).toEqual([422, ['body', 'email']]);
+    for (const path of ['/auth/forgot-password', '/auth/resend-verification']) expect((await rest(api, 'POST', path, { body: { email: kelvin } })).status).toBe(202);
   });
 
   it('rejects a taken username with 409 already_exists_error', async () => {

@@ -202,6 +202,14 @@ describe('POST ORG/members (invite)', () => {
     expect([over.status, over.body.type]).toEqual([429, 'usage_limit_exceeded_error']);
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(3500);
     expect(await outboxOf(fresh)).toHaveLength(0);
+    // Retry-After counts to when the oldest of the hour's invitations ages out (59 minutes old: about a minute).
+    await InvitationModel.sequelize!.query(
+      "UPDATE invitations SET created_at = now() - interval '59 minutes' WHERE id = (SELECT id FROM invitations WHERE organization_id = (SELECT id FROM organizations WHERE key = $1) ORDER BY created_at LIMIT 1)",
+      { bind: [org] },
+    );
+    const soon = await invite(fresh);
+    expect(soon.status).toBe(429);
+    expect(Number(soon.headers.get('retry-after'))).toBeLessThanOrEqual(61);
     // An hour later (the oldest invitation made over an hour ago), one more may be made.
     await InvitationModel.sequelize!.query(
       "UPDATE invitations SET created_at = now() - interval '61 minutes' WHERE id = (SELECT id FROM invitations WHERE organization_id = (SELECT id FROM organizations WHERE key = $1) ORDER BY created_at LIMIT 1)",
