@@ -222,7 +222,7 @@ export async function generateProjectReport(ctx: AppContext, org: string, ws: st
     top_findings: topFindings,
   };
   const markdown = [
-    `# Red-team report: ${project.name}`,
+    `# Red-team report: ${markdownText(project.name)}`,
     '',
     `Risk level: **${level}** (highest assessment risk score ${fixed(row.max_risk_score, 2)} of 10).`,
     '',
@@ -237,7 +237,7 @@ export async function generateProjectReport(ctx: AppContext, org: string, ws: st
     '',
     '| Assessment | Status | Risk score | ASR | Attacks |',
     '|---|---|---|---|---|',
-    ...assessments.map((item) => `| ${item.name.replace(/\|/g, '\\|')} | ${item.status} | ${fixed(item.risk_score, 2)} | ${fixed(item.overall_asr, 3)} | ${item.total_attacks} |`),
+    ...assessments.map((item) => `| ${markdownText(item.name)} | ${item.status} | ${fixed(item.risk_score, 2)} | ${fixed(item.overall_asr, 3)} | ${item.total_attacks} |`),
     '',
     '## Top findings',
     '',
@@ -245,7 +245,7 @@ export async function generateProjectReport(ctx: AppContext, org: string, ws: st
     '|---|---|---|---|---|---|',
     ...topFindings.map(
       (item) =>
-        `| ${item.severity} | ${item.attack_name.replace(/\|/g, '\\|')} | ${item.goal_category.replace(/\|/g, '\\|')} | ${item.best_score.toFixed(2)} | ${item.is_jailbreak ? 'yes' : 'no'} | ${item.assessment_name.replace(/\|/g, '\\|')} |`,
+        `| ${item.severity} | ${markdownText(item.attack_name)} | ${markdownText(item.goal_category)} | ${item.best_score.toFixed(2)} | ${item.is_jailbreak ? 'yes' : 'no'} | ${markdownText(item.assessment_name)} |`,
     ),
     '',
   ].join('\n');
@@ -256,4 +256,12 @@ export async function generateProjectReport(ctx: AppContext, org: string, ws: st
     total_assessments: row.total_assessments,
     risk_level: level,
   };
+}
+
+/**
+ * A name as text inside one line of the report: line breaks become spaces (a name cannot end a table row or start
+ * a heading), and every character markdown or HTML gives a meaning is escaped (no link, image, tag or emphasis).
+ */
+function markdownText(text: string): string {
+  return text.replace(/[\r\n\u2028\u2029]+/g, ' ').replace(/[\\`*_{}[\]()<>#+\-.!|~&]/g, '\\$&');
 }

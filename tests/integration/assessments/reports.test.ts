@@ -148,6 +148,22 @@ describe('project findings, summary and generated report', () => {
     expect(res.body.top_findings.map((item: any) => item.severity)).toEqual(['critical', 'high', 'high', 'medium', 'low']);
   });
 
+  it('keeps names inside their line and cell of the markdown report: no heading, row, image or tag from a name', async () => {
+    const project = (await rest(api, 'POST', `${WS}/projects`, { token: owner.token, body: { key: 'inject', name: 'P\n\n<img src=x onerror=alert(1)>\n# Fake' } })).body;
+    const id = await createAssessment({ name: 'evil | name\n## Injected\n| a | b |' }, { project_id: project.id });
+    await ingest(id, [{ attack_name: 'pair\r\n# H1\u2028x', best_score: 0.95, is_jailbreak: true }, { attack_name: '![img](http://evil/x)', best_score: 0.8 }]);
+    const report = await rest(api, 'POST', `${AIRT}/projects/${project.key}/reports/generate`, { token: owner.token, body: { format: 'markdown' } });
+    expect(report.status).toBe(200);
+    const lines = (report.body.content as string).split('\n');
+    // Headings are the report's own; every table row has its six or five cells; no tag or image is left live.
+    expect(lines.filter((line) => line.startsWith('#'))).toEqual([lines[0], '## Summary', '## Assessments', '## Top findings']);
+    expect(lines[0]).toBe('# Red-team report: P \\<img src=x onerror=alert\\(1\\)\\> \\# Fake');
+    expect(report.body.content).not.toMatch(/(^|[^\\])!\[|(^|[^\\])<img|\u2028|\r/);
+    for (const line of lines.filter((text) => text.startsWith('| ') && !text.startsWith('| Assessment') && !text.startsWith('| Severity'))) {
+      expect(line.split(/(?<!\\)\|/).length - 2).toBeGreaterThanOrEqual(5);
+    }
+  });
+
   it('sums trials past 2^31 in the summary and the generated report (never an integer overflow)', async () => {
     const project = (await rest(api, 'POST', `${WS}/projects`, { token: owner.token, body: { key: 'many-trials', name: 'Many trials' } })).body;
     const id = await createAssessment({ name: 'Long sweep' }, { project_id: project.id });

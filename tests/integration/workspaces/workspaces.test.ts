@@ -79,7 +79,7 @@ describe('POST ORG/ws (create workspace)', () => {
   it('refuses a name of spaces or invisible characters with 422 at body.name, on workspaces and projects alike', async () => {
     const expected = [{ loc: ['body', 'name'], msg: 'must contain a visible character, not only spaces or invisible characters', type: 'value_error' }];
     const existing = await createWorkspace(owner);
-    for (const name of ['   ', '\u200b\u200b\u200b', '\u00a0\u2003\u200e\ufeff']) {
+    for (const name of ['   ', '\u200b\u200b\u200b', '\u00a0\u2003\u200e\ufeff', '\u0001\u0001\u0001', '\u3164\u3164\u3164', '\u0301\u0301\u0301']) {
       const created = await rest(api, 'POST', `${ORG}/ws`, { token: owner.token, body: { key: uniqueKey(), name } });
       const updated = await rest(api, 'PUT', `${ORG}/ws/${existing.key}`, { token: owner.token, body: { name } });
       const project = await rest(api, 'POST', `${ORG}/ws/${existing.key}/projects`, { token: owner.token, body: { key: uniqueKey('p'), name } });
