@@ -93,10 +93,14 @@ export async function inviteMember(ctx: AppContext, orgKey: string, input: Invit
     const fields = { role: input.role, invited_by: access.viewer.user.id, expires_at: new Date(Date.now() + INVITATION_TTL_MS) };
     // Locked, so a decline or revoke landing meanwhile waits and then applies to the refreshed row (or, once committed, is seen here).
     const pending = await InvitationModel.findOne({ where: { organization_id: org.id, email, status: 'pending' }, transaction, lock: transaction.LOCK.UPDATE });
-    if (pending) {
-      const mail = pending.updated_at.getTime() <= Date.now() - INVITATION_REMAIL_AFTER_MS;
-      return { invitation: await pending.update(fields, { transaction }), org, mail };
-    }
+    // One mail to an address per INVITATION_REMAIL_AFTER_MS of quiet: none while any of its invitations here
+    // (this pending one, or one revoked or declined) changed within it.
+    const recent = await InvitationModel.findOne({
+      attributes: ['id'],
+      where: { organization_id: org.id, email, updated_at: { [Op.gt]: new Date(Date.now() - INVITATION_REMAIL_AFTER_MS) } },
+      transaction,
+    });
+    if (pending) return { invitation: await pending.update(fields, { transaction }), org, mail: !recent };
     const cap = Math.max(maxMembers(org), MIN_PENDING_INVITATIONS);
     const open = await InvitationModel.count({ where: { organization_id: org.id, status: 'pending', expires_at: { [Op.gt]: new Date() } }, transaction });
     if (open >= cap) throw new ConflictError(`The organization already has ${open} pending invitations; revoke some or wait for answers`);
@@ -113,12 +117,6 @@ export async function inviteMember(ctx: AppContext, orgKey: string, input: Invit
       transaction,
     });
     if (made.length) throw new RateLimitedError(Math.max(1, Math.ceil((made[0].created_at.getTime() + INVITATIONS_WINDOW_MS - Date.now()) / 1000)));
-    // One mail to an address per INVITATION_REMAIL_AFTER_MS, whatever became of the invitation it was for (revoked, declined).
-    const recent = await InvitationModel.findOne({
-      attributes: ['id'],
-      where: { organization_id: org.id, email, updated_at: { [Op.gt]: new Date(Date.now() - INVITATION_REMAIL_AFTER_MS) } },
-      transaction,
-    });
     return { invitation: await InvitationModel.create({ organization_id: org.id, email, ...fields }, { transaction }), org, mail: !recent };
   });
   const inviter = access.viewer.user.username;
