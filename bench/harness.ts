@@ -85,11 +85,14 @@ export async function spawnService(url: string, workers: number): Promise<{ base
   }
   // One worker answering does not mean all of them listen yet.
   await new Promise((resolve) => setTimeout(resolve, 2000));
+  // The primary and its workers, found once (the RSS sampler reads only their files, not every process's: reading all
+  // of /proc ten times a second took CPU from the service on a two-core machine).
+  const pids = procStats()
+    .filter(({ pid, fields }) => pid === child.pid || Number(fields[1]) === child.pid)
+    .map(({ pid }) => pid);
   /** The primary and its workers: CPU seconds and RSS bytes of each. */
   const tree = () =>
-    procStats()
-      .filter(({ pid, fields }) => pid === child.pid || Number(fields[1]) === child.pid)
-      .map(({ fields }) => ({ cpu: (Number(fields[11]) + Number(fields[12])) / 100, rss: Number(fields[21]) * 4096 }));
+    procStats(pids).map(({ fields }) => ({ cpu: (Number(fields[11]) + Number(fields[12])) / 100, rss: Number(fields[21]) * 4096 }));
   return {
     base,
     cpuSeconds: () => tree().reduce((sum, item) => sum + item.cpu, 0),
@@ -102,11 +105,9 @@ export async function spawnService(url: string, workers: number): Promise<{ base
   };
 }
 
-/** Every process's /proc/<pid>/stat: its command name and the fields after it (state first); processes that ended meanwhile left out. */
-export function procStats(): { pid: number; command: string; fields: string[] }[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
+/** Each process's /proc/<pid>/stat (every process's, or those of `pids`): its command name and the fields after it (state first); processes that ended meanwhile left out. */
+export function procStats(pids?: number[]): { pid: number; command: string; fields: string[] }[] {
+  return (pids?.map(String) ?? fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)))
     .flatMap((pid) => {
       try {
         const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
