@@ -1,8 +1,8 @@
-import crypto from 'node:crypto';
 import type { AppContext } from '../core/context';
 import { expirySweep } from '../core/background';
 import { ConflictError, validationFailure, type AppError } from '../core/errors';
 import { plainQuery } from '../db/hot';
+import { serverMac } from '../modules/accounts/jwt';
 
 /**
  * `Idempotency-Key` on REST POSTs, as the best-known payment APIs define
@@ -48,10 +48,12 @@ function credentialOf(ctx: AppContext): string | null {
  * What makes two requests "the same": method, path, query string and the
  * body's bytes as sent (a client's retry resends them; an empty body and
  * one that is not JSON differ, and no value is serialised again, however
- * deep).
+ * deep). Kept 24 hours, so keyed (serverMac): a plain hash of a body that
+ * holds a secret's value would let anyone who reads the table confirm a
+ * guess of it.
  */
 export function fingerprintOf(method: string, url: URL, body: Buffer): string {
-  return crypto.createHash('sha256').update(`${method} ${url.pathname}${url.search}\n`).update(body).digest('base64url');
+  return serverMac('idempotency-fingerprint', `${method} ${url.pathname}${url.search}\n`, body);
 }
 
 /** Takes `key` for this request, or answers why not (replay, 422, 409); null when the header does not apply. */

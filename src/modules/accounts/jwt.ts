@@ -35,11 +35,16 @@ export function jwtSecret(): crypto.KeyObject {
 
 /**
  * A MAC by this server, for values it hands out and later checks (signed
- * download links, the device page's CSRF tokens): HMAC-SHA-256 under the JWT
- * secret, separated by `purpose` so one kind of value never passes for another.
+ * download links, the device page's CSRF tokens) and for digests of what
+ * clients sent that it keeps (idempotency fingerprints: unkeyed, one would
+ * let a guessed body, a secret's value, be confirmed): HMAC-SHA-256 under
+ * the JWT secret, separated by `purpose` so one kind of value never passes
+ * for another. `message` is MACed as its parts in turn.
  */
-export function serverMac(purpose: string, message: string): string {
-  return crypto.createHmac('sha256', jwtSecret()).update(`${purpose}\n${message}`).digest('base64url');
+export function serverMac(purpose: string, ...message: (string | Uint8Array)[]): string {
+  const mac = crypto.createHmac('sha256', jwtSecret()).update(`${purpose}\n`);
+  for (const part of message) mac.update(part);
+  return mac.digest('base64url');
 }
 
 export function signAccessToken(user: { id: string; token_version: number }): string {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { database } from '../../../src/db/database';
 import { claimKey, settleKey } from '../../../src/http/idempotency';
+import { serverMac } from '../../../src/modules/accounts/jwt';
 import { createUser, type TestUser } from '../../factories/accounts';
 import { rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
@@ -42,6 +43,17 @@ it('replays the first reply to a retry with the same key and body, without runni
   expect(await workspaceCount(owner.orgKey, body.key)).toBe(1);
   // Without a key, the same request runs again (and conflicts).
   expect((await createWorkspace(owner, null, body)).status).toBe(409);
+});
+
+it('keeps a keyed fingerprint of the request, not a plain hash that would confirm a guessed body (a secret value)', async () => {
+  const key = newKey();
+  const body = { key: `ws-${key.slice(0, 8)}`, name: 'Fingerprinted' };
+  expect((await createWorkspace(owner, key, body)).status).toBe(201);
+  const [rows] = await database().query('SELECT fingerprint FROM idempotency_keys WHERE key = $key', { bind: { key } });
+  const kept = (rows as { fingerprint: string }[])[0].fingerprint;
+  const request = [`POST /api/v1/org/${owner.orgKey}/ws\n`, JSON.stringify(body)];
+  expect(kept).toBe(serverMac('idempotency-fingerprint', ...request));
+  expect(kept).not.toBe(crypto.createHash('sha256').update(request.join('')).digest('base64url'));
 });
 
 it('answers 422 to the key reused with another request', async () => {
