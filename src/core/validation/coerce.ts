@@ -101,7 +101,7 @@ function checkScalar(type: GraphQLScalarType, value: unknown, loc: (string | num
     errors.push(typeMismatch(type, loc, value));
     return undefined;
   }
-  // PostgreSQL text and jsonb cannot hold NUL characters: refuse them here, not with a 500 later.
+  // PostgreSQL text and jsonb cannot hold NUL characters (nor JSON a number past a double's range): refuse them here, not with a 500 or a null later.
   const problem = findBadJson(value, loc, 0);
   if (problem) {
     errors.push(problem);
@@ -128,6 +128,8 @@ export function badString(value: string, loc: (string | number)[]): ValidationIt
 
 function findBadJson(value: unknown, loc: (string | number)[], depth: number): ValidationItem | null {
   if (typeof value === 'string') return badString(value, loc);
+  // JSON text past a double's range (`1e400`) parses as Infinity, which JSON.stringify would store as null.
+  if (typeof value === 'number') return Number.isFinite(value) ? null : { loc, msg: 'Input should be a finite number', type: 'float_parsing' };
   if (value === null || typeof value !== 'object') return null;
   if (depth >= MAX_JSON_DEPTH) return { loc, msg: `JSON nested more than ${MAX_JSON_DEPTH} levels deep`, type: 'value_error' };
   if (Array.isArray(value)) {

@@ -44,6 +44,22 @@ describe('assessment reports', () => {
     expect(one.body).toMatchObject({ id: second.body.id, content: null, content_json: { risk: 'low', items: [1, 2] } });
   });
 
+  it('refuses a JSON number past a double\'s range (1e400) with 422 at its place, on REST and GraphQL, instead of storing null', async () => {
+    const id = await createAssessment();
+    const path = `${AIRT}/assessments/${id}/reports`;
+    const huge = await rest(api, 'POST', path, { token: owner.token, rawBody: '{"report_type": "summary", "content_json": {"risk": [1, 1e400]}}' });
+    expect([huge.status, huge.body.errors]).toEqual([422, [expect.objectContaining({ loc: ['body', 'content_json', 'risk', 1], type: 'float_parsing' })]]);
+    const query =
+      'mutation($o: String!, $w: String!, $a: UUID!, $i: AssessmentReportCreateRequest!) { create_assessment_report(org: $o, workspace: $w, assessment_id: $a, input: $i) { id } }';
+    const variables = await rest(api, 'POST', '/graphql', {
+      token: owner.token,
+      rawBody: JSON.stringify({ query, variables: { o: owner.orgKey, w: 'default', a: id, i: { report_type: 'summary', content_json: { risk: 1 } } } }).replace('"risk":1', '"risk":-1e400'),
+    });
+    expect(variables.status).toBe(422);
+    expect(JSON.stringify(variables.body)).toContain('float_parsing');
+    expect((await rest(api, 'GET', path, { token: owner.token })).body).toEqual([]);
+  });
+
   it('refuses a reader (403), bad input (422 with loc), and unknown or foreign ids (404)', async () => {
     const id = await createAssessment();
     const reader = await rest(api, 'POST', `${AIRT}/assessments/${id}/reports`, { token: roles.reader.token, body: { report_type: 'markdown' } });
