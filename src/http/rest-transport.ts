@@ -38,6 +38,7 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
   // The routes whose path holds a secret, under one method name: matched for every request, whatever its method.
   const secretPaths = new RouteTable<RestRoute>();
   for (const { route } of operations) if (route.secretParams) secretPaths.add('ANY', route.path, route);
+  const nearSecret = nearSecretPaths(operations.flatMap(({ route }) => (route.secretParams ? [route] : [])));
   let document: object | undefined;
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void> {
@@ -98,9 +99,31 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
     methodsOf: (path) => allowedMethods(routes, path.slice(REST_BASE.length)),
     loggedPath(path) {
       const secret = path.startsWith(`${REST_BASE}/`) ? secretPaths.match('ANY', path.slice(REST_BASE.length)) : null;
-      return secret ? redactedPath(path, secret.route) : null;
+      return secret ? redactedPath(path, secret.route) : nearSecret(path);
     },
     openApi: () => (document ??= buildOpenApiDocument(schema, router.openAPIDocument as never, operations, [...platform.errorTypes.keys()], platform.bodyRoutes)),
+  };
+}
+
+/**
+ * For a path no route matches that still leads to a secret route's
+ * parameters (a trailing slash, `//`, an encoded or capital letter, a
+ * segment more: a client's slip with the secret in it), the route's fixed
+ * segments and `[redacted]` for the rest; else null.
+ */
+function nearSecretPaths(routes: RestRoute[]): (path: string) => string | null {
+  const lower = (text: string) => text.split('/').filter(Boolean).map((segment) => segment.toLowerCase());
+  const base = lower(REST_BASE);
+  const prefixes = routes.map((route) => {
+    const segments = route.path.split('/').filter(Boolean);
+    return lower(segments.slice(0, segments.findIndex((segment) => segment.startsWith(':'))).join('/'));
+  });
+  return (path) => {
+    const segments = lower(path.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))));
+    if (!base.every((segment, index) => segments[index] === segment)) return null;
+    const rest = segments.slice(base.length);
+    const prefix = prefixes.find((fixed) => rest.length > fixed.length && fixed.every((segment, index) => rest[index] === segment));
+    return prefix ? `${REST_BASE}/${prefix.join('/')}/[redacted]` : null;
   };
 }
 

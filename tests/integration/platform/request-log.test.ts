@@ -59,6 +59,13 @@ describe('the request log line', () => {
       expect(other).toMatchObject({ path: '/api/v1/auth/device/code/[redacted]', status });
       expect(JSON.stringify(other)).not.toContain(grant.device_code);
     }
+    // A path no route matches that still holds it (a trailing slash, `//`, an encoded or capital letter, a segment more).
+    const near = [`code/${grant.device_code}/`, `/code/${grant.device_code}`, `%63ode/${grant.device_code}`, `CODE/${grant.device_code}`, `code/${grant.device_code}/x`];
+    for (const tail of near) {
+      const slip = await logLineOf(() => fetch(`${api.baseUrl}/api/v1/auth/device/${tail}`));
+      expect(slip).toMatchObject({ path: '/api/v1/auth/device/code/[redacted]', status: 404 });
+      expect(JSON.stringify(slip)).not.toContain(grant.device_code);
+    }
     // Other paths are logged as sent, query left out.
     const plain = await logLineOf(() => rest(api, 'GET', `/org/${user.orgKey}/members?page=1`, { token: user.token }));
     expect(plain.path).toBe(`/api/v1/org/${user.orgKey}/members`);
