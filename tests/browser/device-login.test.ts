@@ -113,6 +113,8 @@ it('refuses a form posted without the page\'s CSRF token', async () => {
     body: new URLSearchParams({ action: 'approve', code: grant.user_code, csrf: 'forged' }).toString(),
   });
   expect(res.status).toBe(403);
+  // The refusal sets no new nonce: a cross-site post would otherwise replace the one of the user's open page.
+  expect(res.headers.getSetCookie()).toEqual([]);
   // A nonce planted as the page's cookie (by a sibling site) and echoed in the form is refused too: the form must carry the server's HMAC of it.
   const planted = await fetch(`${api.baseUrl}/login/device`, {
     method: 'POST',

@@ -69,7 +69,8 @@ interface View {
   status: number;
   title: string;
   body: string;
-  csrf: string;
+  /** The page's nonce, set as its cookie; null for a page with no form (the cookie the browser holds is left as it is). */
+  csrf: string | null;
   setCookies?: string[];
 }
 
@@ -99,7 +100,7 @@ ${view.body}
     'Cache-Control': 'no-store',
     'Referrer-Policy': 'no-referrer',
     'X-Frame-Options': 'DENY',
-    'Set-Cookie': [cookie(CSRF_COOKIE, view.csrf), ...(view.setCookies ?? [])],
+    'Set-Cookie': [...(view.csrf === null ? [] : [cookie(CSRF_COOKIE, view.csrf)]), ...(view.setCookies ?? [])],
   });
 }
 
@@ -199,7 +200,9 @@ export const deviceLoginForm: BodyRoute = {
     const code = (form.get('code') ?? '').slice(0, 32);
     const site = call.req.headers['sec-fetch-site'];
     if ((site !== undefined && site !== 'same-origin' && site !== 'none') || !validToken(csrf, form.get('csrf') ?? undefined)) {
-      return render(call, { status: 403, title: 'Device login', body: `<p class="error" role="alert">This form expired or came from another site. Open the page again.</p>`, csrf: newCsrf() });
+      // No new nonce: a cross-site post (which carries no SameSite=Strict cookie) would otherwise replace the one of the
+      // user's open page, and its next form would fail.
+      return render(call, { status: 403, title: 'Device login', body: `<p class="error" role="alert">This form expired or came from another site. Open the page again.</p>`, csrf: null });
     }
     const action = form.get('action');
     if (action === 'signout') {
