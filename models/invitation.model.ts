@@ -34,6 +34,10 @@ export class InvitationModel extends Model {
   @Column(DataType.DATE)
   declare responded_at: Date | null;
 
+  /** When it was last mailed (migration 0073): the re-mail window runs from here. */
+  @Column(DataType.DATE)
+  declare mailed_at: Date | null;
+
   @CreatedAt
   declare created_at: Date;
 

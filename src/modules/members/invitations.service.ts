@@ -90,17 +90,18 @@ export async function inviteMember(ctx: AppContext, orgKey: string, input: Invit
     if (await isMemberAddress(org.id, email, transaction)) {
       throw new AlreadyExistsError('The address belongs to a member of this organization');
     }
-    const fields = { role: input.role, invited_by: access.viewer.user.id, expires_at: new Date(Date.now() + INVITATION_TTL_MS) };
     // Locked, so a decline or revoke landing meanwhile waits and then applies to the refreshed row (or, once committed, is seen here).
     const pending = await InvitationModel.findOne({ where: { organization_id: org.id, email, status: 'pending' }, transaction, lock: transaction.LOCK.UPDATE });
-    // One mail to an address per INVITATION_REMAIL_AFTER_MS of quiet: none while any of its invitations here
-    // (this pending one, or one revoked or declined) changed within it.
+    // One mail to an address per INVITATION_REMAIL_AFTER_MS: none while any of its invitations here (this pending
+    // one, or one revoked or declined since) was mailed within it.
     const recent = await InvitationModel.findOne({
       attributes: ['id'],
-      where: { organization_id: org.id, email, updated_at: { [Op.gt]: new Date(Date.now() - INVITATION_REMAIL_AFTER_MS) } },
+      where: { organization_id: org.id, email, mailed_at: { [Op.gt]: new Date(Date.now() - INVITATION_REMAIL_AFTER_MS) } },
       transaction,
     });
-    if (pending) return { invitation: await pending.update(fields, { transaction }), org, mail: !recent };
+    const mail = !recent;
+    const fields = { role: input.role, invited_by: access.viewer.user.id, expires_at: new Date(Date.now() + INVITATION_TTL_MS), ...(mail ? { mailed_at: new Date() } : {}) };
+    if (pending) return { invitation: await pending.update(fields, { transaction }), org, mail };
     const cap = Math.max(maxMembers(org), MIN_PENDING_INVITATIONS);
     const open = await InvitationModel.count({ where: { organization_id: org.id, status: 'pending', expires_at: { [Op.gt]: new Date() } }, transaction });
     if (open >= cap) throw new ConflictError(`The organization already has ${open} pending invitations; revoke some or wait for answers`);
@@ -117,7 +118,7 @@ export async function inviteMember(ctx: AppContext, orgKey: string, input: Invit
       transaction,
     });
     if (made.length) throw new RateLimitedError(Math.max(1, Math.ceil((made[0].created_at.getTime() + INVITATIONS_WINDOW_MS - Date.now()) / 1000)));
-    return { invitation: await InvitationModel.create({ organization_id: org.id, email, ...fields }, { transaction }), org, mail: !recent };
+    return { invitation: await InvitationModel.create({ organization_id: org.id, email, ...fields }, { transaction }), org, mail };
   });
   const inviter = access.viewer.user.username;
   // Written after the reply, so its timing does not depend on the address either.
