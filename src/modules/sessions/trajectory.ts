@@ -35,7 +35,8 @@ import { contentText, messagesAfter } from './transcript.service';
  *     only when asked for.
  * - `openai`: a bare array of Chat Completions messages ({role, content,
  *   tool_calls [{id, type: "function", function: {name, arguments (JSON
- *   text)}}], tool_call_id}).
+ *   text)}}], tool_call_id}); a `tool` message answering no earlier call
+ *   is a `system` message, as in ATIF (withAnsweredCalls).
  * - `native`: `{session, messages, events}`: the session, its transcript
  *   messages as `GET …/transcript` gives them, and `events` (the service
  *   keeps no events besides messages: always an empty list).
@@ -84,12 +85,28 @@ function argumentsObject(value: unknown): Record<string, unknown> | null {
   return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
 }
 
+/**
+ * Each message with the call it answers: for a `tool` message, its
+ * `tool_call_id` when an earlier assistant message of the trajectory made
+ * that call, else null. A tool message answering no call (none named, or
+ * its call compacted away) reads as a system message in every format:
+ * ATIF's system step, Chat Completions' system message (which refuses a
+ * tool message without its call).
+ */
+function withAnsweredCalls(messages: TrajectoryMessage[]): { message: TrajectoryMessage; answers: string | null }[] {
+  const made = new Set<string>();
+  return messages.map((message) => {
+    if (message.role === 'assistant') for (const call of message.tool_calls ?? []) made.add(call.id);
+    return { message, answers: message.role === 'tool' && message.tool_call_id && made.has(message.tool_call_id) ? message.tool_call_id : null };
+  });
+}
+
 export function toAtif(session: TrajectorySession, messages: TrajectoryMessage[]): Record<string, unknown> {
   const steps: Record<string, unknown>[] = [];
   // The agent step that made each tool call, for the tool message answering it.
   const callers = new Map<string, { observation?: { results: { source_call_id: string; content: string }[] } }>();
   const totals = { prompt: 0, completion: 0, cached: 0, cost: 0, costed: false };
-  for (const message of messages) {
+  for (const { message, answers } of withAnsweredCalls(messages)) {
     const text = contentText(message.content);
     const structured = message.content !== null && typeof message.content !== 'string';
     const extra: Record<string, unknown> & { raw_tool_arguments?: Record<string, unknown> } = {
@@ -97,10 +114,10 @@ export function toAtif(session: TrajectorySession, messages: TrajectoryMessage[]
       ...(message.is_summary ? { is_summary: true } : {}),
       seq: message.seq,
     };
-    if (message.role === 'tool' && message.tool_call_id && callers.has(message.tool_call_id)) {
-      const caller = callers.get(message.tool_call_id)!;
+    if (answers !== null) {
+      const caller = callers.get(answers)!;
       caller.observation ??= { results: [] };
-      caller.observation.results.push({ source_call_id: message.tool_call_id, content: text });
+      caller.observation.results.push({ source_call_id: answers, content: text });
       continue;
     }
     const source = message.role === 'user' ? 'user' : message.role === 'assistant' ? 'agent' : 'system';
@@ -153,8 +170,8 @@ export function toAtif(session: TrajectorySession, messages: TrajectoryMessage[]
 }
 
 export function toOpenAiMessages(messages: TrajectoryMessage[]): Record<string, unknown>[] {
-  return messages.map((message) => ({
-    role: ['user', 'assistant', 'system', 'tool'].includes(message.role) ? message.role : 'user',
+  return withAnsweredCalls(messages).map(({ message, answers }) => ({
+    role: message.role === 'tool' ? (answers === null ? 'system' : 'tool') : ['user', 'assistant', 'system'].includes(message.role) ? message.role : 'user',
     content: typeof message.content === 'string' || message.content === null ? message.content : contentText(message.content),
     ...(message.tool_calls?.length
       ? {
@@ -165,7 +182,7 @@ export function toOpenAiMessages(messages: TrajectoryMessage[]): Record<string, 
           })),
         }
       : {}),
-    ...(message.tool_call_id ? { tool_call_id: message.tool_call_id } : {}),
+    ...(answers === null ? {} : { tool_call_id: answers }),
   }));
 }
 

@@ -98,6 +98,31 @@ describe('GET WS/sessions/{id}/trajectory', () => {
     expect(openai.body[1].tool_calls.map((call: any) => call.function.arguments)).toEqual(['{"cmd": "ls"}', 'not json', '[1, 2]', '{}', 'text']);
   });
 
+  it('reads a tool message answering no earlier call (none named, or its call compacted away) as a system message, in ATIF and OpenAI alike', async () => {
+    const session = await saveSession(api, owner, { agent: 'coder', model: 'model-x' });
+    await appendMessages(api, owner, session.id, [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: 'calling', tool_calls: [{ id: 'gone', name: 'bash', arguments: { cmd: 'ls' } }] },
+      { role: 'tool', tool_call_id: 'gone', content: 'a.txt' },
+      { role: 'tool', content: 'no call named' },
+      { role: 'assistant', content: 'next', tool_calls: [{ id: 'kept', name: 'bash', arguments: {} }] },
+      { role: 'tool', tool_call_id: 'kept', content: 'b.txt' },
+      { role: 'tool', tool_call_id: 'later', content: 'answers a call made after it' },
+      { role: 'assistant', content: 'late call', tool_calls: [{ id: 'later', name: 'bash', arguments: {} }] },
+    ]);
+    // The user message and the call it answers compacted away.
+    expect((await rest(api, 'POST', `${WS}/${session.id}/transcript/compact`, { token: owner.token, body: { up_to_seq: 2, summary: { role: 'user', content: 'Summary.' } } })).status).toBe(200);
+    const openai = await rest(api, 'GET', `${WS}/${session.id}/trajectory`, { token: owner.token, query: { format: 'openai' } });
+    expect(openai.body.map((message: any) => [message.role, message.tool_call_id ?? null])).toEqual([
+      ['system', null], ['system', null], ['assistant', null], ['tool', 'kept'], ['system', null], ['assistant', null], ['user', null],
+    ]);
+    const atif = await rest(api, 'GET', `${WS}/${session.id}/trajectory`, { token: owner.token });
+    expect(atifProblems(atif.body)).toEqual([]);
+    expect(atif.body.steps.map((step: any) => [step.source, step.observation?.results.map((result: any) => result.source_call_id) ?? null])).toEqual([
+      ['system', null], ['system', null], ['agent', ['kept']], ['system', null], ['agent', null], ['user', null],
+    ]);
+  });
+
   it('refuses ATIF for a transcript without messages (ATIF needs a step: 422 at query.format); openai and native answer it empty', async () => {
     const empty = await saveSession(api, owner, { agent: 'coder', model: 'model-x' });
     const atif = await rest(api, 'GET', `${WS}/${empty.id}/trajectory`, { token: owner.token });
