@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import type { Engine } from '../core/graphql-sql/engine';
 import { requireViewer, type RestRequest } from '../core/context';
+import { resolveOrg, resolveWorkspace } from '../core/tenancy/tenant-scope';
 import { MethodNotAllowedError, NotFoundError, reportError, toEnvelope, type AppError } from '../core/errors';
 import { buildOpenApiDocument } from './openapi';
 import { platform } from '../modules';
@@ -63,7 +64,12 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
     const key = method === 'POST' ? headerValue(req, 'idempotency-key') : null;
     const claim = key === null ? null : await claimKey(ctx, key, fingerprintOf(method, url, body.raw));
     if (claim?.kind === 'refused') return sendError(res, claim.error);
-    if (claim?.kind === 'replay') return sendText(res, claim.reply.status, claim.reply.body, { ...claim.reply.headers, 'Idempotent-Replayed': 'true' });
+    if (claim?.kind === 'replay') {
+      // Only to a caller who still reaches the route's tenant: one removed from the organization (or whose workspace
+      // is gone) gets the 404 the route would give, not a day of replays.
+      if (org) await (workspace ? resolveWorkspace(ctx, org, workspace) : resolveOrg(ctx, org));
+      return sendText(res, claim.reply.status, claim.reply.body, { ...claim.reply.headers, 'Idempotent-Replayed': 'true' });
+    }
     let kept: KeptReply | null = null;
     try {
       const reply = await router.run(plan, ctx, match.params);

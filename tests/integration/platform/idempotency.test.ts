@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { database } from '../../../src/db/database';
 import { claimKey, settleKey } from '../../../src/http/idempotency';
 import { serverMac } from '../../../src/modules/accounts/jwt';
-import { createUser, type TestUser } from '../../factories/accounts';
+import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
 
@@ -54,6 +54,19 @@ it('keeps a keyed fingerprint of the request, not a plain hash that would confir
   const request = [`POST /api/v1/org/${owner.orgKey}/ws\n`, JSON.stringify(body)];
   expect(kept).toBe(serverMac('idempotency-fingerprint', ...request));
   expect(kept).not.toBe(crypto.createHash('sha256').update(request.join('')).digest('base64url'));
+});
+
+it('replays only to a caller who still reaches the tenant: removed from the organization, the retry is 404', async () => {
+  const roles = await createOrgWithRoles();
+  const key = newKey();
+  const body = { key: `p-${key.slice(0, 8)}`, name: 'Made before leaving' };
+  const create = () =>
+    rest(api, 'POST', `/org/${roles.orgKey}/ws/default/projects`, { token: roles.contributor.token, body, headers: { 'Idempotency-Key': key } });
+  expect((await create()).status).toBe(201);
+  expect((await create()).headers.get('idempotent-replayed')).toBe('true');
+  expect((await rest(api, 'DELETE', `/org/${roles.orgKey}/members/${roles.contributor.id}`, { token: roles.owner.token })).status).toBe(200);
+  const after = await create();
+  expect([after.status, after.body.type, after.headers.get('idempotent-replayed')]).toEqual([404, 'not_found_error', null]);
 });
 
 it('answers 422 to the key reused with another request', async () => {
