@@ -518,10 +518,29 @@ class WireReader {
     return this.reader.pos;
   }
 
+  /**
+   * A tag or a length: a varint of at most 32 bits. protobufjs's uint32
+   * keeps the low 32 bits of a longer one (a length of 2^32 + 2 read as 2,
+   * and the bytes after it read as fields), which is malformed here.
+   */
+  private varint32(): number {
+    const reader = this.reader;
+    const start = reader.pos;
+    const value = reader.uint32();
+    if (reader.pos - start > 4 && (reader.pos - start > 5 || this.buffer[start + 4] > 0x0f)) throw new MalformedExportError('a tag or length past 32 bits');
+    return value;
+  }
+
+  /** Skips a field of a wire type, a length-delimited one by its length read as varint32 reads it. */
+  private skip(wireType: number): void {
+    if (wireType === LENGTH_DELIMITED) this.reader.pos = this.end(wireType);
+    else this.reader.skipType(wireType);
+  }
+
   /** The end of the length-delimited field whose length comes next. */
   private end(wireType: number): number {
     if (wireType !== LENGTH_DELIMITED) throw new MalformedExportError(`wire type ${wireType} where a message, string or bytes were expected`);
-    const end = this.reader.uint32() + this.reader.pos;
+    const end = this.varint32() + this.reader.pos;
     if (end > this.reader.len) throw new MalformedExportError('a field runs past the end of the export');
     return end;
   }
@@ -537,9 +556,14 @@ class WireReader {
     if (this.reader.pos !== end) throw new MalformedExportError('a field runs past its message');
   }
 
+  /** A string field, its length read by varint32 and held to the export (protobufjs's reader cuts one past the end short). */
   private string(wireType: number): string {
     if (wireType !== LENGTH_DELIMITED) throw new MalformedExportError(`wire type ${wireType} where a string was expected`);
-    return this.reader.string();
+    const end = this.end(wireType);
+    const start = this.reader.pos;
+    this.reader.pos = end;
+    // Buffer's own utf8Slice, as protobufjs reads strings: toString's argument handling costs more than the slice for short strings.
+    return (this.buffer as Buffer & { utf8Slice(start: number, end: number): string }).utf8Slice(start, end);
   }
 
   /**
@@ -600,9 +624,9 @@ class WireReader {
     const reader = this.reader;
     const field = this.fields.request.resourceSpans;
     while (reader.pos < reader.len) {
-      const tag = reader.uint32();
+      const tag = this.varint32();
       if (tag >>> 3 === field) this.resourceSpans(this.end(tag & 7), reading);
-      else reader.skipType(tag & 7);
+      else this.skip(tag & 7);
     }
   }
 
@@ -614,7 +638,7 @@ class WireReader {
     const resource = new Attributes(this.limits);
     const scopes: number[] = [];
     while (reader.pos < end) {
-      const tag = reader.uint32();
+      const tag = this.varint32();
       const field = tag >>> 3;
       if (field === f.resource) {
         this.resource(this.end(tag & 7), resource);
@@ -623,7 +647,7 @@ class WireReader {
         scopes.push(reader.pos, scopeEnd);
         reader.pos = scopeEnd;
       } else {
-        reader.skipType(tag & 7);
+        this.skip(tag & 7);
       }
     }
     this.closed(end);
@@ -632,9 +656,9 @@ class WireReader {
       reader.pos = scopes[index];
       const scopeEnd = scopes[index + 1];
       while (reader.pos < scopeEnd) {
-        const tag = reader.uint32();
+        const tag = this.varint32();
         if (tag >>> 3 !== spansField) {
-          reader.skipType(tag & 7);
+          this.skip(tag & 7);
           continue;
         }
         const spanEnd = this.end(tag & 7);
@@ -649,9 +673,9 @@ class WireReader {
   private resource(end: number, attributes: Attributes): void {
     const reader = this.reader;
     while (reader.pos < end) {
-      const tag = reader.uint32();
+      const tag = this.varint32();
       if (tag >>> 3 === this.fields.resource.attributes) this.keyValue(this.end(tag & 7), attributes, 0);
-      else reader.skipType(tag & 7);
+      else this.skip(tag & 7);
     }
     this.closed(end);
   }
@@ -674,7 +698,7 @@ class WireReader {
       events: [],
     };
     while (reader.pos < end) {
-      const tag = reader.uint32();
+      const tag = this.varint32();
       const field = tag >>> 3;
       const wireType = tag & 7;
       if (field === f.attributes) this.keyValue(this.end(wireType), raw.attributes, 0);
@@ -688,7 +712,7 @@ class WireReader {
       else if (field === f.status) this.status(this.end(wireType), raw);
       else if (field === f.events) this.event(this.end(wireType), raw);
       else if (field === f.droppedAttributesCount) raw.droppedAttributesCount = this.scalar(wireType, VARINT).uint32();
-      else reader.skipType(wireType);
+      else this.skip(wireType);
     }
     this.closed(end);
     return raw;
@@ -697,10 +721,10 @@ class WireReader {
   private status(end: number, raw: RawSpan): void {
     const reader = this.reader;
     while (reader.pos < end) {
-      const tag = reader.uint32();
+      const tag = this.varint32();
       if (tag >>> 3 === this.fields.status.code) raw.statusCode = this.scalar(tag & 7, VARINT).int32();
       else if (tag >>> 3 === this.fields.status.message) raw.statusMessage = this.string(tag & 7);
-      else reader.skipType(tag & 7);
+      else this.skip(tag & 7);
     }
     this.closed(end);
   }
@@ -715,12 +739,12 @@ class WireReader {
     const event: RawSpan['events'][number] = { name: '', timeUs: null, attributes: {} };
     const attributes = new Attributes(this.limits);
     while (reader.pos < end) {
-      const tag = reader.uint32();
+      const tag = this.varint32();
       const field = tag >>> 3;
       if (field === f.name) event.name = this.string(tag & 7);
       else if (field === f.timeUnixNano) event.timeUs = this.micros(tag & 7);
       else if (field === f.attributes) this.keyValue(this.end(tag & 7), attributes, 0);
-      else reader.skipType(tag & 7);
+      else this.skip(tag & 7);
     }
     this.closed(end);
     event.attributes = attributes.values;
@@ -734,7 +758,7 @@ class WireReader {
     let valueStart = -1;
     let valueEnd = -1;
     while (reader.pos < end) {
-      const tag = reader.uint32();
+      const tag = this.varint32();
       if (tag >>> 3 === this.fields.keyValue.key) {
         key = this.key(tag & 7);
       } else if (tag >>> 3 === this.fields.keyValue.value) {
@@ -742,7 +766,7 @@ class WireReader {
         valueStart = reader.pos;
         reader.pos = valueEnd;
       } else {
-        reader.skipType(tag & 7);
+        this.skip(tag & 7);
       }
     }
     this.closed(end);
@@ -766,7 +790,7 @@ class WireReader {
     const f = this.fields.anyValue;
     let value: unknown = null;
     while (reader.pos < end) {
-      const tag = reader.uint32();
+      const tag = this.varint32();
       const field = tag >>> 3;
       const wireType = tag & 7;
       if (field === f.stringValue) value = stringValue(this.string(wireType), this.limits);
@@ -779,7 +803,7 @@ class WireReader {
         const bytesEnd = this.end(wireType);
         value = this.buffer.toString('base64', reader.pos, Math.min(bytesEnd, reader.pos + (base64Length(this.limits) / 4) * 3));
         reader.pos = bytesEnd;
-      } else reader.skipType(wireType);
+      } else this.skip(wireType);
     }
     this.closed(end);
     return value;
@@ -789,9 +813,9 @@ class WireReader {
     const reader = this.reader;
     const items: unknown[] = [];
     while (reader.pos < end) {
-      const tag = reader.uint32();
+      const tag = this.varint32();
       if (tag >>> 3 !== this.fields.arrayValue.values) {
-        reader.skipType(tag & 7);
+        this.skip(tag & 7);
         continue;
       }
       const itemEnd = this.end(tag & 7);
@@ -806,9 +830,9 @@ class WireReader {
     const reader = this.reader;
     const attributes = new Attributes(this.limits);
     while (reader.pos < end) {
-      const tag = reader.uint32();
+      const tag = this.varint32();
       if (tag >>> 3 === this.fields.keyValueList.values) this.keyValue(this.end(tag & 7), attributes, depth + 1);
-      else reader.skipType(tag & 7);
+      else this.skip(tag & 7);
     }
     this.closed(end);
     return attributes.values;

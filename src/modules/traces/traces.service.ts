@@ -192,10 +192,11 @@ export const evaluationTraceItemsSql = `
   WITH page AS (
     SELECT root.evaluation_item_id AS item_id, min(i.task_name) AS task_name, min(i.created_at) AS created_at
       FROM spans root
-      LEFT JOIN evaluation_items i ON i.id = root.evaluation_item_id AND i.evaluation_id = root.evaluation_id
+      -- Only the evaluation's own items: a span may name any id (an item of another evaluation, a made-up one).
+      JOIN evaluation_items i ON i.id = root.evaluation_item_id AND i.evaluation_id = root.evaluation_id
      WHERE ${evaluationRoots('root')}
      GROUP BY root.evaluation_item_id
-     ORDER BY min(i.created_at) NULLS LAST, root.evaluation_item_id
+     ORDER BY min(i.created_at), root.evaluation_item_id
      LIMIT $limit OFFSET $offset)
   SELECT page.item_id, page.task_name,
          (array_agg(root.trace_id ORDER BY root.start_time))[1:100] AS trace_ids,
@@ -204,7 +205,7 @@ export const evaluationTraceItemsSql = `
     JOIN spans root ON ${evaluationRoots('root')} AND root.evaluation_item_id = page.item_id
     ${traceCounts('root')}
    GROUP BY page.item_id, page.task_name, page.created_at
-   ORDER BY page.created_at NULLS LAST, page.item_id`;
+   ORDER BY page.created_at, page.item_id`;
 
 /** Traces whose root names the evaluation, newest first (GraphQL `EvaluationJobResponse.traces`). */
 export async function evaluationTraces(scope: WorkspaceScope, evaluationId: string, limit: number): Promise<TraceSummary[]> {

@@ -441,6 +441,12 @@ describe('POST /org/{org}/otel/traces', () => {
     // protobufjs's own words stay out of the reply: where the bytes broke is said instead.
     const truncated = await sendRaw(Buffer.from([0x79, 0x01, 0x02]), { 'content-type': 'application/x-protobuf' });
     expect(JSON.parse(truncated.body.toString())).toMatchObject({ code: 400, detail: expect.stringMatching(/^Not an OTLP ExportTraceServiceRequest: malformed at byte \d+$/) });
+    // A tag or length past 32 bits is malformed, not read as its low 32 bits (2^32 + 2 as 2, 2^63 as 0), nor a string's
+    // length past the end cut short.
+    for (const bytes of [[0x0a, 0x82, 0x80, 0x80, 0x80, 0x10, 0x0a, 0x00], [0x0a, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01], [0xfa, 0xff, 0xff, 0xff, 0xff, 0x01, 0x00]]) {
+      const overlong = await sendRaw(Buffer.from(bytes), { 'content-type': 'application/x-protobuf' });
+      expect([overlong.status, JSON.parse(overlong.body.toString()).detail]).toEqual([400, expect.stringMatching(/^Not an OTLP ExportTraceServiceRequest/)]);
+    }
     // Lists where an export's objects belong are not an empty export.
     for (const raw of ['{"resourceSpans": [["x", 1]]}', '{"resourceSpans": [{"scopeSpans": [5]}]}', '{"resourceSpans": [{"scopeSpans": [{"spans": [[]]}]}]}']) {
       const res = await send(undefined, { raw });
@@ -707,6 +713,13 @@ describe('evaluation traces', () => {
     const statsRes = await rest(api, 'GET', `${WS}/evaluation/${evaluation.id}/traces`, { token: owner.token });
     expect(statsRes.status).toBe(200);
     expect(statsRes.body).toMatchObject({ total_spans: 2, error_spans: 1, span_types: { evaluation: 1, tool: 1 } });
+    // Roots naming the evaluation with an id that is none of its items (another evaluation's item, a made-up one) count
+    // in its statistics but are no item of it.
+    const another = await createEvaluation(api, owner, { task_names: ['traced-task'] });
+    const [foreignItem] = await items(api, owner, another.id);
+    for (const itemId of [foreignItem.id, '00000000-0000-4000-8000-000000000001']) {
+      await send(exportOf([span({ traceId: hex(16), attributes: { 'dreadnode.evaluation.id': evaluation.id, 'dreadnode.evaluation.item_id': itemId } })]));
+    }
     const byItem = await rest(api, 'GET', `${WS}/evaluation/${evaluation.id}/traces/items`, { token: owner.token });
     expect(byItem.body).toEqual({ items: [{ item_id: item.id, task_name: 'traced-task', trace_ids: [traceId], span_count: 2, error_count: 1, duration_ms: 50 }] });
     const other = await createOrgWithRoles();
@@ -719,11 +732,13 @@ describe('evaluation traces', () => {
     await addMember(other.orgKey, owner, 'owner');
     const otherKey = (await createApiKey(api, other.owner)).key;
     await send(exportOf([span({ traceId: hex(16), attributes: { 'dreadnode.evaluation.id': evaluation.id } })]), { apiKey: otherKey, org: other.orgKey });
-    expect((await rest(api, 'GET', `${WS}/evaluation/${evaluation.id}/traces`, { token: owner.token })).body).toMatchObject({ total_spans: 2 });
+    expect((await rest(api, 'GET', `${WS}/evaluation/${evaluation.id}/traces`, { token: owner.token })).body).toMatchObject({ total_spans: 4 });
 
     const graph = await gql(api, 'query($org: String!, $id: String!) { evaluation(org: $org, workspace: "default", id: $id) { traces(limit: 5) { trace_id span_count } } }', { org: owner.orgKey, id: evaluation.id }, owner.token);
     expect(graph.body.errors).toBeUndefined();
-    expect(graph.body.data.evaluation.traces).toEqual([{ trace_id: traceId, span_count: 2 }]);
+    // The evaluation's traces, those of roots naming no item of it included (newest first).
+    expect(graph.body.data.evaluation.traces).toHaveLength(3);
+    expect(graph.body.data.evaluation.traces).toContainEqual({ trace_id: traceId, span_count: 2 });
   });
 
   it('pages the traces by item counting the spans of the page only, not of every item the page skips', async () => {
