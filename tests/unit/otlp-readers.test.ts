@@ -106,6 +106,7 @@ const EXPORT = {
               // Past maxAttributes (8): array items and events are cut.
               attributes: [{ key: 'many', value: { arrayValue: { values: Array.from({ length: 10 }, (_, index) => ({ intValue: String(index) })) } } }],
               events: Array.from({ length: 10 }, (_, index) => ({ name: `event ${index}`, timeUnixNano: ns(8) })),
+              droppedEventsCount: 3,
             }),
           ],
         },
@@ -178,6 +179,9 @@ it('reads an export alike from protobuf and from JSON: values, limits, refusals,
   expect(JSON.parse(JSON.stringify(last.attributes)).__proto__).toEqual({ 'logfire.span_type': 'pending_span' });
   expect(fromJson.spans[2].attributes.many).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   expect(fromJson.spans[2].events).toHaveLength(8);
+  // The two events dropped are counted, with the three the sender dropped.
+  expect(fromJson.spans[2].attributes['otel.dropped_events_count']).toBe(5);
+  expect(second.attributes['otel.dropped_events_count']).toBeUndefined();
 });
 
 it('counts the spans past maxSpans alike, without reading them', () => {

@@ -276,6 +276,9 @@ interface RawSpan {
   statusCode: unknown;
   statusMessage: unknown;
   events: { name: unknown; timeUs: number | null; attributes: Record<string, unknown> }[];
+  /** Events past maxAttributes, not kept; and the span's own dropped_events_count (the sender's). */
+  droppedEvents: number;
+  droppedEventsCount: unknown;
 }
 
 function text(value: unknown, max: number): string {
@@ -288,7 +291,10 @@ function spanRecord(raw: RawSpan, resource: Record<string, unknown>, limits: Exp
   if (!traceId || !spanId) return { span_id: spanId, reason: 'trace_id must be 16 bytes and span_id 8 bytes, not all zero' };
   if (start === null || end === null || end < start) return { span_id: spanId, reason: 'start and end times must be set, the end not before the start' };
   const attributes = raw.attributes.values;
-  if (raw.attributes.dropped) attributes['otel.dropped_attributes_count'] = raw.attributes.dropped + (Number.isSafeInteger(numberOf(raw.droppedAttributesCount)) ? numberOf(raw.droppedAttributesCount) : 0);
+  // What the limits dropped is counted, with what the sender says it dropped, as OTLP's own counts do.
+  const sent = (count: unknown) => (Number.isSafeInteger(numberOf(count)) ? numberOf(count) : 0);
+  if (raw.attributes.dropped) attributes['otel.dropped_attributes_count'] = raw.attributes.dropped + sent(raw.droppedAttributesCount);
+  if (raw.droppedEvents) attributes['otel.dropped_events_count'] = raw.droppedEvents + sent(raw.droppedEventsCount);
   const kind = numberOf(raw.kind ?? 0);
   const statusCode = numberOf(raw.statusCode ?? 0);
   const message = raw.statusMessage;
@@ -459,6 +465,8 @@ export function readJsonExport(request: ExportRequest, limits: ExportLimits): Ex
                   .slice(0, limits.maxAttributes)
                   .map((event) => ({ name: event?.name, timeUs: jsonMicros(event?.timeUnixNano), attributes: jsonAttributes(event?.attributes, limits).values }))
               : [],
+            droppedEvents: Array.isArray(raw.events) ? Math.max(0, raw.events.length - limits.maxAttributes) : 0,
+            droppedEventsCount: raw.droppedEventsCount,
           },
           resource,
         );
@@ -696,6 +704,8 @@ class WireReader {
       statusCode: 0,
       statusMessage: '',
       events: [],
+      droppedEvents: 0,
+      droppedEventsCount: 0,
     };
     while (reader.pos < end) {
       const tag = this.varint32();
@@ -712,6 +722,7 @@ class WireReader {
       else if (field === f.status) this.status(this.end(wireType), raw);
       else if (field === f.events) this.event(this.end(wireType), raw);
       else if (field === f.droppedAttributesCount) raw.droppedAttributesCount = this.scalar(wireType, VARINT).uint32();
+      else if (field === f.droppedEventsCount) raw.droppedEventsCount = this.scalar(wireType, VARINT).uint32();
       else this.skip(wireType);
     }
     this.closed(end);
@@ -732,6 +743,7 @@ class WireReader {
   private event(end: number, raw: RawSpan): void {
     const reader = this.reader;
     if (raw.events.length >= this.limits.maxAttributes) {
+      raw.droppedEvents += 1;
       reader.pos = end;
       return;
     }
