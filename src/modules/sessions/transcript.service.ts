@@ -167,6 +167,8 @@ export async function compactTranscript(
       { compacted_at: new Date() },
       { where: { session_id: session.id, seq: { [Op.lte]: input.up_to_seq }, compacted_at: null }, transaction },
     );
+    // Nothing left to compact (a retry, or a compaction that lost a race): a second summary would only inflate the counts.
+    if (!compacted) throw new ConflictError(`The messages up to seq ${input.up_to_seq} are compacted already`);
     const appended = await insertMessages(session, [input.summary], { summary: true }, transaction);
     return { ...appended, compacted_count: compacted };
   });

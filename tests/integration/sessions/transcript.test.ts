@@ -318,6 +318,20 @@ describe('usage and compaction', () => {
     expect(byId.get(other.id)).toEqual({ last_generation_input_tokens: null });
   });
 
+  it('answers 409 to a compaction that finds nothing left to compact (a retry, or the loser of two at once), adding no summary', async () => {
+    const session = await newSession();
+    await append(session.id, [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'a' }]);
+    const compact = () =>
+      rest(api, 'POST', `${path}/${session.id}/transcript/compact`, { token: roles.contributor.token, body: { up_to_seq: 2, summary: { role: 'system', content: 's' } } });
+    const [first, second] = await Promise.all([compact(), compact()]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    expect([first, second].find((res) => res.status === 409)!.body.type).toBe('conflict_error');
+    const again = await compact();
+    expect(again.status).toBe(409);
+    const read = await rest(api, 'GET', `${path}/${session.id}`, { token: roles.contributor.token });
+    expect([read.body.message_count, read.body.usage.compaction_count]).toEqual([3, 1]);
+  });
+
   it('rejects up_to_seq beyond the transcript with 422', async () => {
     const session = await newSession();
     await append(session.id, [{ role: 'user', content: 'only' }]);
