@@ -119,6 +119,9 @@ export const capabilityBundleOwnerPath: BodyRoute = {
   },
 };
 
+/** What a published file may do when a browser renders it: nothing (an opaque origin, no script, no subresource). */
+const FILE_POLICY = "sandbox; default-src 'none'";
+
 /** `GET ORG/capabilities/{name}/{version}/files/{path…}`: one published file's bytes. */
 export const capabilityFileDownload: BodyRoute = {
   method: 'GET',
@@ -142,6 +145,11 @@ export const capabilityFileDownload: BodyRoute = {
     if (filePath.includes('\0')) throw new NotFoundError('Capability file');
     const [file] = await plainQuery<{ content: Buffer }>('SELECT content FROM capability_files WHERE capability_id = $id AND path = $path', { id: capability.id, path: filePath });
     if (!file) throw new NotFoundError('Capability file');
-    reply(200, file.content, mime.lookup(filePath) || 'application/octet-stream', { 'Content-Disposition': contentDisposition('inline', filePath.split('/').pop()!) });
+    // Typed by its extension and shown inline (a dashboard shows a README), but a published .html or .svg runs nothing on
+    // this origin if a browser opens it: sandboxed, no script, no request.
+    reply(200, file.content, mime.lookup(filePath) || 'application/octet-stream', {
+      'Content-Disposition': contentDisposition('inline', filePath.split('/').pop()!),
+      'Content-Security-Policy': FILE_POLICY,
+    });
   },
 };

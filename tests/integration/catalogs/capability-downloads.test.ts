@@ -31,6 +31,8 @@ describe('capability files and bundles', () => {
     expect(readme.status).toBe(200);
     expect(readme.text).toBe('# Hello');
     expect(readme.headers.get('content-type')).toContain('text/markdown');
+    // Shown inline, but sandboxed: a published .html or .svg opened in a browser runs nothing on the API's origin.
+    expect(readme.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
     // A multi-segment path (not expressible as one OpenAPI path parameter, so fetched directly).
     const deep = await fetch(`${api.baseUrl}/api/v1/org/${owner.orgKey}/capabilities/${name}/1.0.0/files/tools/deep/run.py`, { headers: { authorization: `Bearer ${owner.token}` } });
     expect(deep.status).toBe(200);
