@@ -10,7 +10,7 @@ import { createEngine } from './core/graphql-sql/engine';
 import { createGraphQLTransport, GRAPHQL_METHODS } from './http/graphql-transport';
 import { opsRoutes } from './http/ops-routes';
 import { withRestLocs } from './http/read-variables';
-import { clientIp, contextFor, headerValue, observe, requestUrl, routeMethod, type RequestState } from './http/request';
+import { clientIp, contextFor, headerValue, observe, requestUrl, routeMethod, targetPath, type RequestState } from './http/request';
 import { abortReply, attachReplyHooks, endReply, sendBody, sendError, sendStream, writeHead } from './http/respond';
 import { applyCors } from './http/cors';
 import { allowedMethods, RouteTable } from './http/route-table';
@@ -112,7 +112,7 @@ export async function createApp(): Promise<App> {
     const traceId = span?.traceId ?? traceIdOf(headerValue(req, 'traceparent'));
     const state: RequestState = { requestId, started: process.hrtime.bigint(), route: 'unmatched', ctx: null, headers, traceId, span };
     // A path holding a secret (a device code) is logged redacted whatever becomes of the request.
-    const loggedPath = rest.loggedPath((req.url ?? '/').split('?', 1)[0]);
+    const loggedPath = rest.loggedPath(targetPath(req));
     if (loggedPath !== null) state.loggedPath = loggedPath;
     // Metrics and the log line once the reply is written (src/http/respond.ts writes every reply).
     attachReplyHooks(res, { headers, written: () => observe(req, res, state) });

@@ -44,6 +44,16 @@ export function routeMethod(req: IncomingMessage): string {
  * here, not a host and port that fail to parse); 400 for a target that is
  * no URL at all.
  */
+/**
+ * The request target's path as sent, without its query: an absolute-form
+ * target (`GET http://host/path`, which requestUrl routes by its path)
+ * without its scheme and authority. What the log line shows.
+ */
+export function targetPath(req: IncomingMessage): string {
+  const path = (req.url ?? '/').split('?', 1)[0];
+  return path.startsWith('/') ? path : path.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '') || '/';
+}
+
 export function requestUrl(req: IncomingMessage): URL {
   const target = req.url ?? '/';
   try {
@@ -93,7 +103,7 @@ export function observe(req: IncomingMessage, res: ServerResponse, state: Reques
       request_id: state.requestId,
       trace_id: state.traceId ?? undefined,
       method: req.method,
-      path: state.loggedPath ?? (req.url ?? '/').split('?')[0],
+      path: state.loggedPath ?? targetPath(req),
       route: state.route,
       operation: state.ctx?.operation ?? undefined,
       status: res.statusCode,

@@ -39,7 +39,10 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
   // The routes whose path holds a secret, under one method name: matched for every request, whatever its method.
   const secretPaths = new RouteTable<RestRoute>();
   for (const { route } of operations) if (route.secretParams) secretPaths.add('ANY', route.path, route);
-  const nearSecret = nearSecretPaths(operations.flatMap(({ route }) => (route.secretParams ? [route] : [])));
+  const nearSecret = nearSecretPaths(
+    operations.flatMap(({ route }) => (route.secretParams ? [route] : [])),
+    (path) => allowedMethods(routes, path.slice(REST_BASE.length)).length > 0,
+  );
   let document: object | undefined;
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL, state: RequestState): Promise<void> {
@@ -112,24 +115,36 @@ export function createRestTransport(schema: GraphQLSchema, engine: Engine): Rest
 }
 
 /**
- * For a path no route matches that still leads to a secret route's
- * parameters (a trailing slash, `//`, an encoded or capital letter, a
- * segment more: a client's slip with the secret in it), the route's fixed
- * segments and `[redacted]` for the rest; else null.
+ * For a path no route matches that lies under a secret route's parent
+ * (`/auth/device/…` for `/auth/device/code/:device_code`): a client's slip
+ * with the secret in it (a trailing slash, `//`, a dot segment, an encoded
+ * or capital letter, a segment more or fewer), the parent's segments and
+ * `[redacted]` for the rest; else null. Cheap for every other path: one
+ * test of the parent's last segment, on the path decoded only when it holds
+ * a `%`; `isRoute` (a path some route has) is asked only past that.
  */
-function nearSecretPaths(routes: RestRoute[]): (path: string) => string | null {
-  const lower = (text: string) => text.split('/').filter(Boolean).map((segment) => segment.toLowerCase());
-  const base = lower(REST_BASE);
-  const prefixes = routes.map((route) => {
+function nearSecretPaths(routes: RestRoute[], isRoute: (path: string) => boolean): (path: string) => string | null {
+  const base = REST_BASE.split('/').filter(Boolean);
+  const parents = routes.map((route) => {
     const segments = route.path.split('/').filter(Boolean);
-    return lower(segments.slice(0, segments.findIndex((segment) => segment.startsWith(':'))).join('/'));
+    const fixed = segments.slice(0, segments.findIndex((segment) => segment.startsWith(':'))).map((segment) => segment.toLowerCase());
+    return fixed.length > 1 ? fixed.slice(0, -1) : fixed;
   });
+  const hint = new RegExp(parents.map((parent) => parent[parent.length - 1].replace(/[^a-z0-9]/g, '\\$&')).join('|'), 'i');
   return (path) => {
-    const segments = lower(path.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))));
+    let decoded = path;
+    // Encoded twice or three times (`%2563ode`) decodes too; a `%` not followed by two hex digits stays as it is.
+    for (let round = 0; round < 3 && decoded.includes('%'); round += 1) decoded = decoded.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (!hint.test(decoded) || isRoute(path)) return null;
+    const segments: string[] = [];
+    for (const segment of decoded.toLowerCase().split('/')) {
+      if (segment === '..') segments.pop();
+      else if (segment && segment !== '.') segments.push(segment);
+    }
     if (!base.every((segment, index) => segments[index] === segment)) return null;
     const rest = segments.slice(base.length);
-    const prefix = prefixes.find((fixed) => rest.length > fixed.length && fixed.every((segment, index) => rest[index] === segment));
-    return prefix ? `${REST_BASE}/${prefix.join('/')}/[redacted]` : null;
+    const parent = parents.find((fixed) => rest.length > fixed.length && fixed.every((segment, index) => rest[index] === segment));
+    return parent ? `${REST_BASE}/${parent.join('/')}/[redacted]` : null;
   };
 }
 

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { logger } from '../../../src/config/logger';
 import { createUser, type TestUser } from '../../factories/accounts';
 import { rest } from '../../helpers/http';
@@ -31,6 +32,23 @@ async function logLineOf(run: () => Promise<{ headers: Headers }>): Promise<Reco
   }
 }
 
+/** A GET of `target` exactly as written (a dot segment, an absolute-form URL), which fetch would normalize first: its status and headers. */
+function rawGet(target: string): Promise<{ status: number; headers: Headers }> {
+  const { hostname, port } = new URL(api.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(`GET ${target} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head] = Buffer.concat(chunks).toString('latin1').split('\r\n\r\n', 1);
+      const [statusLine, ...lines] = head.split('\r\n');
+      const headers = new Headers(lines.map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()] as [string, string]));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers });
+    });
+  });
+}
+
 describe('the request log line', () => {
   it('names the resolved organization and workspace of a workspace request', async () => {
     const line = await logLineOf(() => rest(api, 'GET', `/org/${user.orgKey}/ws/default/projects`, { token: user.token }));
@@ -59,13 +77,24 @@ describe('the request log line', () => {
       expect(other).toMatchObject({ path: '/api/v1/auth/device/code/[redacted]', status });
       expect(JSON.stringify(other)).not.toContain(grant.device_code);
     }
-    // A path no route matches that still holds it (a trailing slash, `//`, an encoded or capital letter, a segment more).
-    const near = [`code/${grant.device_code}/`, `/code/${grant.device_code}`, `%63ode/${grant.device_code}`, `CODE/${grant.device_code}`, `code/${grant.device_code}/x`];
+    // A path no route matches that still holds it (a trailing slash, `//`, an encoded, twice encoded or capital letter, a
+    // segment more or fewer, a dot segment): everything past the route's parent is redacted.
+    const code = grant.device_code;
+    const near = [`code/${code}/`, `/code/${code}`, `%63ode/${code}`, `code%252F${code}`, `CODE/${code}`, `code/${code}/x`, code];
     for (const tail of near) {
       const slip = await logLineOf(() => fetch(`${api.baseUrl}/api/v1/auth/device/${tail}`));
-      expect(slip).toMatchObject({ path: '/api/v1/auth/device/code/[redacted]', status: 404 });
-      expect(JSON.stringify(slip)).not.toContain(grant.device_code);
+      expect(slip).toMatchObject({ path: '/api/v1/auth/device/[redacted]', status: 404 });
+      expect(JSON.stringify(slip)).not.toContain(code);
     }
+    const dotted = await logLineOf(() => rawGet(`/api/v1/auth/device/./code/${code}`));
+    expect(dotted).toMatchObject({ path: '/api/v1/auth/device/[redacted]', status: 404 });
+    // An absolute-form target is routed by its path, and logged by it: redacted.
+    const absolute = await logLineOf(() => rawGet(`${api.baseUrl}/api/v1/auth/device/code/${code}`));
+    expect(absolute).toMatchObject({ path: '/api/v1/auth/device/code/[redacted]', route: 'Query.device_code_status', status: 200 });
+    expect(JSON.stringify([dotted, absolute])).not.toContain(code);
+    // The routes under the same parent are logged as sent.
+    const created = await logLineOf(() => fetch(`${api.baseUrl}/api/v1/auth/device/code`, { method: 'POST' }));
+    expect(created).toMatchObject({ path: '/api/v1/auth/device/code', status: 200 });
     // Other paths are logged as sent, query left out.
     const plain = await logLineOf(() => rest(api, 'GET', `/org/${user.orgKey}/members?page=1`, { token: user.token }));
     expect(plain.path).toBe(`/api/v1/org/${user.orgKey}/members`);
