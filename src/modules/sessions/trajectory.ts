@@ -35,8 +35,10 @@ import { contentText, messagesAfter } from './transcript.service';
  *     only when asked for.
  * - `openai`: a bare array of Chat Completions messages ({role, content,
  *   tool_calls [{id, type: "function", function: {name, arguments (JSON
- *   text)}}], tool_call_id}); a `tool` message answering no earlier call
- *   is a `system` message, as in ATIF (withAnsweredCalls).
+ *   text)}}], tool_call_id}); a `tool` message answering no call of the
+ *   assistant message before it (only tool messages between) is a `system`
+ *   message, as one answering no earlier call is a system step in ATIF
+ *   (withAnsweredCalls).
  * - `native`: `{session, messages, events}`: the session, its transcript
  *   messages as `GET …/transcript` gives them, and `events` (the service
  *   keeps no events besides messages: always an empty list).
@@ -88,14 +90,16 @@ function argumentsObject(value: unknown): Record<string, unknown> | null {
 /**
  * Each message with the call it answers: for a `tool` message, its
  * `tool_call_id` when an earlier assistant message of the trajectory made
- * that call, else null. A tool message answering no call (none named, or
- * its call compacted away) reads as a system message in every format:
- * ATIF's system step, Chat Completions' system message (which refuses a
- * tool message without its call).
+ * that call (with `adjacent`, the last assistant message, with only tool
+ * messages since: Chat Completions refuses any other), else null. A tool
+ * message answering no call (none named, or its call compacted away) reads
+ * as a system message in every format: ATIF's system step, Chat
+ * Completions' system message.
  */
-function withAnsweredCalls(messages: TrajectoryMessage[]): { message: TrajectoryMessage; answers: string | null }[] {
+function withAnsweredCalls(messages: TrajectoryMessage[], adjacent: boolean): { message: TrajectoryMessage; answers: string | null }[] {
   const made = new Set<string>();
   return messages.map((message) => {
+    if (adjacent && message.role !== 'tool') made.clear();
     if (message.role === 'assistant') for (const call of message.tool_calls ?? []) made.add(call.id);
     return { message, answers: message.role === 'tool' && message.tool_call_id && made.has(message.tool_call_id) ? message.tool_call_id : null };
   });
@@ -106,7 +110,7 @@ export function toAtif(session: TrajectorySession, messages: TrajectoryMessage[]
   // The agent step that made each tool call, for the tool message answering it.
   const callers = new Map<string, { observation?: { results: { source_call_id: string; content: string }[] } }>();
   const totals = { prompt: 0, completion: 0, cached: 0, cost: 0, costed: false };
-  for (const { message, answers } of withAnsweredCalls(messages)) {
+  for (const { message, answers } of withAnsweredCalls(messages, false)) {
     const text = contentText(message.content);
     const structured = message.content !== null && typeof message.content !== 'string';
     const extra: Record<string, unknown> & { raw_tool_arguments?: Record<string, unknown> } = {
@@ -170,7 +174,7 @@ export function toAtif(session: TrajectorySession, messages: TrajectoryMessage[]
 }
 
 export function toOpenAiMessages(messages: TrajectoryMessage[]): Record<string, unknown>[] {
-  return withAnsweredCalls(messages).map(({ message, answers }) => ({
+  return withAnsweredCalls(messages, true).map(({ message, answers }) => ({
     role: message.role === 'tool' ? (answers === null ? 'system' : 'tool') : ['user', 'assistant', 'system'].includes(message.role) ? message.role : 'user',
     content: typeof message.content === 'string' || message.content === null ? message.content : contentText(message.content),
     ...(message.tool_calls?.length

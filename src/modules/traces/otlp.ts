@@ -482,6 +482,8 @@ export function readJsonExport(request: ExportRequest, limits: ExportLimits): Ex
 const VARINT = 0;
 const FIXED64 = 1;
 const LENGTH_DELIMITED = 2;
+const START_GROUP = 3;
+const END_GROUP = 4;
 
 /** Reads an ExportTraceServiceRequest from its bytes (already inflated); a body that is not one throws MalformedExportError. */
 export function readProtobufExport(body: Uint8Array, limits: ExportLimits): ExportReading {
@@ -539,9 +541,14 @@ class WireReader {
     return value;
   }
 
-  /** Skips a field of a wire type, a length-delimited one by its length read as varint32 reads it. */
+  /**
+   * Skips a field of a wire type: a length-delimited one by its length read
+   * as varint32 reads it; a group (wire types 3 and 4, which no OTLP message
+   * has) is malformed, rather than skipped by protobufjs with its own reads.
+   */
   private skip(wireType: number): void {
     if (wireType === LENGTH_DELIMITED) this.reader.pos = this.end(wireType);
+    else if (wireType === START_GROUP || wireType === END_GROUP) throw new MalformedExportError(`wire type ${wireType} (a group), which no OTLP message has`);
     else this.reader.skipType(wireType);
   }
 

@@ -98,7 +98,7 @@ describe('GET WS/sessions/{id}/trajectory', () => {
     expect(openai.body[1].tool_calls.map((call: any) => call.function.arguments)).toEqual(['{"cmd": "ls"}', 'not json', '[1, 2]', '{}', 'text']);
   });
 
-  it('reads a tool message answering no earlier call (none named, or its call compacted away) as a system message, in ATIF and OpenAI alike', async () => {
+  it('reads a tool message answering no earlier call (none named, or its call compacted away) as a system message, in ATIF and OpenAI alike; in OpenAI, one not right after its call too', async () => {
     const session = await saveSession(api, owner, { agent: 'coder', model: 'model-x' });
     await appendMessages(api, owner, session.id, [
       { role: 'user', content: 'go' },
@@ -109,17 +109,19 @@ describe('GET WS/sessions/{id}/trajectory', () => {
       { role: 'tool', tool_call_id: 'kept', content: 'b.txt' },
       { role: 'tool', tool_call_id: 'later', content: 'answers a call made after it' },
       { role: 'assistant', content: 'late call', tool_calls: [{ id: 'later', name: 'bash', arguments: {} }] },
+      { role: 'user', content: 'meanwhile' },
+      { role: 'tool', tool_call_id: 'later', content: 'answers it after a user message' },
     ]);
     // The user message and the call it answers compacted away.
     expect((await rest(api, 'POST', `${WS}/${session.id}/transcript/compact`, { token: owner.token, body: { up_to_seq: 2, summary: { role: 'user', content: 'Summary.' } } })).status).toBe(200);
     const openai = await rest(api, 'GET', `${WS}/${session.id}/trajectory`, { token: owner.token, query: { format: 'openai' } });
     expect(openai.body.map((message: any) => [message.role, message.tool_call_id ?? null])).toEqual([
-      ['system', null], ['system', null], ['assistant', null], ['tool', 'kept'], ['system', null], ['assistant', null], ['user', null],
+      ['system', null], ['system', null], ['assistant', null], ['tool', 'kept'], ['system', null], ['assistant', null], ['user', null], ['system', null], ['user', null],
     ]);
     const atif = await rest(api, 'GET', `${WS}/${session.id}/trajectory`, { token: owner.token });
     expect(atifProblems(atif.body)).toEqual([]);
     expect(atif.body.steps.map((step: any) => [step.source, step.observation?.results.map((result: any) => result.source_call_id) ?? null])).toEqual([
-      ['system', null], ['system', null], ['agent', ['kept']], ['system', null], ['agent', null], ['user', null],
+      ['system', null], ['system', null], ['agent', ['kept']], ['system', null], ['agent', ['later']], ['user', null], ['user', null],
     ]);
   });
 

@@ -441,9 +441,11 @@ describe('POST /org/{org}/otel/traces', () => {
     // protobufjs's own words stay out of the reply: where the bytes broke is said instead.
     const truncated = await sendRaw(Buffer.from([0x79, 0x01, 0x02]), { 'content-type': 'application/x-protobuf' });
     expect(JSON.parse(truncated.body.toString())).toMatchObject({ code: 400, detail: expect.stringMatching(/^Not an OTLP ExportTraceServiceRequest: malformed at byte \d+$/) });
-    // A tag or length past 32 bits is malformed, not read as its low 32 bits (2^32 + 2 as 2, 2^63 as 0), nor a string's
-    // length past the end cut short.
-    for (const bytes of [[0x0a, 0x82, 0x80, 0x80, 0x80, 0x10, 0x0a, 0x00], [0x0a, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01], [0xfa, 0xff, 0xff, 0xff, 0xff, 0x01, 0x00]]) {
+    // A tag or length past 32 bits is malformed, not read as its low 32 bits (2^32 + 2 as 2, 2^63 as 0); so is a span's
+    // last field, its name, whose length runs past the end (protobufjs cut it short: the span was refused, the export 200),
+    // and a group (an unknown field of wire type 3).
+    const nameRunsPast = [0x0a, 0x08, 0x12, 0x06, 0x12, 0x04, 0x2a, 0x10, 0x61, 0x62];
+    for (const bytes of [[0x0a, 0x82, 0x80, 0x80, 0x80, 0x10, 0x0a, 0x00], [0x0a, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01], nameRunsPast, [0x7b, 0x08, 0x01, 0x7c]]) {
       const overlong = await sendRaw(Buffer.from(bytes), { 'content-type': 'application/x-protobuf' });
       expect([overlong.status, JSON.parse(overlong.body.toString()).detail]).toEqual([400, expect.stringMatching(/^Not an OTLP ExportTraceServiceRequest/)]);
     }
