@@ -39,12 +39,6 @@ export function routeMethod(req: IncomingMessage): string {
 }
 
 /**
- * The request's target as a URL, parsed once per request: its path and
- * query whatever they spell (a target beginning `//a:99999/` is a path
- * here, not a host and port that fail to parse); 400 for a target that is
- * no URL at all.
- */
-/**
  * The request target's path as sent, without its query: an absolute-form
  * target (`GET http://host/path`, which requestUrl routes by its path)
  * without its scheme and authority. What the log line shows.
@@ -54,6 +48,12 @@ export function targetPath(req: IncomingMessage): string {
   return path.startsWith('/') ? path : path.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '') || '/';
 }
 
+/**
+ * The request's target as a URL, parsed once per request: its path and
+ * query whatever they spell (a target beginning `//a:99999/` is a path
+ * here, not a host and port that fail to parse); 400 for a target that is
+ * no URL at all.
+ */
 export function requestUrl(req: IncomingMessage): URL {
   const target = req.url ?? '/';
   try {
