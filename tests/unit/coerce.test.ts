@@ -39,6 +39,14 @@ describe('query-string parsing', () => {
     expect(fromQueryText(GraphQLInt, [''])).toBeUndefined();
   });
 
+  it('reads an integer without an exponent, as pydantic does (1e3 is int_parsing, 5.0 is 5)', () => {
+    for (const text of ['1e3', '1E+3', '.5e1', '0x10', '1_000']) {
+      expect(check(GraphQLInt, fromQueryText(GraphQLInt, [text])).errors[0]).toMatchObject({ loc: ['query', 'p'], type: 'int_parsing' });
+    }
+    expect(check(GraphQLInt, fromQueryText(GraphQLInt, ['5.0'])).result).toBe(5);
+    expect(check(GraphQLInt, fromQueryText(GraphQLInt, ['-7'])).result).toBe(-7);
+  });
+
   it("reads a number with an exponent or a leading dot, as Python's str writes small floats (1e-05)", () => {
     for (const [text, expected] of [['1e-05', 0.00001], ['.5', 0.5], ['5e-1', 0.5], ['-2.5E+2', -250], ['3.', 3]] as const) {
       expect(check(GraphQLFloat, fromQueryText(GraphQLFloat, [text]))).toEqual({ result: expected, errors: [] });

@@ -159,6 +159,8 @@ const INT_MAX = 2 ** 31 - 1;
 
 /** A number as query text: decimal, with or without a fraction or an exponent (`5`, `-0.5`, `.5`, `1e-05`, as Python's `str` writes them). */
 const QUERY_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+/** An integer as query text: digits, perhaps a fraction (`5.0`; `5.5` is then int_from_float), never an exponent (`1e3` is int_parsing, as pydantic reads it). */
+const QUERY_INTEGER = /^[+-]?\d+(\.\d*)?$/;
 
 function typeMismatch(type: GraphQLInputType, loc: (string | number)[], value: unknown): ValidationItem {
   if (isListType(type)) return { loc, msg: 'Input should be a valid list', type: 'list_type' };
@@ -204,7 +206,7 @@ export function fromQueryText(type: GraphQLInputType, values: string[]): unknown
   const named = getNamedType(nullable);
   if (named === GraphQLInt || named === GraphQLFloat) {
     const number = Number(text);
-    return QUERY_NUMBER.test(text.trim()) && Number.isFinite(number) ? number : text;
+    return (named === GraphQLInt ? QUERY_INTEGER : QUERY_NUMBER).test(text.trim()) && Number.isFinite(number) ? number : text;
   }
   if (named === GraphQLBoolean) {
     const lowered = text.toLowerCase();
