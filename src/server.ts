@@ -11,7 +11,7 @@ import { createApp, createHttpServer } from './app';
 import { createMetricsServer } from './http/ops-routes';
 import { startTelemetry } from './core/telemetry';
 import { closeConnectionsAfterReplies } from './http/respond';
-import { jwtSecret } from './modules/accounts/jwt';
+import { jwtSecret } from './core/secrets';
 import { seedDemo } from '../seeders/demo.seeder';
 
 /**

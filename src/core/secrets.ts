@@ -1,4 +1,7 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { config } from '../config/config';
 
 /** Hex sha256: how reset tokens and API keys are stored (never the secret itself). */
 export function sha256(value: string): string {
@@ -16,4 +19,41 @@ export function randomBase62(length: number): string {
     }
   }
   return out;
+}
+
+let secretKey: crypto.KeyObject | undefined;
+
+function readSecret(): string {
+  const configured = config().JWT_SECRET;
+  if (configured) return configured;
+  const file = path.resolve(config().DATA_DIR, 'jwt-secret');
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const generated = crypto.randomBytes(48).toString('base64url');
+  fs.writeFileSync(file, generated, { mode: 0o600 });
+  return generated;
+}
+
+/**
+ * The server's secret: JWT_SECRET, or outside production one generated once
+ * and kept under DATA_DIR. It signs access tokens and keys serverMac. One
+ * KeyObject per process: jsonwebtoken would otherwise derive it on every call.
+ */
+export function jwtSecret(): crypto.KeyObject {
+  secretKey ??= crypto.createSecretKey(Buffer.from(readSecret(), 'utf8'));
+  return secretKey;
+}
+
+/**
+ * A MAC by this server, for values it hands out and later checks (signed
+ * download links, the device page's CSRF tokens) and for digests of what
+ * clients sent that it keeps (idempotency fingerprints: unkeyed, one would
+ * let a guessed body, a secret's value, be confirmed): HMAC-SHA-256 under
+ * the JWT secret, separated by `purpose` so one kind of value never passes
+ * for another. `message` is MACed as its parts in turn.
+ */
+export function serverMac(purpose: string, ...message: (string | Uint8Array)[]): string {
+  const mac = crypto.createHmac('sha256', jwtSecret()).update(`${purpose}\n`);
+  for (const part of message) mac.update(part);
+  return mac.digest('base64url');
 }

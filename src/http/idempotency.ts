@@ -2,7 +2,7 @@ import type { AppContext } from '../core/context';
 import { expirySweep } from '../core/background';
 import { ConflictError, validationFailure, type AppError } from '../core/errors';
 import { plainQuery } from '../db/hot';
-import { serverMac } from '../modules/accounts/jwt';
+import { serverMac } from '../core/secrets';
 
 /**
  * `Idempotency-Key` on REST POSTs, as the best-known payment APIs define

@@ -1,5 +1,6 @@
 import jwt from 'jsonwebtoken';
-import { jwtSecret, verifyAccessToken } from '../../src/modules/accounts/jwt';
+import { jwtSecret } from '../../src/core/secrets';
+import { verifyAccessToken } from '../../src/modules/accounts/jwt';
 import { AuthenticationError } from '../../src/core/errors';
 
 /** Verified signatures are remembered per token text; expiry is still checked on every use. */

@@ -6,7 +6,8 @@ import { enforceAuthQuota } from '../../core/rate-limit';
 import type { Viewer } from '../../core/viewer';
 import { login } from './auth.service';
 import { decideDeviceCode, displayUserCode, normalizeUserCode, pendingUserCode } from './device-login.service';
-import { jwtAuthenticator, serverMac } from './jwt';
+import { serverMac } from '../../core/secrets';
+import { jwtAuthenticator } from './jwt';
 
 /**
  * The device-login page, `/login/device?code=XXXX-XXXX` (decisions §14): a

@@ -6,7 +6,7 @@ import { ForbiddenError, NotFoundError } from '../../core/errors';
 import type { BodyRoute, BodyRouteCall } from '../../core/module';
 import { isUuid } from '../../core/scalars';
 import { plainQuery } from '../../db/hot';
-import { serverMac } from '../accounts/jwt';
+import { serverMac } from '../../core/secrets';
 import { publicLink } from '../mail/mail.service';
 
 /**

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { database } from '../../../src/db/database';
 import { claimKey, settleKey } from '../../../src/http/idempotency';
-import { serverMac } from '../../../src/modules/accounts/jwt';
+import { serverMac } from '../../../src/core/secrets';
 import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
