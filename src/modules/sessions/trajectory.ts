@@ -38,7 +38,11 @@ import { contentText, messagesAfter } from './transcript.service';
  *   text)}}], tool_call_id}); a `tool` message answering no call of the
  *   assistant message before it (only tool messages between) is a `system`
  *   message, as one answering no earlier call is a system step in ATIF
- *   (withAnsweredCalls).
+ *   (withAnsweredCalls). An assistant message lists only the calls answered
+ *   by the tool messages right after it (Chat Completions refuses a call
+ *   left unanswered, as when a run stopped mid-call; ATIF and `native` keep
+ *   every call), and its content is "" when it has neither content nor
+ *   calls left.
  * - `native`: `{session, messages, events}`: the session, its transcript
  *   messages as `GET …/transcript` gives them, and `events` (the service
  *   keeps no events besides messages: always an empty list).
@@ -94,14 +98,20 @@ function argumentsObject(value: unknown): Record<string, unknown> | null {
  * messages since: Chat Completions refuses any other), else null. A tool
  * message answering no call (none named, or its call compacted away) reads
  * as a system message in every format: ATIF's system step, Chat
- * Completions' system message.
+ * Completions' system message. For an assistant message, `answered` holds
+ * those of its calls that a tool message answers (filled as the later
+ * messages are read).
  */
-function withAnsweredCalls(messages: TrajectoryMessage[], adjacent: boolean): { message: TrajectoryMessage; answers: string | null }[] {
-  const made = new Set<string>();
+function withAnsweredCalls(messages: TrajectoryMessage[], adjacent: boolean): { message: TrajectoryMessage; answers: string | null; answered: Set<string> }[] {
+  // Each call id made so far, to the `answered` of the assistant message that made it.
+  const made = new Map<string, Set<string>>();
   return messages.map((message) => {
     if (adjacent && message.role !== 'tool') made.clear();
-    if (message.role === 'assistant') for (const call of message.tool_calls ?? []) made.add(call.id);
-    return { message, answers: message.role === 'tool' && message.tool_call_id && made.has(message.tool_call_id) ? message.tool_call_id : null };
+    const answered = new Set<string>();
+    if (message.role === 'assistant') for (const call of message.tool_calls ?? []) made.set(call.id, answered);
+    const answers = message.role === 'tool' && message.tool_call_id && made.has(message.tool_call_id) ? message.tool_call_id : null;
+    if (answers !== null) made.get(answers)!.add(answers);
+    return { message, answers, answered };
   });
 }
 
@@ -174,20 +184,26 @@ export function toAtif(session: TrajectorySession, messages: TrajectoryMessage[]
 }
 
 export function toOpenAiMessages(messages: TrajectoryMessage[]): Record<string, unknown>[] {
-  return withAnsweredCalls(messages, true).map(({ message, answers }) => ({
-    role: message.role === 'tool' ? (answers === null ? 'system' : 'tool') : ['user', 'assistant', 'system'].includes(message.role) ? message.role : 'user',
-    content: typeof message.content === 'string' || message.content === null ? message.content : contentText(message.content),
-    ...(message.tool_calls?.length
-      ? {
-          tool_calls: message.tool_calls.map((call) => ({
-            id: call.id,
-            type: 'function',
-            function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}) },
-          })),
-        }
-      : {}),
-    ...(answers === null ? {} : { tool_call_id: answers }),
-  }));
+  return withAnsweredCalls(messages, true).map(({ message, answers, answered }) => {
+    const role = message.role === 'tool' ? (answers === null ? 'system' : 'tool') : ['user', 'assistant', 'system'].includes(message.role) ? message.role : 'user';
+    const calls = (message.tool_calls ?? []).filter((call) => answered.has(call.id));
+    const content = typeof message.content === 'string' || message.content === null ? message.content : contentText(message.content);
+    return {
+      role,
+      // Chat Completions needs an assistant message's content unless it has calls.
+      content: content === null && role === 'assistant' && !calls.length ? '' : content,
+      ...(calls.length
+        ? {
+            tool_calls: calls.map((call) => ({
+              id: call.id,
+              type: 'function',
+              function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}) },
+            })),
+          }
+        : {}),
+      ...(answers === null ? {} : { tool_call_id: answers }),
+    };
+  });
 }
 
 /** The most messages a trajectory holds (a longer transcript is read page by page with GET …/transcript). */

@@ -86,6 +86,7 @@ describe('GET WS/sessions/{id}/trajectory', () => {
           { id: '__proto__', name: 'odd', arguments: 'text' },
         ],
       },
+      ...['c1', 'c2', 'c3', 'c4', '__proto__'].map((id) => ({ role: 'tool', tool_call_id: id, content: 'done' })),
     ]);
     const res = await rest(api, 'GET', `${WS}/${session.id}/trajectory`, { token: owner.token });
     expect(res.status).toBe(200);
@@ -118,11 +119,36 @@ describe('GET WS/sessions/{id}/trajectory', () => {
     expect(openai.body.map((message: any) => [message.role, message.tool_call_id ?? null])).toEqual([
       ['system', null], ['system', null], ['assistant', null], ['tool', 'kept'], ['system', null], ['assistant', null], ['user', null], ['system', null], ['user', null],
     ]);
+    // The late call is answered only after a user message: Chat Completions would refuse it, so it is not listed.
+    expect(openai.body[5]).toEqual({ role: 'assistant', content: 'late call' });
+    expect(openai.body[2].tool_calls.map((call: any) => call.id)).toEqual(['kept']);
     const atif = await rest(api, 'GET', `${WS}/${session.id}/trajectory`, { token: owner.token });
     expect(atifProblems(atif.body)).toEqual([]);
     expect(atif.body.steps.map((step: any) => [step.source, step.observation?.results.map((result: any) => result.source_call_id) ?? null])).toEqual([
       ['system', null], ['system', null], ['agent', ['kept']], ['system', null], ['agent', ['later']], ['user', null], ['user', null],
     ]);
+  });
+
+  it('lists in OpenAI form only the calls answered right after their message (a run stopped mid-call); ATIF and native keep them all', async () => {
+    const session = await saveSession(api, owner, { agent: 'coder', model: 'model-x' });
+    await appendMessages(api, owner, session.id, [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: 'two calls', tool_calls: [{ id: 'done', name: 'bash', arguments: {} }, { id: 'open', name: 'bash', arguments: {} }] },
+      { role: 'tool', tool_call_id: 'done', content: 'ok' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'stopped', name: 'bash', arguments: { cmd: 'sleep 100' } }] },
+    ]);
+    const openai = await rest(api, 'GET', `${WS}/${session.id}/trajectory`, { token: owner.token, query: { format: 'openai' } });
+    expect(openai.body).toEqual([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: 'two calls', tool_calls: [{ id: 'done', type: 'function', function: { name: 'bash', arguments: '{}' } }] },
+      { role: 'tool', content: 'ok', tool_call_id: 'done' },
+      // Neither content nor an answered call: Chat Completions needs the content.
+      { role: 'assistant', content: '' },
+    ]);
+    const atif = await rest(api, 'GET', `${WS}/${session.id}/trajectory`, { token: owner.token });
+    expect(atif.body.steps.map((step: any) => step.tool_calls?.map((call: any) => call.tool_call_id) ?? null)).toEqual([null, ['done', 'open'], ['stopped']]);
+    const native = await rest(api, 'GET', `${WS}/${session.id}/trajectory`, { token: owner.token, query: { format: 'native' } });
+    expect(native.body.messages[3].tool_calls.map((call: any) => call.id)).toEqual(['stopped']);
   });
 
   it('refuses ATIF for a transcript without messages (ATIF needs a step: 422 at query.format); openai and native answer it empty', async () => {
