@@ -21,18 +21,29 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-let secretKey: crypto.KeyObject | undefined;
-
-function readSecret(): string {
-  const configured = config().JWT_SECRET;
-  if (configured) return configured;
-  const file = path.resolve(config().DATA_DIR, 'jwt-secret');
+/**
+ * A secret the server keeps under DATA_DIR when none is configured (outside
+ * production): the file `name`, made once by `generate` and read ever
+ * after. Made atomically (written aside, then linked into place), so
+ * processes starting together agree on one value.
+ */
+export function dataDirSecret(name: string, generate: () => string): string {
+  const file = path.resolve(config().DATA_DIR, name);
   if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const generated = crypto.randomBytes(48).toString('base64url');
-  fs.writeFileSync(file, generated, { mode: 0o600 });
-  return generated;
+  const aside = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
+  fs.writeFileSync(aside, generate(), { mode: 0o600 });
+  try {
+    fs.linkSync(aside, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    fs.unlinkSync(aside);
+  }
+  return fs.readFileSync(file, 'utf8').trim();
 }
+
+let secretKey: crypto.KeyObject | undefined;
 
 /**
  * The server's secret: JWT_SECRET, or outside production one generated once
@@ -40,7 +51,7 @@ function readSecret(): string {
  * KeyObject per process: jsonwebtoken would otherwise derive it on every call.
  */
 export function jwtSecret(): crypto.KeyObject {
-  secretKey ??= crypto.createSecretKey(Buffer.from(readSecret(), 'utf8'));
+  secretKey ??= crypto.createSecretKey(Buffer.from(config().JWT_SECRET || dataDirSecret('jwt-secret', () => crypto.randomBytes(48).toString('base64url')), 'utf8'));
   return secretKey;
 }
 

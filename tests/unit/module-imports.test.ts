@@ -27,3 +27,18 @@ describe('module imports', () => {
     expect(twoWay).toEqual([]);
   });
 });
+
+describe('layers', () => {
+  it('has core, db and http import no domain module (only the registry, src/modules/index.ts, which the transports read)', () => {
+    const SRC = path.resolve(__dirname, '../../src');
+    const found: string[] = [];
+    for (const layer of ['core', 'db', 'http']) {
+      for (const file of fs.readdirSync(path.join(SRC, layer), { recursive: true }) as string[]) {
+        if (!file.endsWith('.ts')) continue;
+        const text = fs.readFileSync(path.join(SRC, layer, file), 'utf8');
+        for (const match of text.matchAll(/from '((?:\.\.\/)+modules\/[^']+)'/g)) found.push(`${layer}/${file}: ${match[1]}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});

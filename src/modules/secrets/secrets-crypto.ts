@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import { config } from '../../config/config';
+import { dataDirSecret } from '../../core/secrets';
 
 /**
  * Sealing user secrets: AES-256-GCM (node:crypto), a fresh random 12-byte IV
@@ -103,28 +102,9 @@ export interface SecretsKeyring {
 
 let keyring: SecretsKeyring | undefined;
 
-/**
- * SECRETS_KEY, else (outside production, where config refuses to start
- * without it) a key generated once into DATA_DIR/secrets-key, like the
- * development JWT secret. The file is made atomically (written aside, then
- * linked into place), so processes starting together agree on one key.
- */
+/** SECRETS_KEY, else (outside production, where config refuses to start without it) a key generated once into DATA_DIR/secrets-key, like the development JWT secret. */
 function readCurrentKeyText(): string {
-  const configured = config().SECRETS_KEY;
-  if (configured) return configured;
-  const file = path.resolve(config().DATA_DIR, 'secrets-key');
-  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const aside = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
-  fs.writeFileSync(aside, crypto.randomBytes(KEY_BYTES).toString('hex'), { mode: 0o600 });
-  try {
-    fs.linkSync(aside, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    fs.unlinkSync(aside);
-  }
-  return fs.readFileSync(file, 'utf8').trim();
+  return config().SECRETS_KEY || dataDirSecret('secrets-key', () => crypto.randomBytes(KEY_BYTES).toString('hex'));
 }
 
 export function secretsKeyring(): SecretsKeyring {
