@@ -7,6 +7,7 @@ import { ApiInput } from '../../core/validation/api-input';
 import { bundlePathProblem, isStrictBase64 } from './capability-file-rules';
 import { DEFAULT_DATASET_FORMAT } from './dataset-format';
 import { isCatalogVersion } from './semver-key';
+import { MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.limits';
 import {
   CapabilitySortBy,
   CatalogSortDirection,
@@ -46,10 +47,6 @@ function NotReservedName(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
-export const MAX_TAGS = 100;
-export const MAX_TASK_SET_MEMBERS = 10_000;
-export const MAX_CAPABILITY_FILES = 2000;
-export const MAX_DATASET_FILES = 2000;
 /**
  * Free-form JSON of a catalog row: a capability's manifest, a dataset's
  * origin. Every list of public artifacts carries them for each row (up to

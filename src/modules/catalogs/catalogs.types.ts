@@ -7,7 +7,7 @@ import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scala
 import { LabelFacetEntry } from '../sessions/sessions.types';
 import { EMBEDDED_LIST_CAP, PageEnvelope, pageItems } from '../../core/pagination';
 import { DEFAULT_DATASET_FORMAT } from './dataset-format';
-import { MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.inputs';
+import { MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.limits';
 
 export enum CatalogSortDirection {
   asc = 'asc',

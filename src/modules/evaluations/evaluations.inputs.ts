@@ -3,7 +3,7 @@ import { ArgsType, Field, Int } from 'type-graphql';
 import { PageArg } from '../../core/pagination';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
 import type { ValidationItem } from '../../core/errors';
-import { MAX_TASK_SET_MEMBERS } from '../catalogs/catalogs.inputs';
+import { MAX_TASK_SET_MEMBERS } from '../catalogs/catalogs.limits';
 import { ApiInput } from '../../core/validation/api-input';
 import { Visible } from '../../core/validation/visible-text';
 import { parseMember } from '../catalogs/task-sets.service';

@@ -5,7 +5,7 @@ import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decor
 import { EMBEDDED_LIST_CAP } from '../../core/pagination';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
 import { UserIdentityResponse } from '../accounts/accounts.types';
-import { MAX_TASK_SET_MEMBERS } from '../catalogs/catalogs.inputs';
+import { MAX_TASK_SET_MEMBERS } from '../catalogs/catalogs.limits';
 import { MAX_TASK_NAMES } from './evaluations.inputs';
 
 /** The states of an evaluation item (spec: EvaluationControlPlaneSummary's counters). */

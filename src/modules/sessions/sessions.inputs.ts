@@ -3,6 +3,7 @@ import { ArgsType, Field, Float, Int } from 'type-graphql';
 import { MAX_FILTER_VALUES, PageArg } from '../../core/pagination';
 import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
+import { DEFAULT_TRANSCRIPT_PAGE, MAX_APPEND_MESSAGES, MAX_TRANSCRIPT_PAGE } from './sessions.limits';
 import {
   SessionArchivedScope,
   SessionOriginEnum,
@@ -171,9 +172,6 @@ export class TranscriptMessageInput {
   usage?: TranscriptUsageInput | null;
 }
 
-/** Messages one transcript append may carry. */
-export const MAX_APPEND_MESSAGES = 1000;
-
 /** The ids a request gives its messages are unique among them (one stored before is 409, as any taken id). */
 function UniqueMessageIds(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
@@ -290,10 +288,6 @@ export class SessionListArgs extends SessionFilterArgs {
   @Field(() => SortDirection, { nullable: true, description: 'Default desc.' })
   sort_dir?: SortDirection | null;
 }
-
-/** A page of transcript messages (a transcript read, a session read's events): at most, and when no `limit` is given. */
-export const MAX_TRANSCRIPT_PAGE = 1000;
-export const DEFAULT_TRANSCRIPT_PAGE = 100;
 
 /** `GET WS/sessions/{id}` ?limit&after_sequence (decisions §14): the transcript events the reply carries, when either is given. */
 @ArgsType()

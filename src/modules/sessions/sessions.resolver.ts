@@ -12,7 +12,6 @@ import { toSessionGroup } from '../session-groups/session-groups.mapper';
 import { SessionGroupSummary } from '../session-groups/session-groups.types';
 import {
   asksForEvents,
-  DEFAULT_TRANSCRIPT_PAGE,
   SessionCreateRequest,
   SessionEventsArgs,
   SessionFilterArgs,
@@ -24,6 +23,7 @@ import {
   TranscriptRewindRequest,
   TrajectoryArgs,
 } from './sessions.inputs';
+import { DEFAULT_TRANSCRIPT_PAGE } from './sessions.limits';
 import { sessionTrajectory, type TrajectoryFormat } from './trajectory';
 import { JSONScalar } from '../../core/scalars';
 import { toSession } from './sessions.mapper';

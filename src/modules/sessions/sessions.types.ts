@@ -3,7 +3,7 @@ import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
 import { JSONObjectScalar, JSONScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { SessionGroupSummary } from '../session-groups/session-groups.types';
-import { MAX_APPEND_MESSAGES, MAX_TRANSCRIPT_PAGE } from './sessions.inputs';
+import { MAX_APPEND_MESSAGES, MAX_TRANSCRIPT_PAGE } from './sessions.limits';
 import { PageEnvelope, pageItems } from '../../core/pagination';
 
 export enum SessionOriginEnum {

@@ -13,7 +13,8 @@ import { messageRows } from './sessions.sql';
 import { findSession, resolveSessionWorkspace } from './session-ref';
 import { forgetSession } from './sessions.service';
 import { addToGroupRollup, recountGroups } from '../session-groups/group-rollups';
-import { asksForEvents, DEFAULT_TRANSCRIPT_PAGE, type SessionEventsArgs, type TranscriptAppendRequest, type TranscriptCompactRequest, type TranscriptMessageInput, type TranscriptReadArgs, type TranscriptRewindRequest } from './sessions.inputs';
+import { asksForEvents, type SessionEventsArgs, type TranscriptAppendRequest, type TranscriptCompactRequest, type TranscriptMessageInput, type TranscriptReadArgs, type TranscriptRewindRequest } from './sessions.inputs';
+import { DEFAULT_TRANSCRIPT_PAGE } from './sessions.limits';
 
 /**
  * Transcripts: messages appended under the session's row lock (gap-free
