@@ -236,7 +236,7 @@ export function checkOperationVariables(
     const type = typeFromAST(schema, definition.type as never) as GraphQLInputType | undefined;
     const value = variables?.[name];
     if (!type || (value === undefined && definition.defaultValue)) continue;
-    checkInput(type, value, ['variables', name], errors);
+    checkInput(type, value, ['variables', name], errors, 'forbid');
   }
   if (errors.length) throw new ValidationError(errors);
 }

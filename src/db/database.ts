@@ -1,7 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Umzug } from 'umzug';
 import type { ModelCtor, Sequelize } from 'sequelize-typescript';
 import { createSequelize } from '../../models';
 import { migrations } from '../../migrations';
+import { config } from '../config/config';
 import { logger } from '../config/logger';
 import type { Client } from 'pg';
 import { boundStatementReads } from './read-bound';
@@ -29,7 +31,38 @@ export function connectDatabase(
     },
   });
   instance.addHook('afterConnect', (connection) => boundStatementReads(connection as Client));
+  if (config().NODE_ENV === 'test') holdToOneConnection(instance);
   return instance;
+}
+
+/**
+ * Under the tests (NODE_ENV=test), a statement that asks the pool for a
+ * connection from inside a transaction's callback while the transaction is
+ * open fails at once. Such a statement waits for a second connection while
+ * the transaction holds its locks; writes queued behind those locks hold
+ * connections too, and once they hold the pool the transaction waits on
+ * them and they on it, a deadlock PostgreSQL cannot see, ended only by
+ * statement_timeout while every request of the process waits. Inside a
+ * transaction, every statement takes the transaction.
+ */
+function holdToOneConnection(sequelize: Sequelize): void {
+  const open = new AsyncLocalStorage<{ finished?: string }>();
+  const transaction = sequelize.transaction.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
+  (sequelize as unknown as { transaction: (...args: unknown[]) => Promise<unknown> }).transaction = (...args: unknown[]) => {
+    const callback = args.findIndex((arg) => typeof arg === 'function');
+    if (callback >= 0) {
+      const run = args[callback] as (t: { finished?: string }) => Promise<unknown>;
+      args[callback] = (t: { finished?: string }) => open.run(t, () => run(t));
+    }
+    return transaction(...args);
+  };
+  const manager = sequelize.connectionManager as unknown as { getConnection: (...args: unknown[]) => Promise<unknown> };
+  const getConnection = manager.getConnection.bind(manager);
+  manager.getConnection = (...args: unknown[]) => {
+    const held = open.getStore();
+    if (held && !held.finished) return Promise.reject(new Error('A statement asked for a second connection inside an open transaction: give it the transaction'));
+    return getConnection(...args);
+  };
 }
 
 export function database(): Sequelize {

@@ -37,4 +37,10 @@ describe('verifyAccessToken', () => {
     expect(failure(jwt.sign({ tv: 0 }, 'another secret', { algorithm: 'HS256', subject: 'x', expiresIn: 60 }))).toBe('token_error');
     expect(failure(sign({ other: 1 }, 60))).toBe('token_error');
   });
+
+  it('refuses a token without an expiry, even signed with the secret: the server signs none', () => {
+    const forever = jwt.sign({ tv: 0 }, jwtSecret(), { algorithm: 'HS256', subject: '00000000-0000-4000-8000-000000000001' });
+    expect(failure(forever)).toBe('token_error');
+    expect(failure(forever)).toBe('token_error');
+  });
 });

@@ -1,4 +1,4 @@
-import { nestedPast, parseJsonWithin } from '../../src/core/validation/json-text';
+import { nestedPast, parseJsonWithin, validUtf8Prefix } from '../../src/core/validation/json-text';
 
 const bytes = (text: string) => Buffer.from(text);
 
@@ -25,5 +25,29 @@ describe('parseJsonWithin', () => {
     expect(parseJsonWithin(bytes('[1, 2'), 4)).toEqual({ ok: false, position: 5, msg: 'JSON decode error' });
     expect(parseJsonWithin(bytes('"unterminated [[['), 1)).toMatchObject({ ok: false, msg: 'JSON decode error' });
     expect(nestedPast(bytes(']]]]['), 1)).toBe(-1);
+  });
+});
+
+describe('bytes that are not UTF-8', () => {
+  it('refuses them where they begin (in characters), never reading them as U+FFFD', () => {
+    // Latin-1 é (0xE9) after `{"p":"`: six characters read before it.
+    expect(parseJsonWithin(Buffer.from([...Buffer.from('{"p":"'), 0xe9, 0x22, 0x7d]), 10)).toEqual({ ok: false, position: 6, msg: 'JSON decode error: the body is not valid UTF-8' });
+    expect(parseJsonWithin(Buffer.from([...Buffer.from('["ü",'), 0xff, 0x5d]), 10)).toMatchObject({ ok: false, position: 5 });
+    // U+FFFD sent as UTF-8, or as a JSON escape, is a character like any other.
+    expect(parseJsonWithin(bytes('["\\ufffd", "\uFFFD"]'), 10)).toEqual({ ok: true, value: ['\uFFFD', '\uFFFD'] });
+  });
+
+  it('finds the first byte that is not UTF-8: overlong forms, surrogates, past U+10FFFF, a cut sequence', () => {
+    for (const [input, valid] of [
+      [[0x61, 0xc0, 0x80], 1], // overlong NUL
+      [[0x61, 0xe0, 0x80, 0x80], 1], // overlong
+      [[0x61, 0xed, 0xa0, 0x80], 1], // a surrogate (U+D800)
+      [[0x61, 0xf4, 0x90, 0x80, 0x80], 1], // past U+10FFFF
+      [[0x61, 0xe2, 0x82], 1], // cut short
+      [[0x61, 0x80], 1], // a lone continuation byte
+      [[0x61, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x9a, 0x80], 8], // € and 🚀: all valid
+    ] as const) {
+      expect(validUtf8Prefix(Uint8Array.from(input))).toBe(valid);
+    }
   });
 });

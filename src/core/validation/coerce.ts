@@ -20,10 +20,12 @@ import type { ValidationItem } from '../errors';
  * Strict, pydantic-like checking of a plain JSON value against a GraphQL input
  * type. Unlike graphql-js coercion it reports every problem with a structured
  * location and a machine-readable type, drops unknown keys (or rejects them on
- * strict inputs) and never wraps a scalar into a list. It returns the cleaned
- * external value, ready to be passed as a GraphQL variable.
+ * strict inputs, and everywhere with `extra: 'forbid'`: GraphQL variables,
+ * which GraphQL's own coercion would refuse after) and never wraps a scalar
+ * into a list. It returns the cleaned external value, ready to be passed as
+ * a GraphQL variable.
  */
-export function checkInput(type: GraphQLInputType, value: unknown, loc: (string | number)[], errors: ValidationItem[]): unknown {
+export function checkInput(type: GraphQLInputType, value: unknown, loc: (string | number)[], errors: ValidationItem[], extra: 'ignore' | 'forbid' = 'ignore'): unknown {
   if (isNonNullType(type)) {
     if (value === undefined) {
       errors.push({ loc, msg: 'Field required', type: 'missing' });
@@ -33,7 +35,7 @@ export function checkInput(type: GraphQLInputType, value: unknown, loc: (string 
       errors.push(typeMismatch(type.ofType, loc, value));
       return undefined;
     }
-    return checkInput(type.ofType, value, loc, errors);
+    return checkInput(type.ofType, value, loc, errors, extra);
   }
   if (value === null || value === undefined) return value;
   if (isListType(type)) {
@@ -41,7 +43,7 @@ export function checkInput(type: GraphQLInputType, value: unknown, loc: (string 
       errors.push({ loc, msg: 'Input should be a valid list', type: 'list_type' });
       return undefined;
     }
-    return value.map((item, index) => checkInput(type.ofType, item, [...loc, index], errors));
+    return value.map((item, index) => checkInput(type.ofType, item, [...loc, index], errors, extra));
   }
   if (isInputObjectType(type)) {
     if (typeof value !== 'object' || Array.isArray(value)) {
@@ -49,7 +51,7 @@ export function checkInput(type: GraphQLInputType, value: unknown, loc: (string 
       return undefined;
     }
     const fields = type.getFields();
-    const strict = Boolean((type.extensions as { strict?: boolean }).strict);
+    const strict = extra === 'forbid' || Boolean((type.extensions as { strict?: boolean }).strict);
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value as Record<string, unknown>)) {
       if (!fields[key]) {
@@ -60,7 +62,7 @@ export function checkInput(type: GraphQLInputType, value: unknown, loc: (string 
     for (const field of Object.values(fields)) {
       const item = (value as Record<string, unknown>)[field.name];
       if (item === undefined && field.defaultValue !== undefined) continue;
-      const checked = checkInput(field.type, item, [...loc, field.name], errors);
+      const checked = checkInput(field.type, item, [...loc, field.name], errors, extra);
       if (checked !== undefined) out[field.name] = checked;
     }
     return out;

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { MAX_JSON_DEPTH } from './coerce';
 
 /**
@@ -19,8 +20,18 @@ export const MAX_BODY_JSON_DEPTH = 2 * MAX_JSON_DEPTH;
 /** Parsed JSON, or where (`position`, in characters as JSON.parse counts them) and why it is not. */
 export type JsonReading = { ok: true; value: unknown } | { ok: false; position: number; msg: string };
 
-/** UTF-8 `bytes` parsed as JSON when its arrays and objects nest at most `levels` deep (`text`: their text, when the caller has it). */
+/**
+ * UTF-8 `bytes` parsed as JSON when its arrays and objects nest at most
+ * `levels` deep (`text`: their text, when the caller has it). Bytes that are
+ * not UTF-8 (RFC 8259 §8.1) are refused, never read with U+FFFD in their
+ * place: a Latin-1 password would be stored as replacement characters that
+ * any other such bytes match, a secret's value changed without a word.
+ */
 export function parseJsonWithin(bytes: Uint8Array, levels: number, text?: string): JsonReading {
+  if (text === undefined && !isUtf8(bytes)) {
+    const valid = validUtf8Prefix(bytes);
+    return { ok: false, position: Buffer.from(bytes.buffer, bytes.byteOffset, valid).toString('utf8').length, msg: 'JSON decode error: the body is not valid UTF-8' };
+  }
   const deep = nestedPast(bytes, levels);
   if (deep >= 0) {
     const position = Buffer.from(bytes.buffer, bytes.byteOffset, deep).toString('utf8').length;
@@ -57,4 +68,16 @@ export function nestedPast(bytes: Uint8Array, levels: number): number {
     }
   }
   return -1;
+}
+
+/** How many of `bytes` are valid UTF-8 before the first byte that is not (the shortest form, no surrogates, at most U+10FFFF). */
+export function validUtf8Prefix(bytes: Uint8Array): number {
+  let index = 0;
+  while (index < bytes.length) {
+    const byte = bytes[index];
+    const length = byte < 0x80 ? 1 : byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 0;
+    if (!length || index + length > bytes.length || !isUtf8(bytes.subarray(index, index + length))) return index;
+    index += length;
+  }
+  return index;
 }

@@ -45,12 +45,13 @@ export function verifyAccessToken(token: string): AccessClaims {
   }
   try {
     const payload = jwt.verify(token, jwtSecret(), { algorithms: ['HS256'] });
-    if (typeof payload !== 'object' || typeof payload.sub !== 'string' || typeof payload.tv !== 'number') {
+    // Every token this server signs has an expiry: one without (signed with the secret some other way) is not one of ours.
+    if (typeof payload !== 'object' || typeof payload.sub !== 'string' || typeof payload.tv !== 'number' || typeof payload.exp !== 'number') {
       throw new AuthenticationError('Invalid access token', 'token_error');
     }
     const claims = { sub: payload.sub, tv: payload.tv };
     if (verifiedTokens.size >= VERIFIED_TOKENS_MAX) verifiedTokens.delete(verifiedTokens.keys().next().value as string);
-    verifiedTokens.set(token, { claims, exp: typeof payload.exp === 'number' ? payload.exp : Number.POSITIVE_INFINITY });
+    verifiedTokens.set(token, { claims, exp: payload.exp });
     return claims;
   } catch (error) {
     if (error instanceof AuthenticationError) throw error;

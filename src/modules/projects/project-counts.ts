@@ -1,3 +1,4 @@
+import type { Transaction } from 'sequelize';
 import type { ProjectCountSource } from '../../core/module';
 import type { TenantFilter } from '../../core/tenancy/tenant-sql';
 import { plainQuery } from '../../db/hot';
@@ -17,11 +18,13 @@ export function heldResources(counts: ProjectResourceCounts, sources: readonly P
  * Counts every project's resources in one statement, one sub-select per
  * source that a module contributes in its descriptor (`projectCounts`).
  * Projects outside the tenant are left out (callers treat them as zeros).
+ * With `transaction`, on its connection.
  */
 export async function countProjectResources(
   projectIds: readonly string[],
   tenant: TenantFilter,
   sources: readonly ProjectCountSource[],
+  transaction?: Transaction,
 ): Promise<Map<string, ProjectResourceCounts>> {
   const out = new Map<string, ProjectResourceCounts>();
   if (!projectIds.length) return out;
@@ -29,6 +32,7 @@ export async function countProjectResources(
   const rows = await plainQuery<Record<string, string>>(
     `SELECT p.id${columns} FROM projects p WHERE p.id = ANY($ids::uuid[]) AND ${tenant.where('p')}`,
     { ...tenant.bind, ids: [...projectIds] },
+    { transaction },
   );
   for (const row of rows) {
     const counts = zeroCounts(sources) as unknown as Record<string, number>;

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { Transaction } from 'sequelize';
 import type { ProjectModel, RecordOf } from '../../../models';
 import type { LoaderDeps } from '../../core/module';
 import { MAX_LIST_PAGE } from '../../core/pagination';
@@ -20,15 +21,17 @@ export function createProjectLoaders(viewer: Viewer | null, deps: LoaderDeps) {
       const counts = await countProjectResources(ids, tenant, deps.projectCounts);
       return ids.map((id) => counts.get(id) ?? zeroCounts(deps.projectCounts));
     }),
-    /** What each project still holds, by the sources' nouns (the project-delete check); not cached. */
-    projectHeldResources: new DataLoader<string, string[]>(
-      async (ids) => {
-        if (!tenant) return ids.map(() => []);
-        const counts = await countProjectResources(ids, tenant, deps.projectCounts);
-        return ids.map((id) => heldResources(counts.get(id) ?? zeroCounts(deps.projectCounts), deps.projectCounts));
-      },
-      { cache: false },
-    ),
+    /**
+     * What a project still holds, by the sources' nouns (the project-delete
+     * check), read on `transaction`'s connection: a delete holding the
+     * project's row lock must not wait for a second connection, which the
+     * writes queued behind that lock may hold every one of.
+     */
+    async projectHeldResources(id: string, transaction: Transaction): Promise<string[]> {
+      if (!tenant) return [];
+      const counts = await countProjectResources([id], tenant, deps.projectCounts, transaction);
+      return heldResources(counts.get(id) ?? zeroCounts(deps.projectCounts), deps.projectCounts);
+    },
     projectsByWorkspace: new DataLoader<string, RecordOf<ProjectModel>[]>(async (workspaceIds) => {
       if (!tenant) return workspaceIds.map(() => []);
       // At most MAX_LIST_PAGE projects per workspace (workspace.projects takes a limit up to it).

@@ -98,7 +98,7 @@ export async function deleteProject(
     if (!project) throw new NotFoundError('Project');
     if (project.is_default) throw new InvalidError('The default project of a workspace cannot be deleted');
     // Every module's resources of the project count here (its descriptor's projectCounts), so none is left dangling.
-    const held = await ctx.loaders.projectHeldResources.load(project.id);
+    const held = await ctx.loaders.projectHeldResources(project.id, transaction);
     if (held.length) throw new ConflictError(`The project still holds ${held.join(', ')}; remove them first`);
     await project.destroy({ transaction });
     return { id: project.id, key: project.key, deleted: true as const };

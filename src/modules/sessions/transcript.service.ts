@@ -178,16 +178,6 @@ export async function compactTranscript(
 }
 
 /**
- * Rewind (decisions §14): `from_seq` must be the seq of a user message; it
- * and every later message are deleted for good, under the session's row
- * lock, in one transaction with what follows them: message_count, last_seq
- * (the next append takes `from_seq` again, so seq stays gap-free),
- * last_message_at and preview_text from what remains, and the group's
- * roll-ups recounted. Usage is derived from the remaining messages.
- * Frozen sessions are 409. The reply carries the rewound message's content,
- * for the client to offer again.
- */
-/**
  * The preview after a rewind: the text of the last remaining message with
  * text (as an append keeps it), read back a page of messages at a time.
  */
@@ -204,6 +194,19 @@ async function lastText(sessionId: string, transaction: Transaction): Promise<st
   }
 }
 
+/**
+ * Rewind (decisions §14): `from_seq` must be the seq of a user message; it
+ * and every later message are deleted for good, under the session's row
+ * lock, in one transaction with what follows them: message_count, last_seq
+ * (the next append takes `from_seq` again, so seq stays gap-free),
+ * last_message_at and preview_text from what remains, and the group's
+ * roll-ups recounted. Usage is derived from the remaining messages.
+ * Compactions made since `from_seq` was appended are undone with it: their
+ * summaries come after it and are deleted, so the messages they compacted
+ * (compacted at or after its append time) are current again, as they were
+ * before it. Frozen sessions are 409. The reply carries the rewound
+ * message's content, for the client to offer again.
+ */
 export async function rewindTranscript(
   ctx: AppContext,
   org: string,
@@ -225,6 +228,10 @@ export async function rewindTranscript(
       { transaction },
     );
     const count = Number(deleted[0].count);
+    await SessionMessageModel.update(
+      { compacted_at: null },
+      { where: { session_id: session.id, compacted_at: { [Op.gte]: target.created_at } }, transaction },
+    );
     const text = await lastText(session.id, transaction);
     const [updated] = await plainQuery<RecordOf<SessionModel>>(
       `UPDATE sessions SET

@@ -1,7 +1,9 @@
+import crypto from 'node:crypto';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import { logger } from '../../../src/config/logger';
 import { MAX_HEADER_BYTES } from '../../../src/app';
+import { createUser } from '../../factories/accounts';
 import { rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
 
@@ -157,6 +159,22 @@ describe('request bodies', () => {
       const items = path === '/graphql' ? res.body.errors[0].extensions.errors : res.body.errors;
       expect(items).toEqual([{ loc: ['body', 132], msg: 'JSON decode error: nested more than 128 levels deep', type: 'json_invalid' }]);
     }
+  });
+
+  it('refuses a body that is not UTF-8 with 422 json_invalid where it breaks, and stores nothing (a Latin-1 password, a secret)', async () => {
+    // Latin-1 é is the byte 0xE9, which UTF-8 never has alone.
+    const latin1 = (before: string, after: string) => Buffer.concat([Buffer.from(before), Buffer.from([0xe9, 0xe9, 0xe9]), Buffer.from(after)]);
+    const email = `latin1-${crypto.randomUUID()}@example.com`;
+    const before = `{"email":"${email}","username":"latin1${Date.now()}","password":"`;
+    const signup = await rest(api, 'POST', '/auth/signup', { rawBody: latin1(before, 'Zq7!long-enough"}') });
+    expect(signup.status).toBe(422);
+    expect(signup.body.errors).toEqual([{ loc: ['body', before.length], msg: 'JSON decode error: the body is not valid UTF-8', type: 'json_invalid' }]);
+    expect((await rest(api, 'POST', '/auth/login', { body: { email, password: 'x'.repeat(12) } })).status).toBe(401);
+    const user = await createUser();
+    const secret = await rest(api, 'POST', '/user/secrets', { token: user.token, rawBody: latin1('{"name":"LATIN1_PW","value":"p', 'ssword-0123456789"}') });
+    expect(secret.status).toBe(422);
+    expect(secret.body.errors[0]).toMatchObject({ loc: ['body', 30], type: 'json_invalid' });
+    expect((await rest(api, 'GET', '/user/secrets', { token: user.token })).body).toMatchObject({ total: 0 });
   });
 
   it('refuses a JSON body sent with a Content-Encoding with 400, on REST and GraphQL alike (never read as malformed JSON, never ignored)', async () => {

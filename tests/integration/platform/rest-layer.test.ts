@@ -204,6 +204,20 @@ describe('GraphQL input checks', () => {
     ]);
   });
 
+  it('refuses a field an input type does not have, at its place in the variables (GraphQL refuses it; never taken for a cost)', async () => {
+    const res = await rest(api, 'POST', '/graphql', {
+      token: user.token,
+      body: {
+        query: 'mutation($org: String!, $input: CreateWorkspaceInput!) { create_workspace(org: $org, input: $input) { key } }',
+        variables: { org: user.orgKey, input: { key: 'extra-field', name: 'Extra', zzz: 1 } },
+      },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0].extensions.errors).toEqual([{ loc: ['variables', 'input', 'zzz'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }]);
+    // Nothing was created.
+    expect((await rest(api, 'GET', `/org/${user.orgKey}/ws/extra-field`, { token: user.token })).status).toBe(404);
+  });
+
   it('reports rule violations of an input argument at its argument path', async () => {
     const res = await rest(api, 'POST', '/graphql', {
       token: user.token,

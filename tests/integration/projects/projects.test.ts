@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { onStatement } from '../../../src/db/database';
+import { database, onStatement } from '../../../src/db/database';
 import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { addProjectSessions, createProjectRow } from '../../factories/projects';
 import { createGroup } from '../../factories/sessions';
@@ -211,6 +211,33 @@ describe('DELETE WS/projects/{project_key}', () => {
     expect(res.body.type).toBe('conflict_error');
     expect(res.body.detail).toMatch(/session groups.*workflow runs|workflow runs.*session groups/);
     expect((await rest(api, 'GET', `${WS}/projects/${project.key}`, { token: owner.token })).status).toBe(200);
+  });
+
+  it('deletes a project while saves into it run: every request answers (the delete on one connection, never waiting for a second the saves hold)', async () => {
+    const project = await createProjectRow(orgKey);
+    // More saves than the test pool's connections, the delete among them.
+    const saves = Array.from({ length: 12 }, () => rest(api, 'POST', `${WS}/sessions`, { token: owner.token, body: { id: crypto.randomUUID(), model: 'm', project_id: project.id } }));
+    const deleting = rest(api, 'DELETE', `${WS}/projects/${project.key}`, { token: owner.token });
+    const statuses = (await Promise.all(saves)).map((res) => res.status);
+    const deleted = await deleting;
+    // Each save ran before the delete (201, and the delete is refused: 409) or after it (404); none timed out.
+    expect([200, 409]).toContain(deleted.status);
+    expect(statuses.every((status) => status === 201 || status === 404)).toBe(true);
+    if (deleted.status === 200) expect(statuses.filter((status) => status === 201)).toEqual([]);
+  });
+
+  it('answers 404 to a save whose project a delete removed while it waited (not a foreign key 409)', async () => {
+    const project = await createProjectRow(orgKey);
+    // Another request's delete, begun by hand: it holds the project's row while the save arrives.
+    const transaction = await database().transaction();
+    await database().query('SELECT id FROM projects WHERE id = $id FOR UPDATE', { bind: { id: project.id }, transaction });
+    const saving = rest(api, 'POST', `${WS}/sessions`, { token: owner.token, body: { id: crypto.randomUUID(), model: 'm', project_id: project.id } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await database().query('DELETE FROM projects WHERE id = $id', { bind: { id: project.id }, transaction });
+    await transaction.commit();
+    const saved = await saving;
+    expect(saved.status).toBe(404);
+    expect(saved.body).toMatchObject({ type: 'not_found_error', detail: 'Project not found' });
   });
 
   it('deletes a project through GraphQL', async () => {

@@ -148,17 +148,18 @@ describe('maintained facet counts', () => {
     const session = await saveSession(api, owner, { visibility: 'workspace', model: 'model-g' });
     // The join runs first and stays open; the status change starts meanwhile.
     let changed = false;
-    await database().transaction(async (transaction) => {
-      await database().query('UPDATE sessions SET group_id = $group WHERE id = $id', { bind: { group: group.id, id: session.id }, transaction });
-      const change = database()
-        .query("UPDATE session_groups SET status = 'completed' WHERE id = $group", { bind: { group: group.id } })
-        .then(() => (changed = true));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      // It waits for the join (without the lock it ran at once, counting the group's sessions without this one).
-      expect(changed).toBe(false);
-      void change;
-    });
-    for (let attempt = 0; attempt < 50 && !changed; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    // Begun by hand: the change below is another client's, on a connection of its own.
+    const transaction = await database().transaction();
+    await database().query('UPDATE sessions SET group_id = $group WHERE id = $id', { bind: { group: group.id, id: session.id }, transaction });
+    const change = database()
+      .query("UPDATE session_groups SET status = 'completed' WHERE id = $group", { bind: { group: group.id } })
+      .then(() => (changed = true));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // It waits for the join (without the lock it ran at once, counting the group's sessions without this one).
+    const waited = !changed;
+    await transaction.commit();
+    expect(waited).toBe(true);
+    await change;
     expect(changed).toBe(true);
     await expectCountsExact();
   });

@@ -36,6 +36,26 @@ describe('POST WS/sessions/{id}/rewind', () => {
     expect(read.body).toMatchObject({ message_count: 2, preview_text: 'two' });
   });
 
+  it('undoes the compactions made since the rewound message was appended, and keeps the earlier ones', async () => {
+    const session = await sessionWithMessages();
+    const compact = (upTo: number, summary: string) =>
+      rest(api, 'POST', `${WS}/${session.id}/transcript/compact`, { token: owner.token, body: { up_to_seq: upTo, summary: { role: 'user', content: summary } } });
+    // 1–2 compacted (summary 5), then 3 and the rest (summary 7): 1 user, 2 assistant, 3 user, 4 assistant, 5 summary, 6 user, 7 summary.
+    expect((await compact(2, 'Earlier.')).status).toBe(200);
+    await appendMessages(api, owner, session.id, [{ role: 'user', content: 'six' }]);
+    expect((await compact(6, 'Later.')).status).toBe(200);
+    // Rewinding to 6 deletes the later summary: 3, 4 and the earlier summary are current again, 1–2 stay compacted under it.
+    expect((await rest(api, 'POST', `${WS}/${session.id}/rewind`, { token: owner.token, body: { from_seq: 6 } })).body).toMatchObject({ deleted_count: 2 });
+    const current = await rest(api, 'GET', `${WS}/${session.id}/transcript`, { token: owner.token });
+    expect(current.body.messages.map((message: any) => message.seq)).toEqual([3, 4, 5]);
+    const read = await rest(api, 'GET', `${WS}/${session.id}`, { token: owner.token });
+    expect(read.body).toMatchObject({ message_count: 5, usage: { total_message_count: 5, current_message_count: 3, compaction_count: 1 } });
+    // Rewinding to 3 deletes the earlier summary too: it was made after 3 was appended, so 1–2 are current again.
+    expect((await rest(api, 'POST', `${WS}/${session.id}/rewind`, { token: owner.token, body: { from_seq: 3 } })).body).toMatchObject({ deleted_count: 3 });
+    const all = await rest(api, 'GET', `${WS}/${session.id}/transcript`, { token: owner.token, query: { include_compacted: true } });
+    expect(all.body.messages.map((message: any) => [message.seq, message.compacted])).toEqual([[1, false], [2, false]]);
+  });
+
   it('keeps as preview the last remaining message with text, past messages without any (tool calls only)', async () => {
     const session = await saveSession(api, owner, { visibility: 'workspace' });
     await appendMessages(api, owner, session.id, [

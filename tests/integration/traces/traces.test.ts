@@ -438,6 +438,10 @@ describe('POST /org/{org}/otel/traces', () => {
     const notJson = await send(undefined, { raw: '{"resourceSpans": [' });
     expect(notJson.status).toBe(422);
     expect(notJson.body.errors[0]).toMatchObject({ loc: ['body'], type: 'json_invalid' });
+    // JSON that is not UTF-8 (a Latin-1 é in a span's name) is not read with U+FFFD in its place.
+    const latin1 = await sendRaw(Buffer.concat([Buffer.from('{"resourceSpans": [{"scopeSpans": [{"spans": [{"name": "caf'), Buffer.from([0xe9]), Buffer.from('"}]}]}]}')]), { 'content-type': 'application/json' });
+    expect(latin1.status).toBe(422);
+    expect(JSON.parse(latin1.body.toString()).errors[0]).toMatchObject({ loc: ['body'], msg: 'JSON decode error: the body is not valid UTF-8', type: 'json_invalid' });
     // protobufjs's own words stay out of the reply: where the bytes broke is said instead.
     const truncated = await sendRaw(Buffer.from([0x79, 0x01, 0x02]), { 'content-type': 'application/x-protobuf' });
     expect(JSON.parse(truncated.body.toString())).toMatchObject({ code: 400, detail: expect.stringMatching(/^Not an OTLP ExportTraceServiceRequest: malformed at byte \d+$/) });
