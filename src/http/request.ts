@@ -30,6 +30,11 @@ export interface RequestState {
 export function headerValue(req: IncomingMessage, name: string): string | null {
   const value = req.headers[name];
   if (Array.isArray(value)) return value.join(', ');
+  // Node keeps the first Authorization of several; a proxy may act on the last. Joined, they are no credential (401).
+  if (value !== undefined && name === 'authorization') {
+    const all = req.headersDistinct.authorization;
+    if (all && all.length > 1) return all.join(', ');
+  }
   return value ?? null;
 }
 
