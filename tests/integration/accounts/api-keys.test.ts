@@ -138,7 +138,7 @@ describe('API key authentication', () => {
     expect(viaBearer.body.id).toBe(user.id);
   });
 
-  it('refuses a request with two Authorization headers (Node would keep the first, a proxy may act on the last): 401', async () => {
+  it('refuses a request with two Authorization headers (Node would keep the first, a proxy may act on the last) or two X-API-Key: 401', async () => {
     const key = await createApiKey(api, user);
     const { port } = new URL(api.baseUrl);
     const send = (lines: string[]) =>
@@ -155,6 +155,9 @@ describe('API key authentication', () => {
     const twice = await send([`Authorization: Bearer ${key.key}`, `Authorization: Bearer ${user.token}`]);
     expect(twice).toMatch(/^HTTP\/1\.1 401 /);
     expect(twice).toContain('"type":"token_error"');
+    const twoKeys = await send([`X-API-Key: ${key.key}`, `X-API-Key: ${key.key}`]);
+    expect(twoKeys).toMatch(/^HTTP\/1\.1 401 /);
+    expect(twoKeys).toContain('"type":"token_error"');
   });
 
   it('records last_used_at when the key is used', async () => {
