@@ -32,7 +32,7 @@ export function toAppError(error: unknown, transport: Transport = 'rest'): { app
     // A write naming a row another request deleted meanwhile (a session saved into a project being deleted): 404, as
     // the row is gone; a delete of a row still referenced: 409.
     const missing = /is not present in table "([a-z_]+)"/.exec(foreignKeyDetail(current));
-    if (missing) return { appError: new NotFoundError(missing[1] === 'projects' ? 'Project' : 'A resource the request refers to'), unexpected: null };
+    if (missing) return { appError: new NotFoundError(missing[1] === 'projects' ? 'Project' : 'Referenced resource'), unexpected: null };
     return { appError: new ConflictError('The resource is referenced by or references another resource'), unexpected: null };
   }
   if (current instanceof SequelizeValidationError) {
