@@ -55,6 +55,23 @@ function IsNumberMap(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
+/** At most the record's `total_trials` when that is given (left out, it is 0: an SDK that does not know it). */
+function AtMostTotalTrials(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'atMostTotalTrials',
+      validator: {
+        validate: (value, args) => {
+          const total = (args?.object as { total_trials?: unknown } | undefined)?.total_trials;
+          return typeof value !== 'number' || typeof total !== 'number' || value <= total;
+        },
+        defaultMessage: (args) => `Input should be less than or equal to total_trials (${(args?.object as { total_trials?: number }).total_trials})`,
+      },
+    },
+    { context: { type: 'less_than_equal' }, ...options },
+  );
+}
+
 /**
  * A URL that points at bytes elsewhere: `data:` URLs would inline them, and a `javascript:` or `vbscript:` URL is
  * a script that a dashboard showing the source as a link would run. Browsers ignore leading blanks and control
@@ -216,9 +233,10 @@ export class AttackSpanInput {
   @Max(ATTACK_RANGES.execution_time_s[1])
   execution_time_s?: number | null;
 
-  @Field(() => Int, { nullable: true, description: 'Trials that finished, 0 to 1,000,000.' })
+  @Field(() => Int, { nullable: true, description: 'Trials that finished, 0 to 1,000,000; at most `total_trials` when that is given.' })
   @Min(0)
   @Max(MAX_TRIALS)
+  @AtMostTotalTrials()
   finished_trials?: number | null;
 
   @Field(() => Int, { nullable: true, description: 'Trials of the attack, 0 to 1,000,000.' })

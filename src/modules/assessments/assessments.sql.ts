@@ -121,10 +121,13 @@ export const upsertStudyAttacksSql = () => `
             FROM spans st
            CROSS JOIN LATERAL (
                  SELECT count(*)::int AS total,
-                        count(*) FILTER (WHERE coalesce(c.attributes ->> 'dreadnode.airt.trial_status', '') NOT IN ('pending', 'running'))::int AS finished
-                   FROM spans c
-                  WHERE c.organization_id = st.organization_id AND c.workspace_id = st.workspace_id AND c.trace_id = st.trace_id
-                    AND c.parent_span_id = st.span_id AND c.span_type = 'trial') tr
+                        count(*) FILTER (WHERE coalesce(c.trial_status, '') NOT IN ('pending', 'running'))::int AS finished
+                   -- One per trial span, even if it was stored twice under two start times (the newest copy's status), as the trials route reads them.
+                   FROM (SELECT DISTINCT ON (c.span_id) c.attributes ->> 'dreadnode.airt.trial_status' AS trial_status
+                           FROM spans c
+                          WHERE c.organization_id = st.organization_id AND c.workspace_id = st.workspace_id AND c.trace_id = st.trace_id
+                            AND c.parent_span_id = st.span_id AND c.span_type = 'trial'
+                          ORDER BY c.span_id, c.start_time DESC) c) tr
            WHERE st.organization_id = $organization_id AND st.workspace_id = $workspace_id AND st.assessment_id = $assessment_id AND st.span_type = 'study'
              AND (st.trace_id, st.span_id) IN (SELECT k.t, k.s FROM unnest($trace_ids::text[], $span_ids::text[]) AS k(t, s))
            -- One attack per study span, even if it was stored twice under two start times (the newest wins).

@@ -91,10 +91,14 @@ function IsBase64(options?: ValidationOptions): PropertyDecorator {
 /**
  * A bundle's paths can be unpacked: each once, and none where another file's
  * directory is (`tools` beside `tools/run.py` would stop `tar` at the second).
+ * Compared as the file systems that unpack them do: without case (Windows,
+ * macOS) and in one Unicode normal form (macOS), so `A.txt` beside `a.txt`,
+ * or `café` spelled composed beside decomposed, would be one file there.
  */
 function unpackablePaths(value: unknown): boolean {
   if (!Array.isArray(value)) return true;
-  const paths = new Set(value.map((file: { path?: unknown }) => file?.path));
+  const fold = (path: unknown) => (typeof path === 'string' ? path.normalize('NFC').toLowerCase().normalize('NFC') : path);
+  const paths = new Set(value.map((file: { path?: unknown }) => fold(file?.path)));
   if (paths.size !== value.length) return false;
   for (const path of paths) {
     if (typeof path !== 'string') continue;
@@ -109,7 +113,8 @@ function UniquePaths(options?: ValidationOptions): PropertyDecorator {
       name: 'uniquePaths',
       validator: {
         validate: unpackablePaths,
-        defaultMessage: () => 'file paths must be unique, and no file may be named as another file\'s directory (tools beside tools/run.py)',
+        defaultMessage: () =>
+          "file paths must be unique, ignoring case and Unicode normalization (A.txt beside a.txt would unpack as one file on Windows and macOS), and no file may be named as another file's directory (tools beside tools/run.py)",
       },
     },
     options,
@@ -211,7 +216,7 @@ export class PublishDatasetRequest {
   @MaxJsonBytes(MAX_ORIGIN_BYTES)
   origin?: Record<string, unknown> | null;
 
-  @Field(() => [DatasetFileInput], { nullable: true, description: "The version's files (at most 2000, unique paths), base64, each in an optional split; none for metadata only. Up to 50 MiB over REST." })
+  @Field(() => [DatasetFileInput], { nullable: true, description: "The version's files (at most 2000, paths unique ignoring case and Unicode normalization), base64, each in an optional split; none for metadata only. Up to 50 MiB over REST." })
   @ArrayMaxSize(MAX_DATASET_FILES)
   @UniquePaths()
   @ValidateNested({ each: true })
@@ -257,7 +262,7 @@ export class PublishCapabilityRequest {
   @MaxJsonBytes(MAX_MANIFEST_BYTES)
   manifest: Record<string, unknown>;
 
-  @Field(() => [CapabilityFileInput], { description: "The bundle's files (at most 2000, unique paths)." })
+  @Field(() => [CapabilityFileInput], { description: "The bundle's files (at most 2000, paths unique ignoring case and Unicode normalization)." })
   @ArrayMaxSize(MAX_CAPABILITY_FILES)
   @UniquePaths()
   @ValidateNested({ each: true })

@@ -82,8 +82,16 @@ describe('capability file names', () => {
     expect(res.body.errors?.[0].extensions).toMatchObject({ status: 422, type: 'validation_error', errors: [{ loc: ['input', 'files', 0, 'path'], type: 'value_error' }] });
   });
 
-  it('refuses a file named as another file\'s directory (tar could not unpack the bundle), for datasets too', async () => {
-    for (const files of [[{ path: 'tools' }, { path: 'tools/run.py' }], [{ path: 'a/b/c.py' }, { path: 'a/b' }], [{ path: 'x.md' }, { path: 'x.md' }]]) {
+  it('refuses a file named as another file\'s directory, or twice, ignoring case and Unicode normalization (tar could not unpack the bundle), for datasets too', async () => {
+    // Also paths one only on a case-insensitive or normalizing file system (Windows, macOS): A.txt and a.txt, é composed and decomposed, Tools beside tools/run.py.
+    for (const files of [
+      [{ path: 'tools' }, { path: 'tools/run.py' }],
+      [{ path: 'a/b/c.py' }, { path: 'a/b' }],
+      [{ path: 'x.md' }, { path: 'x.md' }],
+      [{ path: 'A.txt' }, { path: 'a.txt' }],
+      [{ path: 'caf\u00e9.txt' }, { path: 'cafe\u0301.txt' }],
+      [{ path: 'Tools' }, { path: 'tools/run.py' }],
+    ]) {
       const res = await publish({ name: catalogName('cap'), version: '1.0.0', manifest: {}, files: files.map((file) => ({ ...file, content_base64: b64('x') })) });
       expect(res.status).toBe(422);
       expect(res.body.errors).toEqual([{ loc: ['body', 'files'], msg: expect.stringContaining("another file's directory"), type: 'value_error' }]);
@@ -94,6 +102,11 @@ describe('capability file names', () => {
     });
     expect(dataset.status).toBe(422);
     expect(dataset.body.errors[0].loc).toEqual(['body', 'files']);
+    const caseOnly = await rest(api, 'POST', `/org/${owner.orgKey}/datasets`, {
+      token: owner.token,
+      body: { name: catalogName('ds'), version: '1.0.0', files: [{ path: 'Train.csv', content_base64: b64('x') }, { path: 'train.csv', content_base64: b64('y') }] },
+    });
+    expect(caseOnly.status).toBe(422);
     // Names that share a beginning but not a directory are fine.
     const fine = await publish({ name: catalogName('cap'), version: '1.0.0', manifest: {}, files: ['tools.md', 'tools/run.py', 'toolsmith/x.py'].map((path) => ({ path, content_base64: b64(path) })) });
     expect(fine.status).toBe(201);

@@ -595,6 +595,26 @@ describe('red-team spans from hostile or repeated exports', () => {
     expect(trials.body.map((trial: { transforms: string[] }) => trial.transforms)).toEqual([['rot13']]);
   });
 
+  it('counts a trial stored twice under two start times once, with its newest copy\'s status, in every read (attacks, analytics, statistics, trials)', async () => {
+    const assessment = (await rest(api, 'POST', `${WS}/airt/assessments`, { token: owner.token, body: { name: 'Trial twice' } })).body.id;
+    const traceId = hex(16);
+    const studyId = hex(8);
+    const trialId = hex(8);
+    const start = nowNs();
+    const study = span({ traceId, spanId: studyId, startNs: start, attributes: { 'dreadnode.type': 'study', 'dreadnode.airt.assessment_id': assessment, 'dreadnode.airt.execution_time_s': 4 } });
+    const trial = (offsetMs: number, status: string) =>
+      span({ traceId, spanId: trialId, parentSpanId: studyId, startNs: start + BigInt(offsetMs) * 1_000_000n, attributes: { 'dreadnode.type': 'trial', 'dreadnode.airt.trial_status': status } });
+    expect((await send(exportOf([study, trial(100, 'running')]))).body.accepted).toBe(2);
+    expect((await send(exportOf([trial(101, 'finished')]))).body.accepted).toBe(1);
+
+    const attacks = await rest(api, 'GET', `${WS}/airt/assessments/${assessment}/traces/attacks`, { token: owner.token });
+    expect(attacks.body[0]).toMatchObject({ total_trials: 1, finished_trials: 1 });
+    expect((await rest(api, 'GET', `${WS}/airt/assessments/${assessment}/analytics`, { token: owner.token })).body.total_trials).toBe(1);
+    const stats = await rest(api, 'GET', `${WS}/airt/assessments/${assessment}/traces`, { token: owner.token });
+    expect(stats.body).toMatchObject({ trial_spans: 1, avg_trial_time_ms: 4000 });
+    expect((await rest(api, 'GET', `${WS}/airt/assessments/${assessment}/traces/trials`, { token: owner.token })).body).toHaveLength(1);
+  });
+
   it('reads numbers past double precision as the bounds of the attack ingest, never a 500 (1e999, 1e-999, 64 digits)', async () => {
     const assessment = (await rest(api, 'POST', `${WS}/airt/assessments`, { token: owner.token, body: { name: 'Huge numbers' } })).body.id;
     const traceId = hex(16);
