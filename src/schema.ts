@@ -3,6 +3,7 @@ import { GraphQLSchema, isObjectType } from 'graphql';
 import { buildSchema, type NonEmptyArray, type ResolverData } from 'type-graphql';
 import { requireViewer, type AppContext } from './core/context';
 import { ValidationError } from './core/errors';
+import { settledTogether } from './core/root-errors';
 import { isRegisteredInput } from './core/validation/api-input';
 import { validateInstance } from './core/validation/class-validation';
 import { fillMissingDescriptions } from './core/schema-descriptions';
@@ -13,16 +14,21 @@ import { platform } from './modules';
  * @Public(); the guard test walks the schema to keep this true. The check
  * wraps root resolvers only (outside type-graphql's argument validation, so
  * 401 comes before 422), leaving nested fields without per-field overhead.
+ * A query's root fields also settle together, so that every one's error is
+ * reported (core/root-errors.ts).
  */
-function guardRootFields(schema: GraphQLSchema): void {
+function wrapRootFields(schema: GraphQLSchema): void {
   for (const root of [schema.getQueryType(), schema.getMutationType()]) {
     for (const field of Object.values(root?.getFields() ?? {})) {
-      if (field.extensions?.public || !field.resolve) continue;
+      if (!field.resolve) continue;
       const resolve = field.resolve;
-      field.resolve = (source, args, context: AppContext, info) => {
-        requireViewer(context);
-        return resolve(source, args, context, info);
-      };
+      const guarded: typeof resolve = field.extensions?.public
+        ? resolve
+        : (source, args, context: AppContext, info) => {
+            requireViewer(context);
+            return resolve(source, args, context, info);
+          };
+      field.resolve = root === schema.getQueryType() ? settledTogether(guarded) : guarded;
     }
   }
 }
@@ -53,7 +59,7 @@ export function createSchema(): Promise<GraphQLSchema> {
   }).then((schema) => {
     if (!isObjectType(schema.getMutationType())) throw new Error('The schema has no mutations');
     fillMissingDescriptions(schema);
-    guardRootFields(schema);
+    wrapRootFields(schema);
     return schema;
   });
   return cached;

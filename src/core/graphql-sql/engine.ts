@@ -8,6 +8,7 @@ import { JsonArrayReply } from '../json-array-reply';
 import { argsRuleErrors } from '../validation/arg-rules';
 import { compileQuery, rootColumn } from './compile';
 import { ParameterConflict } from './sql-fields';
+import { withEveryRootError } from '../root-errors';
 
 /** PostgreSQL's error when a subquery used as a value returns more than one row. */
 const CARDINALITY_VIOLATION = '21000';
@@ -92,13 +93,14 @@ export function createEngine(schema: GraphQLSchema) {
         throw error;
       }
       if (data) return { data };
-      return execute({
+      const result = await execute({
         schema,
         document: request.document,
         contextValue: ctx,
         variableValues: request.variables,
         operationName: request.operationName ?? undefined,
       });
+      return withEveryRootError(result, ctx);
     },
   };
 }

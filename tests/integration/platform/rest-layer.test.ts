@@ -218,6 +218,23 @@ describe('GraphQL input checks', () => {
     expect((await rest(api, 'GET', `/org/${user.orgKey}/ws/extra-field`, { token: user.token })).status).toBe(404);
   });
 
+  it('reports the error of every failing root field, in the order they were asked for, every time (a non-null root failing ends the execution)', async () => {
+    const outsider = await createUser();
+    const where = `org: "${user.orgKey}", workspace: "default"`;
+    // `sessions` is a non-null root: its failure nulls `data`; the others are nullable, `l2` another non-null one.
+    const query = `{ w: workspace(${where}) { id } l: sessions(${where}) { total } s: session(${where}, session_id: "abcd1234") { id } l2: sessions(${where}) { total } }`;
+    for (let round = 0; round < 8; round += 1) {
+      const res = await rest(api, 'POST', '/graphql', { token: outsider.token, body: { query } });
+      expect(res.body.data).toBeNull();
+      expect(res.body.errors.map((error: any) => [error.path, error.extensions.status])).toEqual([
+        [['w'], 404],
+        [['l'], 404],
+        [['s'], 404],
+        [['l2'], 404],
+      ]);
+    }
+  });
+
   it('reports rule violations of an input argument at its argument path', async () => {
     const res = await rest(api, 'POST', '/graphql', {
       token: user.token,
