@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { nestedPast, parseJsonWithin, validUtf8Prefix } from '../../src/core/validation/json-text';
 
 const bytes = (text: string) => Buffer.from(text);
@@ -48,6 +49,20 @@ describe('bytes that are not UTF-8', () => {
       [[0x61, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x9a, 0x80], 8], // € and 🚀: all valid
     ] as const) {
       expect(validUtf8Prefix(Uint8Array.from(input))).toBe(valid);
+    }
+  });
+
+  it('agrees with Node\'s own check on random bytes: the prefix it finds is UTF-8, and one more sequence is not', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 256;
+    for (let round = 0; round < 2000; round += 1) {
+      // Mostly valid text with a few random bytes in it.
+      const text = Buffer.from(`ab\u00e9\u20ac\u{1F680}${round}`);
+      const bytes = Buffer.concat([text, Uint8Array.from({ length: 4 }, random), text]);
+      const valid = validUtf8Prefix(bytes);
+      expect(isUtf8(bytes.subarray(0, valid))).toBe(true);
+      if (valid < bytes.length) expect([1, 2, 3, 4].some((extra) => valid + extra <= bytes.length && isUtf8(bytes.subarray(0, valid + extra)))).toBe(false);
+      else expect(isUtf8(bytes)).toBe(true);
     }
   });
 });

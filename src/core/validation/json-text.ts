@@ -70,14 +70,33 @@ export function nestedPast(bytes: Uint8Array, levels: number): number {
   return -1;
 }
 
-/** How many of `bytes` are valid UTF-8 before the first byte that is not (the shortest form, no surrogates, at most U+10FFFF). */
+/**
+ * How many of `bytes` are valid UTF-8 before the first byte that is not
+ * (RFC 3629: the shortest form, no surrogates, at most U+10FFFF), in one
+ * pass without allocating: only called once `isUtf8` has said the body is
+ * not, but a 50 MiB body must not cost more than its reading.
+ */
 export function validUtf8Prefix(bytes: Uint8Array): number {
   let index = 0;
+  const continuation = (at: number, low = 0x80, high = 0xbf) => at < bytes.length && bytes[at] >= low && bytes[at] <= high;
   while (index < bytes.length) {
     const byte = bytes[index];
-    const length = byte < 0x80 ? 1 : byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 0;
-    if (!length || index + length > bytes.length || !isUtf8(bytes.subarray(index, index + length))) return index;
-    index += length;
+    if (byte < 0x80) {
+      index += 1;
+    } else if (byte >= 0xc2 && byte <= 0xdf) {
+      if (!continuation(index + 1)) return index;
+      index += 2;
+    } else if (byte >= 0xe0 && byte <= 0xef) {
+      // E0 needs A0–BF (no overlong form), ED 80–9F (no surrogate).
+      if (!continuation(index + 1, byte === 0xe0 ? 0xa0 : 0x80, byte === 0xed ? 0x9f : 0xbf) || !continuation(index + 2)) return index;
+      index += 3;
+    } else if (byte >= 0xf0 && byte <= 0xf4) {
+      // F0 needs 90–BF (no overlong form), F4 80–8F (at most U+10FFFF).
+      if (!continuation(index + 1, byte === 0xf0 ? 0x90 : 0x80, byte === 0xf4 ? 0x8f : 0xbf) || !continuation(index + 2) || !continuation(index + 3)) return index;
+      index += 4;
+    } else {
+      return index;
+    }
   }
   return index;
 }
