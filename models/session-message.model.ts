@@ -66,6 +66,10 @@ export class SessionMessageModel extends Model {
   @Column(DataType.DATE)
   declare compacted_at: Date | null;
 
+  /** The seq of the summary of the compaction that compacted it (a rewind deleting that summary undoes it). */
+  @Column(DataType.INTEGER)
+  declare compacted_by: number | null;
+
   @CreatedAt
   declare created_at: Date;
 }

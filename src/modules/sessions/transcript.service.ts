@@ -164,8 +164,9 @@ export async function compactTranscript(
         'less_than_equal',
       );
     }
+    // The summary is appended next, as seq last_seq + 1 (the session's row is locked).
     const [compacted] = await SessionMessageModel.update(
-      { compacted_at: new Date() },
+      { compacted_at: new Date(), compacted_by: session.last_seq + 1 },
       { where: { session_id: session.id, seq: { [Op.lte]: input.up_to_seq }, compacted_at: null }, transaction },
     );
     // Nothing left to compact (a retry, or a compaction that lost a race): a second summary would only inflate the counts.
@@ -201,10 +202,10 @@ async function lastText(sessionId: string, transaction: Transaction): Promise<st
  * (the next append takes `from_seq` again, so seq stays gap-free),
  * last_message_at and preview_text from what remains, and the group's
  * roll-ups recounted. Usage is derived from the remaining messages.
- * Compactions made since `from_seq` was appended are undone with it: their
- * summaries come after it and are deleted, so the messages they compacted
- * (compacted at or after its append time) are current again, as they were
- * before it. Frozen sessions are 409. The reply carries the rewound
+ * Compactions whose summaries it deletes (made since `from_seq` was
+ * appended, the rewound message itself when it is a summary) are undone with
+ * it: the messages they compacted (`compacted_by`, their summary's seq) are
+ * current again, as they were before. Frozen sessions are 409. The reply carries the rewound
  * message's content, for the client to offer again.
  */
 export async function rewindTranscript(
@@ -229,8 +230,8 @@ export async function rewindTranscript(
     );
     const count = Number(deleted[0].count);
     await SessionMessageModel.update(
-      { compacted_at: null },
-      { where: { session_id: session.id, compacted_at: { [Op.gte]: target.created_at } }, transaction },
+      { compacted_at: null, compacted_by: null },
+      { where: { session_id: session.id, compacted_by: { [Op.gte]: input.from_seq } }, transaction },
     );
     const text = await lastText(session.id, transaction);
     const [updated] = await plainQuery<RecordOf<SessionModel>>(

@@ -1,3 +1,6 @@
+import { QueryTypes } from 'sequelize';
+import { BACKFILL_SQL } from '../../../migrations/0074-compacted-by';
+import { database } from '../../../src/db/database';
 import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
 import { appendMessages, saveSession } from '../../factories/sessions';
 import { rest } from '../../helpers/http';
@@ -54,6 +57,28 @@ describe('POST WS/sessions/{id}/rewind', () => {
     expect((await rest(api, 'POST', `${WS}/${session.id}/rewind`, { token: owner.token, body: { from_seq: 3 } })).body).toMatchObject({ deleted_count: 3 });
     const all = await rest(api, 'GET', `${WS}/${session.id}/transcript`, { token: owner.token, query: { include_compacted: true } });
     expect(all.body.messages.map((message: any) => [message.seq, message.compacted])).toEqual([[1, false], [2, false]]);
+  });
+
+  it('undoes the compaction whose summary it rewinds to (a summary written as a user message)', async () => {
+    const session = await sessionWithMessages();
+    expect((await rest(api, 'POST', `${WS}/${session.id}/transcript/compact`, { token: owner.token, body: { up_to_seq: 4, summary: { role: 'user', content: 'Summary.' } } })).status).toBe(200);
+    expect((await rest(api, 'POST', `${WS}/${session.id}/rewind`, { token: owner.token, body: { from_seq: 5 } })).body).toMatchObject({ deleted_count: 1, restored_content: 'Summary.' });
+    const current = await rest(api, 'GET', `${WS}/${session.id}/transcript`, { token: owner.token });
+    expect(current.body.messages.map((message: any) => message.seq)).toEqual([1, 2, 3, 4]);
+    expect((await rest(api, 'GET', `${WS}/${session.id}`, { token: owner.token })).body.usage).toMatchObject({ current_message_count: 4, compaction_count: 0 });
+  });
+
+  it('gives messages compacted before migration 0074 the summary of their compaction (its backfill)', async () => {
+    const session = await sessionWithMessages();
+    const compact = (upTo: number) => rest(api, 'POST', `${WS}/${session.id}/transcript/compact`, { token: owner.token, body: { up_to_seq: upTo, summary: { role: 'user', content: 'S' } } });
+    expect((await compact(2)).status).toBe(200);
+    expect((await compact(4)).status).toBe(200);
+    const read = () => database().query<{ seq: number; compacted_by: number | null }>('SELECT seq, compacted_by FROM session_messages WHERE session_id = $id ORDER BY seq', { bind: { id: session.id }, type: QueryTypes.SELECT });
+    const written = await read();
+    expect(written.map((row) => [row.seq, row.compacted_by])).toEqual([[1, 5], [2, 5], [3, 6], [4, 6], [5, null], [6, null]]);
+    await database().query('UPDATE session_messages SET compacted_by = NULL WHERE session_id = $id', { bind: { id: session.id } });
+    await database().query(BACKFILL_SQL);
+    expect(await read()).toEqual(written);
   });
 
   it('keeps as preview the last remaining message with text, past messages without any (tool calls only)', async () => {
