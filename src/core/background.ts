@@ -1,4 +1,5 @@
 import { logger } from '../config/logger';
+import { outsideTransactions } from '../db/database';
 import { plainQuery } from '../db/hot';
 
 /**
@@ -10,7 +11,7 @@ const pending = new Set<Promise<void>>();
 
 export function runInBackground(name: string, work: () => Promise<unknown>): void {
   const task: Promise<void> = Promise.resolve()
-    .then(work)
+    .then(() => outsideTransactions(work))
     .then(
       () => undefined,
       (error: unknown) => logger.error({ err: error, task: name }, 'background task failed'),

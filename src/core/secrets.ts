@@ -29,18 +29,22 @@ export function randomBase62(length: number): string {
  */
 export function dataDirSecret(name: string, generate: () => string): string {
   const file = path.resolve(config().DATA_DIR, name);
-  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const aside = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
-  fs.writeFileSync(aside, generate(), { mode: 0o600 });
-  try {
-    fs.linkSync(aside, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    fs.unlinkSync(aside);
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const aside = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
+    try {
+      fs.writeFileSync(aside, generate(), { mode: 0o600 });
+      fs.linkSync(aside, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } finally {
+      fs.rmSync(aside, { force: true });
+    }
   }
-  return fs.readFileSync(file, 'utf8').trim();
+  const secret = fs.readFileSync(file, 'utf8').trim();
+  // An empty key would still key HMACs: every process would sign with nothing.
+  if (!secret) throw new Error(`${file} is empty: delete it and a new secret is made at the next start`);
+  return secret;
 }
 
 let secretKey: crypto.KeyObject | undefined;

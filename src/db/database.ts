@@ -45,8 +45,14 @@ export function connectDatabase(
  * statement_timeout while every request of the process waits. Inside a
  * transaction, every statement takes the transaction.
  */
+const open = new AsyncLocalStorage<{ finished?: string }>();
+
+/** Runs `work` outside any transaction's callback: background work started inside one outlives it (core/background.ts). */
+export function outsideTransactions<T>(work: () => T): T {
+  return open.exit(work);
+}
+
 function holdToOneConnection(sequelize: Sequelize): void {
-  const open = new AsyncLocalStorage<{ finished?: string }>();
   const transaction = sequelize.transaction.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
   (sequelize as unknown as { transaction: (...args: unknown[]) => Promise<unknown> }).transaction = (...args: unknown[]) => {
     const callback = args.findIndex((arg) => typeof arg === 'function');

@@ -4,6 +4,7 @@ import { config } from '../config/config';
 import { AuthenticationError, NotFoundError, toAppError } from '../core/errors';
 import { registry } from '../core/metrics';
 import { plainQuery } from '../db/hot';
+import { headerValue } from './request';
 import { REST_BASE } from './rest-routes';
 import { endReply, sendAsset, sendBody, sendError, sendHtml, sendJson, writeHead } from './respond';
 import { RouteTable } from './route-table';
@@ -21,7 +22,7 @@ export interface OpsRoute {
 function metricsAllowed(req: IncomingMessage, ownPort: boolean): void {
   const { METRICS_TOKEN: token, NODE_ENV } = config();
   if (token) {
-    const given = Buffer.from(req.headers.authorization ?? '');
+    const given = Buffer.from(headerValue(req, 'authorization') ?? '');
     const expected = Buffer.from(`Bearer ${token}`);
     if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) throw new AuthenticationError('A valid metrics token is required');
   } else if (NODE_ENV === 'production' && !ownPort) {

@@ -39,12 +39,13 @@ describe('query-string parsing', () => {
     expect(fromQueryText(GraphQLInt, [''])).toBeUndefined();
   });
 
-  it('reads an integer without an exponent, as pydantic does (1e3 is int_parsing, 5.0 is 5)', () => {
-    for (const text of ['1e3', '1E+3', '.5e1', '0x10', '1_000']) {
+  it('reads integer text as pydantic does (checked against pydantic 2.13: 1_000 and 5.00 are integers; 1e3, 5., 5.5 are int_parsing)', () => {
+    for (const text of ['1e3', '1E+3', '.5e1', '0x10', '5.', '5.5', '1__0', '_1']) {
       expect(check(GraphQLInt, fromQueryText(GraphQLInt, [text])).errors[0]).toMatchObject({ loc: ['query', 'p'], type: 'int_parsing' });
     }
-    expect(check(GraphQLInt, fromQueryText(GraphQLInt, ['5.0'])).result).toBe(5);
-    expect(check(GraphQLInt, fromQueryText(GraphQLInt, ['-7'])).result).toBe(-7);
+    for (const [text, value] of [['5.0', 5], ['5.00', 5], ['-7', -7], ['1_000', 1000], [' 42 ', 42]] as const) {
+      expect(check(GraphQLInt, fromQueryText(GraphQLInt, [text])).result).toBe(value);
+    }
   });
 
   it("reads a number with an exponent or a leading dot, as Python's str writes small floats (1e-05)", () => {
@@ -62,7 +63,9 @@ describe('query-string parsing', () => {
       { loc: ['query', 'p'], msg: 'Input should be less than or equal to 2147483647', type: 'less_than_equal' },
     ]);
     expect(check(GraphQLInt, -1e20).errors[0]).toMatchObject({ type: 'greater_than_equal', msg: 'Input should be greater than or equal to -2147483648' });
-    expect(check(GraphQLInt, fromQueryText(GraphQLInt, ['1.5'])).errors[0].type).toBe('int_from_float');
+    // A fraction written as query text is text pydantic cannot read as an integer; as a JSON number it is int_from_float.
+    expect(check(GraphQLInt, fromQueryText(GraphQLInt, ['1.5'])).errors[0].type).toBe('int_parsing');
+    expect(check(GraphQLInt, 1.5).errors[0].type).toBe('int_from_float');
   });
 });
 

@@ -27,4 +27,10 @@ describe('dataDirSecret', () => {
     expect(value).toBe('theirs');
     expect(fs.readdirSync(dir).filter((name) => name.startsWith('raced'))).toEqual(['raced']);
   });
+
+  it('refuses an empty file (an empty key would sign with nothing)', () => {
+    const file = path.join(dir, 'empty');
+    fs.writeFileSync(file, '\n');
+    expect(() => dataDirSecret(file, () => 'unused')).toThrow(/is empty/);
+  });
 });

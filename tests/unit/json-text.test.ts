@@ -38,6 +38,12 @@ describe('bytes that are not UTF-8', () => {
     expect(parseJsonWithin(bytes('["\\ufffd", "\uFFFD"]'), 10)).toEqual({ ok: true, value: ['\uFFFD', '\uFFFD'] });
   });
 
+  it('ignores a UTF-8 byte order mark, counting it in positions', () => {
+    const bom = (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
+    expect(parseJsonWithin(bom('{"a": 1}'), 10)).toEqual({ ok: true, value: { a: 1 } });
+    expect(parseJsonWithin(bom('[1, 2'), 10)).toEqual({ ok: false, position: 6, msg: 'JSON decode error' });
+  });
+
   it('finds the first byte that is not UTF-8: overlong forms, surrogates, past U+10FFFF, a cut sequence', () => {
     for (const [input, valid] of [
       [[0x61, 0xc0, 0x80], 1], // overlong NUL

@@ -9,7 +9,7 @@ import {
 } from 'sequelize';
 import { isDriverError, StatementReadTooLarge } from '../../db/driver-errors';
 import { readTooLarge, type Transport } from './reply-too-large';
-import { AppError, AlreadyExistsError, ConflictError, DatabaseUnavailableError, GatewayTimeoutError, NotFoundError, ServerError, ValidationError } from './app-error';
+import { AppError, AlreadyExistsError, ConflictError, DatabaseUnavailableError, GatewayTimeoutError, ServerError, ValidationError } from './app-error';
 
 /**
  * Normalises anything thrown during a request into an AppError. Unknown
@@ -29,10 +29,6 @@ export function toAppError(error: unknown, transport: Transport = 'rest'): { app
     return { appError: new AlreadyExistsError('A resource with these values already exists'), unexpected: null };
   }
   if (current instanceof ForeignKeyConstraintError || sqlState(current) === '23503') {
-    // A write naming a row another request deleted meanwhile (a session saved into a project being deleted): 404, as
-    // the row is gone; a delete of a row still referenced: 409.
-    const missing = /is not present in table "([a-z_]+)"/.exec(foreignKeyDetail(current));
-    if (missing) return { appError: new NotFoundError(missing[1] === 'projects' ? 'Project' : 'Referenced resource'), unexpected: null };
     return { appError: new ConflictError('The resource is referenced by or references another resource'), unexpected: null };
   }
   if (current instanceof SequelizeValidationError) {
@@ -84,12 +80,6 @@ function driverErrorOf(error: unknown): unknown {
 export function sqlState(error: unknown): string | undefined {
   const driver = driverErrorOf(error);
   return driver instanceof PgDatabaseError ? driver.code : undefined;
-}
-
-/** The DETAIL PostgreSQL gave a foreign key violation (`Key (project_id)=(…) is not present in table "projects".`), or ''. */
-function foreignKeyDetail(error: unknown): string {
-  const driver = driverErrorOf(error);
-  return driver instanceof PgDatabaseError ? (driver.detail ?? '') : '';
 }
 
 /**

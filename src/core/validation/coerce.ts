@@ -161,8 +161,8 @@ const INT_MAX = 2 ** 31 - 1;
 
 /** A number as query text: decimal, with or without a fraction or an exponent (`5`, `-0.5`, `.5`, `1e-05`, as Python's `str` writes them). */
 const QUERY_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-/** An integer as query text: digits, perhaps a fraction (`5.0`; `5.5` is then int_from_float), never an exponent (`1e3` is int_parsing, as pydantic reads it). */
-const QUERY_INTEGER = /^[+-]?\d+(\.\d*)?$/;
+/** An integer as query text, as pydantic reads one: digits, `_` between them, perhaps a fraction of zeros (`1_000`, `5.00`); not `5.`, `5.5` or `1e3` (int_parsing). */
+const QUERY_INTEGER = /^[+-]?\d+(_\d+)*(\.0+)?$/;
 
 function typeMismatch(type: GraphQLInputType, loc: (string | number)[], value: unknown): ValidationItem {
   if (isListType(type)) return { loc, msg: 'Input should be a valid list', type: 'list_type' };
@@ -206,9 +206,10 @@ export function fromQueryText(type: GraphQLInputType, values: string[]): unknown
   if (isListType(nullable)) return present.map((value) => fromQueryText(nullable.ofType, [value]));
   const text = present[present.length - 1];
   const named = getNamedType(nullable);
-  if (named === GraphQLInt || named === GraphQLFloat) {
+  if (named === GraphQLInt) return QUERY_INTEGER.test(text.trim()) ? Number(text.replace(/_/g, '')) : text;
+  if (named === GraphQLFloat) {
     const number = Number(text);
-    return (named === GraphQLInt ? QUERY_INTEGER : QUERY_NUMBER).test(text.trim()) && Number.isFinite(number) ? number : text;
+    return QUERY_NUMBER.test(text.trim()) && Number.isFinite(number) ? number : text;
   }
   if (named === GraphQLBoolean) {
     const lowered = text.toLowerCase();

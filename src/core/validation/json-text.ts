@@ -32,6 +32,11 @@ export function parseJsonWithin(bytes: Uint8Array, levels: number, text?: string
     const valid = validUtf8Prefix(bytes);
     return { ok: false, position: Buffer.from(bytes.buffer, bytes.byteOffset, valid).toString('utf8').length, msg: 'JSON decode error: the body is not valid UTF-8' };
   }
+  // A UTF-8 byte order mark is ignored (RFC 8259 §8.1 allows it; Python's json.loads of bytes does); positions still count it.
+  if (text === undefined && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    const reading = parseJsonWithin(bytes.subarray(3), levels);
+    return reading.ok ? reading : { ...reading, position: reading.position + 1 };
+  }
   const deep = nestedPast(bytes, levels);
   if (deep >= 0) {
     const position = Buffer.from(bytes.buffer, bytes.byteOffset, deep).toString('utf8').length;

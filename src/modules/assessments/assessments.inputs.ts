@@ -55,7 +55,7 @@ function IsNumberMap(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
-/** At most the record's `total_trials` when that is given (left out, it is 0: an SDK that does not know it). */
+/** At most the record's `total_trials` when that is known (0, the default, is an SDK that does not know it). */
 function AtMostTotalTrials(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(
     {
@@ -63,7 +63,7 @@ function AtMostTotalTrials(options?: ValidationOptions): PropertyDecorator {
       validator: {
         validate: (value, args) => {
           const total = (args?.object as { total_trials?: unknown } | undefined)?.total_trials;
-          return typeof value !== 'number' || typeof total !== 'number' || value <= total;
+          return typeof value !== 'number' || typeof total !== 'number' || total === 0 || value <= total;
         },
         defaultMessage: (args) => `Input should be less than or equal to total_trials (${(args?.object as { total_trials?: number }).total_trials})`,
       },
@@ -233,7 +233,7 @@ export class AttackSpanInput {
   @Max(ATTACK_RANGES.execution_time_s[1])
   execution_time_s?: number | null;
 
-  @Field(() => Int, { nullable: true, description: 'Trials that finished, 0 to 1,000,000; at most `total_trials` when that is given.' })
+  @Field(() => Int, { nullable: true, description: 'Trials that finished, 0 to 1,000,000; at most `total_trials` when that is above 0 (0: not known).' })
   @Min(0)
   @Max(MAX_TRIALS)
   @AtMostTotalTrials()

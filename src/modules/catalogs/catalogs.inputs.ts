@@ -97,7 +97,8 @@ function IsBase64(options?: ValidationOptions): PropertyDecorator {
  */
 function unpackablePaths(value: unknown): boolean {
   if (!Array.isArray(value)) return true;
-  const fold = (path: unknown) => (typeof path === 'string' ? path.normalize('NFC').toLowerCase().normalize('NFC') : path);
+  // Upper then lower case: lower case alone keeps a final sigma (ς) apart from σ, which those file systems do not.
+  const fold = (path: unknown) => (typeof path === 'string' ? path.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC') : path);
   const paths = new Set(value.map((file: { path?: unknown }) => fold(file?.path)));
   if (paths.size !== value.length) return false;
   for (const path of paths) {

@@ -41,8 +41,8 @@ import { contentText, messagesAfter } from './transcript.service';
  *   (withAnsweredCalls). An assistant message lists only the calls answered
  *   by the tool messages right after it (Chat Completions refuses a call
  *   left unanswered, as when a run stopped mid-call; ATIF and `native` keep
- *   every call), and its content is "" when it has neither content nor
- *   calls left.
+ *   every call). A message without content has content "" (Chat
+ *   Completions needs it), but an assistant message with calls left.
  * - `native`: `{session, messages, events}`: the session, its transcript
  *   messages as `GET …/transcript` gives them, and `events` (the service
  *   keeps no events besides messages: always an empty list).
@@ -190,8 +190,8 @@ export function toOpenAiMessages(messages: TrajectoryMessage[]): Record<string, 
     const content = typeof message.content === 'string' || message.content === null ? message.content : contentText(message.content);
     return {
       role,
-      // Chat Completions needs an assistant message's content unless it has calls.
-      content: content === null && role === 'assistant' && !calls.length ? '' : content,
+      // Chat Completions needs every message's content but an assistant message's that has calls.
+      content: content === null && !(role === 'assistant' && calls.length) ? '' : content,
       ...(calls.length
         ? {
             tool_calls: calls.map((call) => ({

@@ -386,12 +386,12 @@ describe('attack spans (spec 14 and ingest)', () => {
     expect(taken.status).toBe(201);
   });
 
-  it('refuses more finished trials than the record says it has (422 at finished_trials), and takes them when total_trials is left out (0: unknown)', async () => {
+  it('refuses more finished trials than the record says it has (422 at finished_trials), and takes them when total_trials is 0 or left out (not known)', async () => {
     const created = await create();
     const refused = await ingest(created.id, [attack({ total_trials: 2, finished_trials: 10 })]);
     expect(refused.status).toBe(422);
     expect(refused.body.errors).toEqual([{ loc: ['body', 'attacks', 0, 'finished_trials'], msg: 'Input should be less than or equal to total_trials (2)', type: 'less_than_equal' }]);
-    expect((await ingest(created.id, [attack({ total_trials: 10, finished_trials: 10 }), attack({ finished_trials: 10 })])).status).toBe(201);
+    expect((await ingest(created.id, [attack({ total_trials: 10, finished_trials: 10 }), attack({ finished_trials: 10 }), attack({ total_trials: 0, finished_trials: 5 })])).status).toBe(201);
   });
 
   it('rejects bad records with every problem and its location, and stores nothing of the batch', async () => {

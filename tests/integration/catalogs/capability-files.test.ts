@@ -91,6 +91,7 @@ describe('capability file names', () => {
       [{ path: 'A.txt' }, { path: 'a.txt' }],
       [{ path: 'caf\u00e9.txt' }, { path: 'cafe\u0301.txt' }],
       [{ path: 'Tools' }, { path: 'tools/run.py' }],
+      [{ path: '\u039f\u0394\u039f\u03a3' }, { path: '\u03bf\u03b4\u03bf\u03c3' }],
     ]) {
       const res = await publish({ name: catalogName('cap'), version: '1.0.0', manifest: {}, files: files.map((file) => ({ ...file, content_base64: b64('x') })) });
       expect(res.status).toBe(422);

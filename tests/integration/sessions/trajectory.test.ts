@@ -134,15 +134,15 @@ describe('GET WS/sessions/{id}/trajectory', () => {
     await appendMessages(api, owner, session.id, [
       { role: 'user', content: 'go' },
       { role: 'assistant', content: 'two calls', tool_calls: [{ id: 'done', name: 'bash', arguments: {} }, { id: 'open', name: 'bash', arguments: {} }] },
-      { role: 'tool', tool_call_id: 'done', content: 'ok' },
+      { role: 'tool', tool_call_id: 'done', content: null },
       { role: 'assistant', content: null, tool_calls: [{ id: 'stopped', name: 'bash', arguments: { cmd: 'sleep 100' } }] },
     ]);
     const openai = await rest(api, 'GET', `${WS}/${session.id}/trajectory`, { token: owner.token, query: { format: 'openai' } });
     expect(openai.body).toEqual([
       { role: 'user', content: 'go' },
       { role: 'assistant', content: 'two calls', tool_calls: [{ id: 'done', type: 'function', function: { name: 'bash', arguments: '{}' } }] },
-      { role: 'tool', content: 'ok', tool_call_id: 'done' },
-      // Neither content nor an answered call: Chat Completions needs the content.
+      // Without content: Chat Completions needs it, as for the assistant message left with neither content nor an answered call.
+      { role: 'tool', content: '', tool_call_id: 'done' },
       { role: 'assistant', content: '' },
     ]);
     const atif = await rest(api, 'GET', `${WS}/${session.id}/trajectory`, { token: owner.token });
