@@ -12,6 +12,8 @@ import { pathToArray } from 'graphql/jsutils/Path';
  * were asked for (a failure below a root that propagates up to it is
  * graphql-js's own and keeps its place).
  */
+
+/** A query's root fields as they run. */
 interface Roots {
   /** Each root's result settled (success or failure), in the order the roots started. */
   running: Promise<unknown>[];

@@ -35,6 +35,14 @@ export function connectDatabase(
   return instance;
 }
 
+/** The transaction whose callback is running (holdToOneConnection); never set outside the tests. */
+const open = new AsyncLocalStorage<{ finished?: string }>();
+
+/** Runs `work` outside any transaction's callback: background work started inside one outlives it (core/background.ts). */
+export function outsideTransactions<T>(work: () => T): T {
+  return open.exit(work);
+}
+
 /**
  * Under the tests (NODE_ENV=test), a statement that asks the pool for a
  * connection from inside a transaction's callback while the transaction is
@@ -45,13 +53,6 @@ export function connectDatabase(
  * statement_timeout while every request of the process waits. Inside a
  * transaction, every statement takes the transaction.
  */
-const open = new AsyncLocalStorage<{ finished?: string }>();
-
-/** Runs `work` outside any transaction's callback: background work started inside one outlives it (core/background.ts). */
-export function outsideTransactions<T>(work: () => T): T {
-  return open.exit(work);
-}
-
 function holdToOneConnection(sequelize: Sequelize): void {
   const transaction = sequelize.transaction.bind(sequelize) as (...args: unknown[]) => Promise<unknown>;
   (sequelize as unknown as { transaction: (...args: unknown[]) => Promise<unknown> }).transaction = (...args: unknown[]) => {
