@@ -156,9 +156,15 @@ function traceStatements(): void {
   };
 }
 
-/** The statement's text as a span attribute: its first line's worth, whitespace folded. */
+/**
+ * The statement's text as a span attribute: its first line's worth,
+ * whitespace folded, and each string literal as `'?'` (OpenTelemetry's
+ * database conventions: Sequelize's model statements inline their values,
+ * an e-mail address or a name among them, which a trace backend must not
+ * keep).
+ */
 export function statementSummary(sql: string): string {
-  return sql.replace(/\s+/g, ' ').trim().slice(0, 500);
+  return sql.replace(/'(?:[^']|'')*'/g, "'?'").replace(/\s+/g, ' ').trim().slice(0, 500);
 }
 
 export const tracingOn = (): boolean => tracer !== null;

@@ -342,3 +342,11 @@ it('reads the attributes the rules name as own properties only: a polluted Objec
     delete prototype['logfire.span_type'];
   }
 });
+
+it('refuses a span whose parent id is sent but is not 8 bytes (it would become a second root), alike in both encodings; an empty or all-zero parent is a root', () => {
+  const spans = [span(1), span(2, { parentSpanId: 'abcd' }), span(3, { parentSpanId: '' }), span(4, { parentSpanId: '00'.repeat(8) })];
+  const { fromJson, fromProtobuf } = both({ resourceSpans: [{ scopeSpans: [{ spans }] }] });
+  expect(fromProtobuf).toEqual(fromJson);
+  expect(fromJson.rejected).toEqual([{ span_id: hexId(2), reason: 'parent_span_id must be 8 bytes, or empty for a root' }]);
+  expect(fromJson.spans.map((item) => [item.span_id, item.parent_span_id])).toEqual([[hexId(1), null], [hexId(3), null], [hexId(4), null]]);
+});

@@ -262,11 +262,16 @@ class Attributes {
  */
 export const attribute = (values: Record<string, unknown>, key: string): unknown => (Object.hasOwn(values, key) ? values[key] : undefined);
 
-/** A span's fields as a reader found them: ids as lowercase hex (null when absent or not a valid id), times in microseconds (null when absent or zero), the rest as sent. */
+/**
+ * A span's fields as a reader found them: ids as lowercase hex (null when
+ * absent, empty, all zeros or not a valid id; a parent id sent but not a
+ * valid one is `undefined`, and refuses the span), times in microseconds
+ * (null when absent or zero), the rest as sent.
+ */
 interface RawSpan {
   traceId: string | null;
   spanId: string | null;
-  parentSpanId: string | null;
+  parentSpanId: string | null | undefined;
   name: unknown;
   kind: unknown;
   startUs: number | null;
@@ -289,6 +294,8 @@ function text(value: unknown, max: number): string {
 function spanRecord(raw: RawSpan, resource: Record<string, unknown>, limits: ExportLimits): SpanRecord | Rejection {
   const { traceId, spanId, startUs: start, endUs: end } = raw;
   if (!traceId || !spanId) return { span_id: spanId, reason: 'trace_id must be 16 bytes and span_id 8 bytes, not all zero' };
+  // A malformed parent would make the span a second root of its trace.
+  if (raw.parentSpanId === undefined) return { span_id: spanId, reason: 'parent_span_id must be 8 bytes, or empty for a root' };
   if (start === null || end === null || end < start) return { span_id: spanId, reason: 'start and end times must be set, the end not before the start' };
   const attributes = raw.attributes.values;
   // What the limits dropped is counted, with what the sender says it dropped, as OTLP's own counts do.
@@ -371,11 +378,12 @@ export function readExport(body: Uint8Array, encoding: ExportEncoding, limits: E
 
 const HEX = /^[0-9a-f]+$/;
 
-function hexText(value: unknown, bytes: number): string | null {
-  if (typeof value !== 'string' || !value) return null;
-  const hex = value.toLowerCase();
+function hexText(value: unknown, bytes: number): string | null | undefined {
+  if (value === undefined || value === null || value === '') return null;
+  const hex = typeof value === 'string' ? value.toLowerCase() : '';
+  if (hex.length !== bytes * 2 || !HEX.test(hex)) return undefined;
   // All zeros is OTLP's "no id".
-  return hex.length === bytes * 2 && HEX.test(hex) && !/^0+$/.test(hex) ? hex : null;
+  return /^0+$/.test(hex) ? null : hex;
 }
 
 /** Nanoseconds (decimal text or a number) as microseconds; null when missing or zero. */
@@ -449,8 +457,8 @@ export function readJsonExport(request: ExportRequest, limits: ExportLimits): Ex
         const startUs = jsonMicros(raw.startTimeUnixNano);
         reading.add(
           {
-            traceId: hexText(raw.traceId, 16),
-            spanId: hexText(raw.spanId, 8),
+            traceId: hexText(raw.traceId, 16) ?? null,
+            spanId: hexText(raw.spanId, 8) ?? null,
             parentSpanId: hexText(raw.parentSpanId, 8),
             name: raw.name,
             kind: raw.kind,
@@ -615,11 +623,12 @@ class WireReader {
   }
 
   /** An id of `bytes` bytes as lowercase hex; null when it has another length or is all zeros (OTLP's "no id"). */
-  private id(wireType: number, bytes: number): string | null {
+  private id(wireType: number, bytes: number): string | null | undefined {
     const end = this.end(wireType);
     const start = this.reader.pos;
     this.reader.pos = end;
-    if (end - start !== bytes) return null;
+    if (end === start) return null;
+    if (end - start !== bytes) return undefined;
     for (let index = start; index < end; index += 1) {
       if (this.buffer[index] !== 0) return this.buffer.toString('hex', start, end);
     }
@@ -719,8 +728,8 @@ class WireReader {
       const field = tag >>> 3;
       const wireType = tag & 7;
       if (field === f.attributes) this.keyValue(this.end(wireType), raw.attributes, 0);
-      else if (field === f.traceId) raw.traceId = this.id(wireType, 16);
-      else if (field === f.spanId) raw.spanId = this.id(wireType, 8);
+      else if (field === f.traceId) raw.traceId = this.id(wireType, 16) ?? null;
+      else if (field === f.spanId) raw.spanId = this.id(wireType, 8) ?? null;
       else if (field === f.parentSpanId) raw.parentSpanId = this.id(wireType, 8);
       else if (field === f.name) raw.name = this.string(wireType);
       else if (field === f.startTimeUnixNano) raw.startUs = this.micros(wireType);

@@ -65,9 +65,10 @@ export function createTraceLoaders(viewer: Viewer | null, _deps: LoaderDeps, req
       const byId = new Map(rows.map((row) => [row.parent_id, row]));
       return ids.map((id) => byId.get(id) ?? null);
     }),
-    /** assessment → the traces holding one of its study spans. */
+    /** assessment → the traces holding one of its study spans, rooted in the assessment's workspace (as tracesByEvaluation). */
     tracesByAssessment: traces(
-      `(s.organization_id, s.trace_id) IN (SELECT st.organization_id, st.trace_id FROM spans st JOIN airt_assessments a ON a.id = st.assessment_id AND a.workspace_id = st.workspace_id WHERE st.assessment_id = k.id)`,
+      `(s.organization_id, s.workspace_id) = (SELECT a.organization_id, a.workspace_id FROM airt_assessments a WHERE a.id = k.id)
+       AND (s.organization_id, s.trace_id) IN (SELECT st.organization_id, st.trace_id FROM spans st JOIN airt_assessments a ON a.id = st.assessment_id AND a.workspace_id = st.workspace_id WHERE st.assessment_id = k.id)`,
     ),
   };
 }

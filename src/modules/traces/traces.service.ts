@@ -163,8 +163,10 @@ export async function traceStats(ctx: AppContext, org: string, ws: string, trace
  * evaluation (`dreadnode.evaluation.id`) in the workspace, all their spans.
  */
 export const evaluationSpansFrom = `
-  FROM spans root JOIN spans s ON s.organization_id = root.organization_id AND s.trace_id = root.trace_id AND s.workspace_id = root.workspace_id
-  WHERE root.workspace_id = $workspace_id AND root.parent_span_id IS NULL AND root.evaluation_id = $evaluation_id`;
+  FROM (SELECT DISTINCT r.organization_id, r.trace_id, r.workspace_id FROM spans r
+         WHERE r.workspace_id = $workspace_id AND r.parent_span_id IS NULL AND r.evaluation_id = $evaluation_id) root
+  -- Each trace once, though its root was stored twice (under two start times).
+  JOIN spans s ON s.organization_id = root.organization_id AND s.trace_id = root.trace_id AND s.workspace_id = root.workspace_id`;
 
 export async function evaluationTraceStats(scope: WorkspaceScope, evaluationId: string): Promise<TraceStatsResponse> {
   const [row] = await plainQuery<StatsRow>(spanStatsSql(evaluationSpansFrom), { workspace_id: scope.workspace.id, evaluation_id: evaluationId }, { prepare: 'evaluation-trace-stats' });
@@ -202,7 +204,11 @@ export const evaluationTraceItemsSql = `
          (array_agg(root.trace_id ORDER BY root.start_time))[1:100] AS trace_ids,
          sum(c.span_count)::int AS span_count, sum(c.error_count)::int AS error_count, sum(root.duration_ms)::float8 AS duration_ms
     FROM page
-    JOIN spans root ON ${evaluationRoots('root')} AND root.evaluation_item_id = page.item_id
+    -- Each trace once, though its root was stored twice (under two start times): the newest copy.
+    JOIN (SELECT DISTINCT ON (r.evaluation_item_id, r.trace_id) r.organization_id, r.workspace_id, r.trace_id, r.evaluation_item_id, r.start_time, r.duration_ms
+            FROM spans r
+           WHERE ${evaluationRoots('r')} AND r.evaluation_item_id IN (SELECT item_id FROM page)
+           ORDER BY r.evaluation_item_id, r.trace_id, r.start_time DESC) root ON root.evaluation_item_id = page.item_id
     ${traceCounts('root')}
    GROUP BY page.item_id, page.task_name, page.created_at
    ORDER BY page.created_at, page.item_id`;

@@ -615,6 +615,25 @@ describe('red-team spans from hostile or repeated exports', () => {
     expect((await rest(api, 'GET', `${WS}/airt/assessments/${assessment}/traces/trials`, { token: owner.token })).body).toHaveLength(1);
   });
 
+  it('lists under an assessment only the traces rooted in its workspace (GraphQL), whatever the key', async () => {
+    const { project, workspaceKey } = await otherProject();
+    const assessment = (await rest(api, 'POST', `/org/${owner.orgKey}/ws/${workspaceKey}/airt/assessments`, { token: owner.token, body: { name: 'Elsewhere' } })).body.id;
+    const traceId = hex(16);
+    const root = span({ traceId });
+    // The root stays in the default workspace; its study names a project of the assessment's workspace and goes there.
+    const study = span({ traceId, parentSpanId: root.spanId, attributes: { 'dreadnode.type': 'study', 'dreadnode.project': project.key, 'dreadnode.airt.assessment_id': assessment } });
+    expect((await send(exportOf([root, study]))).body.accepted).toBe(2);
+    const query = 'query($org: String!, $ws: String!, $id: UUID!) { assessment(org: $org, workspace: $ws, assessment_id: $id) { traces(limit: 5) { trace_id } } }';
+    const read = await gql(api, query, { org: owner.orgKey, ws: workspaceKey, id: assessment }, owner.token);
+    expect(read.body.errors).toBeUndefined();
+    expect(read.body.data.assessment.traces).toEqual([]);
+    // A root of the assessment's workspace is listed.
+    const ownTrace = hex(16);
+    const ownRoot = span({ traceId: ownTrace, attributes: { 'dreadnode.type': 'study', 'dreadnode.project': project.key, 'dreadnode.airt.assessment_id': assessment } });
+    await send(exportOf([ownRoot]));
+    expect((await gql(api, query, { org: owner.orgKey, ws: workspaceKey, id: assessment }, owner.token)).body.data.assessment.traces).toEqual([{ trace_id: ownTrace }]);
+  });
+
   it('reads numbers past double precision as the bounds of the attack ingest, never a 500 (1e999, 1e-999, 64 digits)', async () => {
     const assessment = (await rest(api, 'POST', `${WS}/airt/assessments`, { token: owner.token, body: { name: 'Huge numbers' } })).body.id;
     const traceId = hex(16);
@@ -765,6 +784,23 @@ describe('evaluation traces', () => {
     // The evaluation's traces, those of roots naming no item of it included (newest first).
     expect(graph.body.data.evaluation.traces).toHaveLength(3);
     expect(graph.body.data.evaluation.traces).toContainEqual({ trace_id: traceId, span_count: 2 });
+  });
+
+  it('counts each span of an evaluation\'s trace once though its root was stored twice (two start times), in the statistics and by item', async () => {
+    await publishVerifiedTask(api, owner, { name: 'twice-rooted' });
+    const evaluation = await createEvaluation(api, owner, { task_names: ['twice-rooted'] });
+    const [item] = await items(api, owner, evaluation.id);
+    const traceId = hex(16);
+    const start = nowNs();
+    const attributes = { 'dreadnode.evaluation.id': evaluation.id, 'dreadnode.evaluation.item_id': item.id, 'dreadnode.type': 'task' };
+    const root = (offsetMs: number) => span({ traceId, spanId: 'ab'.repeat(8), startNs: start + BigInt(offsetMs) * 1_000_000n, attributes });
+    await send(exportOf([root(0), span({ traceId, parentSpanId: 'ab'.repeat(8), error: true }), span({ traceId, parentSpanId: 'ab'.repeat(8) })]));
+    await send(exportOf([root(1)]));
+    const stats = await rest(api, 'GET', `${WS}/evaluation/${evaluation.id}/traces`, { token: owner.token });
+    // The trace holds four rows (the root twice): each counted once, not once per root.
+    expect(stats.body).toMatchObject({ total_spans: 4, error_spans: 1 });
+    const byItem = await rest(api, 'GET', `${WS}/evaluation/${evaluation.id}/traces/items`, { token: owner.token });
+    expect(byItem.body.items).toEqual([expect.objectContaining({ item_id: item.id, trace_ids: [traceId], span_count: 4, error_count: 1 })]);
   });
 
   it('pages the traces by item counting the spans of the page only, not of every item the page skips', async () => {
