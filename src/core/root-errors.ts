@@ -1,5 +1,4 @@
-import { locatedError, type ExecutionResult, type GraphQLError, type GraphQLFieldResolver } from 'graphql';
-import { pathToArray } from 'graphql/jsutils/Path';
+import { locatedError, responsePathAsArray, type ExecutionResult, type GraphQLError, type GraphQLFieldResolver } from 'graphql';
 
 /**
  * Every error of a query's root fields, in one order (decisions §4: all
@@ -40,7 +39,7 @@ export function settledTogether<TContext extends object>(resolve: GraphQLFieldRe
     held.running.push(result.then(noop, noop));
     // Every root started before any of them settles (graphql-js calls them in one loop): all are in `running`.
     return result.catch(async (error: unknown) => {
-      held.failures.push(locatedError(error, info.fieldNodes, pathToArray(info.path)));
+      held.failures.push(locatedError(error, info.fieldNodes, responsePathAsArray(info.path)));
       await Promise.all(held.running);
       throw error;
     });
