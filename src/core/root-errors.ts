@@ -1,4 +1,4 @@
-import { locatedError, responsePathAsArray, type ExecutionResult, type GraphQLError, type GraphQLFieldResolver } from 'graphql';
+import { Kind, locatedError, responsePathAsArray, type ExecutionResult, type GraphQLError, type GraphQLFieldResolver } from 'graphql';
 
 /**
  * Every error of a query's root fields, in one order (decisions §4: all
@@ -26,8 +26,11 @@ const operations = new WeakMap<object, Roots>();
 /** `resolve` of a Query root field, as one of its siblings (the operation is keyed by its context). */
 export function settledTogether<TContext extends object>(resolve: GraphQLFieldResolver<unknown, TContext>): GraphQLFieldResolver<unknown, TContext> {
   return (source, args, context, info) => {
-    let roots = operations.get(context);
-    if (!roots) operations.set(context, (roots = { running: [], order: new Map(), failures: [] }));
+    // A query of one root field (every REST route's) has no sibling to wait for.
+    const selections = info.operation.selectionSet.selections;
+    if (selections.length === 1 && selections[0].kind === Kind.FIELD) return resolve(source, args, context, info);
+    const roots: Roots = operations.get(context) ?? { running: [], order: new Map(), failures: [] };
+    operations.set(context, roots);
     if (!roots.order.has(info.path.key as string)) roots.order.set(info.path.key as string, roots.order.size);
     let result: Promise<unknown>;
     try {
@@ -35,12 +38,11 @@ export function settledTogether<TContext extends object>(resolve: GraphQLFieldRe
     } catch (error) {
       result = Promise.reject(error);
     }
-    const held = roots;
-    held.running.push(result.then(noop, noop));
+    roots.running.push(result.then(noop, noop));
     // Every root started before any of them settles (graphql-js calls them in one loop): all are in `running`.
     return result.catch(async (error: unknown) => {
-      held.failures.push(locatedError(error, info.fieldNodes, responsePathAsArray(info.path)));
-      await Promise.all(held.running);
+      roots.failures.push(locatedError(error, info.fieldNodes, responsePathAsArray(info.path)));
+      await Promise.all(roots.running);
       throw error;
     });
   };
