@@ -1,3 +1,4 @@
+import net from 'node:net';
 import fs from 'node:fs';
 import nodePath from 'node:path';
 import { OpenApiValidator, type OpenApiDocument } from './openapi-validator';
@@ -89,4 +90,18 @@ export async function gql<T = any>(
   token?: string,
 ): Promise<HttpResult<{ data?: T; errors?: { message: string; path?: string[]; extensions: Record<string, any> }[] }>> {
   return rest(app, 'POST', '/graphql', { token, body: { query, variables } });
+}
+
+/** Sends `bytes` as written (a request fetch could not make: two headers of one name, a broken head) and reads until the server closes the connection. */
+export function sendRaw(app: TestApp, bytes: string): Promise<string> {
+  const { port } = new URL(app.baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('end', () => resolve(received));
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve(received) : reject(error)));
+    socket.write(bytes);
+  });
 }

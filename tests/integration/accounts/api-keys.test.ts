@@ -1,9 +1,8 @@
-import net from 'node:net';
 import { ApiKeyModel, WorkspaceModel } from '../../../models';
 import { sha256 } from '../../../src/core/secrets';
 import { addMember, createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { createApiKey } from '../../factories/api-keys';
-import { gql, rest } from '../../helpers/http';
+import { gql, rest, sendRaw } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 
@@ -140,17 +139,7 @@ describe('API key authentication', () => {
 
   it('refuses a request with two Authorization headers (Node would keep the first, a proxy may act on the last) or two X-API-Key: 401', async () => {
     const key = await createApiKey(api, user);
-    const { port } = new URL(api.baseUrl);
-    const send = (lines: string[]) =>
-      new Promise<string>((resolve, reject) => {
-        const socket = net.connect(Number(port), '127.0.0.1');
-        let received = '';
-        socket.setEncoding('utf8');
-        socket.on('data', (chunk: string) => (received += chunk));
-        socket.on('end', () => resolve(received));
-        socket.on('error', reject);
-        socket.write(`GET /api/v1/user HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${lines.map((line) => `${line}\r\n`).join('')}\r\n`);
-      });
+    const send = (lines: string[]) => sendRaw(api, `GET /api/v1/user HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${lines.map((line) => `${line}\r\n`).join('')}\r\n`);
     expect(await send([`Authorization: Bearer ${key.key}`])).toMatch(/^HTTP\/1\.1 200 /);
     const twice = await send([`Authorization: Bearer ${key.key}`, `Authorization: Bearer ${user.token}`]);
     expect(twice).toMatch(/^HTTP\/1\.1 401 /);

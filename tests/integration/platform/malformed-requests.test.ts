@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { logger } from '../../../src/config/logger';
 import { MAX_HEADER_BYTES } from '../../../src/app';
 import { createUser } from '../../factories/accounts';
-import { rest } from '../../helpers/http';
+import { rest, sendRaw } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
 
 /**
@@ -15,18 +15,7 @@ import { useTestApp } from '../../helpers/test-app';
 const api = useTestApp();
 
 /** Sends raw bytes and reads until the server closes the connection. */
-function raw(bytes: string): Promise<string> {
-  const { port } = new URL(api.baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), '127.0.0.1');
-    let received = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (received += chunk));
-    socket.on('end', () => resolve(received));
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve(received) : reject(error)));
-    socket.write(bytes);
-  });
-}
+const raw = (bytes: string) => sendRaw(api, bytes);
 
 function parse(reply: string): { status: number; headers: Record<string, string>; body: unknown } {
   const [head, body] = reply.split('\r\n\r\n');
