@@ -28,6 +28,10 @@ async function sessionWithMessages() {
   return session;
 }
 
+/** Compacts the transcript up to `upTo`, with a summary written as a user message. */
+const compactUpTo = (sessionId: string, upTo: number, summary: string) =>
+  rest(api, 'POST', `${WS}/${sessionId}/transcript/compact`, { token: owner.token, body: { up_to_seq: upTo, summary: { role: 'user', content: summary } } });
+
 describe('POST WS/sessions/{id}/rewind', () => {
   it('deletes the user message and every later one, returning its content, and the preview follows', async () => {
     const session = await sessionWithMessages();
@@ -41,8 +45,7 @@ describe('POST WS/sessions/{id}/rewind', () => {
 
   it('undoes the compactions made since the rewound message was appended, and keeps the earlier ones', async () => {
     const session = await sessionWithMessages();
-    const compact = (upTo: number, summary: string) =>
-      rest(api, 'POST', `${WS}/${session.id}/transcript/compact`, { token: owner.token, body: { up_to_seq: upTo, summary: { role: 'user', content: summary } } });
+    const compact = (upTo: number, summary: string) => compactUpTo(session.id, upTo, summary);
     // 1–2 compacted (summary 5), then 3 and the rest (summary 7): 1 user, 2 assistant, 3 user, 4 assistant, 5 summary, 6 user, 7 summary.
     expect((await compact(2, 'Earlier.')).status).toBe(200);
     await appendMessages(api, owner, session.id, [{ role: 'user', content: 'six' }]);
@@ -61,7 +64,7 @@ describe('POST WS/sessions/{id}/rewind', () => {
 
   it('undoes the compaction whose summary it rewinds to (a summary written as a user message)', async () => {
     const session = await sessionWithMessages();
-    expect((await rest(api, 'POST', `${WS}/${session.id}/transcript/compact`, { token: owner.token, body: { up_to_seq: 4, summary: { role: 'user', content: 'Summary.' } } })).status).toBe(200);
+    expect((await compactUpTo(session.id, 4, 'Summary.')).status).toBe(200);
     expect((await rest(api, 'POST', `${WS}/${session.id}/rewind`, { token: owner.token, body: { from_seq: 5 } })).body).toMatchObject({ deleted_count: 1, restored_content: 'Summary.' });
     const current = await rest(api, 'GET', `${WS}/${session.id}/transcript`, { token: owner.token });
     expect(current.body.messages.map((message: any) => message.seq)).toEqual([1, 2, 3, 4]);
@@ -70,7 +73,7 @@ describe('POST WS/sessions/{id}/rewind', () => {
 
   it('gives messages compacted before migration 0074 the summary of their compaction (its backfill)', async () => {
     const session = await sessionWithMessages();
-    const compact = (upTo: number) => rest(api, 'POST', `${WS}/${session.id}/transcript/compact`, { token: owner.token, body: { up_to_seq: upTo, summary: { role: 'user', content: 'S' } } });
+    const compact = (upTo: number) => compactUpTo(session.id, upTo, 'S');
     expect((await compact(2)).status).toBe(200);
     expect((await compact(4)).status).toBe(200);
     const read = () => database().query<{ seq: number; compacted_by: number | null }>('SELECT seq, compacted_by FROM session_messages WHERE session_id = $id ORDER BY seq', { bind: { id: session.id }, type: QueryTypes.SELECT });
