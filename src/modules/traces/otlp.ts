@@ -102,6 +102,8 @@ export interface SpanRecord {
 /** A span refused by itself (the rest of the export is kept: partial success). */
 export interface Rejection {
   span_id: string | null;
+  /** Its trace, where the span was read that far (to count its repeats in the export alike). */
+  trace_id?: string;
   reason: string;
 }
 

@@ -45,8 +45,15 @@ export interface PreparedExport {
   spans: RowSpans;
   rejected: Rejection[];
   pendingCopies: number;
+  repeats: SpanKey[];
   offsets: Uint32Array;
   memory: ArrayBuffer;
+}
+
+/** A span by its ids. */
+export interface SpanKey {
+  trace_id: string;
+  span_id: string;
 }
 
 /** Where a span is stored. */
@@ -95,6 +102,8 @@ export interface ReadExport {
   spans: RowSpans;
   rejected: Rejection[];
   pendingCopies: number;
+  /** Spans the export repeats (the same trace and span id again): stored once, each counted as its first copy is. */
+  repeats: SpanKey[];
   records: SpanRecord[];
   columns: SpanColumns[];
   resources: Map<object, { text: string; bytes: number }>;
@@ -110,15 +119,19 @@ export function readSpans(body: Uint8Array, encoding: ExportEncoding, rules: Exp
   const { spans: found, rejected, pendingCopies, overLimit } = readExport(body, encoding, rules);
   if (overLimit) throw new PayloadTooLargeError(`An export holds at most ${rules.maxSpans} spans (OTLP_MAX_SPANS); send smaller batches`);
   const records: SpanRecord[] = [];
+  const repeats: SpanKey[] = [];
   const seen = new SpanKeys();
   for (const span of found) {
     // The same span twice in one export is stored once.
-    if (!seen.add(span.trace_id, span.span_id)) continue;
+    if (!seen.add(span.trace_id, span.span_id)) {
+      repeats.push({ trace_id: span.trace_id, span_id: span.span_id });
+      continue;
+    }
     if (span.start_us < rules.oldestUs || span.start_us >= rules.newestUs) {
-      rejected.push({ span_id: span.span_id, reason: `start time outside the ${rules.retentionDays}-day retention window` });
+      rejected.push({ span_id: span.span_id, trace_id: span.trace_id, reason: `start time outside the ${rules.retentionDays}-day retention window` });
     } else if (span.end_us >= rules.newestUs) {
       // A finished span cannot end days from now: such an end is a broken clock or a made-up number, and its duration would be too.
-      rejected.push({ span_id: span.span_id, reason: 'end time in the future, past the window of accepted times' });
+      rejected.push({ span_id: span.span_id, trace_id: span.trace_id, reason: 'end time in the future, past the window of accepted times' });
     } else {
       records.push(span);
     }
@@ -134,11 +147,11 @@ export function readSpans(body: Uint8Array, encoding: ExportEncoding, rules: Exp
     spans.types.push(derived.span_type);
     return derived;
   });
-  return { spans, rejected, pendingCopies, records, columns, resources };
+  return { spans, rejected, pendingCopies, repeats, records, columns, resources };
 }
 
 /** The spans read written as rows, each with room for its head. */
-export function writeRows({ spans, rejected, pendingCopies, records, columns, resources }: ReadExport): PreparedExport {
+export function writeRows({ spans, rejected, pendingCopies, repeats, records, columns, resources }: ReadExport): PreparedExport {
   const tails = new Array<string>(records.length);
   let bytes = 0;
   records.forEach((span, index) => {
@@ -162,7 +175,7 @@ export function writeRows({ spans, rejected, pendingCopies, records, columns, re
     length += data.write(`\t${HEAD_BYTES + 1 + size}\n`, length, 'latin1');
   });
   offsets[records.length] = length;
-  return { spans, rejected, pendingCopies, offsets, memory };
+  return { spans, rejected, pendingCopies, repeats, offsets, memory };
 }
 
 /** A row's head as COPY text (COPY_COLUMNS' first four): HEAD_BYTES of ASCII. */

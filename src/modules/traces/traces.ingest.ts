@@ -8,7 +8,7 @@ import type { Transaction } from 'sequelize';
 import { deriveAttacksFromSpans, type StoredSpan } from '../assessments/trace-attacks';
 import type { ExportEncoding, Rejection } from './otlp';
 import { acceptedWindow, ensureSpanPartitions } from './span-partitions';
-import { giveRowMemory, placedRows, readSpans, writeRows, type ExportRules, type Placement, type PreparedExport, type RowSpans } from './span-rows';
+import { giveRowMemory, placedRows, readSpans, writeRows, type ExportRules, type Placement, type PreparedExport, type RowSpans, type SpanKey } from './span-rows';
 import {
   COPY_RETRY_SPANS_SQL, COPY_SPANS_SQL, CREATE_RETRY_SPANS_SQL, EXPORT_PROJECTS_SQL, INSERT_RETRY_SPANS_SQL, LOCK_TRACES_SQL, REHOME_SQL, STORED_ROOTS_SQL, UNSETTLED_TRACES_SQL,
 } from './traces.sql';
@@ -115,7 +115,7 @@ function readAndPlace(scope: OrgScope, body: Uint8Array, encoding: ExportEncodin
 
 /** The prepared export's spans, each placed in its project, as what storeBatch writes. */
 async function placeExport(scope: OrgScope, { prepared, placing }: ReturnType<typeof readAndPlace>, how: 'copy' | 'insert'): Promise<Batch> {
-  const { spans, rejected, pendingCopies } = prepared;
+  const { spans, rejected, pendingCopies, repeats } = prepared;
   const { placements, home } = await placing;
   const redTeam: StoredSpan[] = [];
   let placed = 0;
@@ -125,7 +125,8 @@ async function placeExport(scope: OrgScope, { prepared, placing }: ReturnType<ty
     const type = spans.types[index];
     if (type === 'study' || type === 'trial') redTeam.push({ trace_id: spans.traceIds[index], span_id: spans.spanIds[index], parent_span_id: spans.parentIds[index], span_type: type });
   });
-  const result = { accepted: placed + pendingCopies, rejected: rejected.length, message: rejectionMessage(rejected) };
+  const repeatsRefused = refusedRepeats(repeats, rejected);
+  const result = { accepted: placed + pendingCopies + repeats.length - repeatsRefused, rejected: rejected.length + repeatsRefused, message: rejectionMessage(rejected) };
   if (!placed) {
     giveRowMemory(prepared.memory);
     return { store: null, settling: [], result };
@@ -226,6 +227,13 @@ function rejectionMessage(rejected: Rejection[]): string {
   return `${rejected.length} span(s) rejected: ${reasons.slice(0, 5).join('; ')}`;
 }
 
+/** How many of an export's repeated spans repeat a span it refused (each counts as refused, the others as accepted). */
+function refusedRepeats(repeats: SpanKey[], rejected: Rejection[]): number {
+  if (!repeats.length || !rejected.length) return 0;
+  const refused = new Set(rejected.map((item) => `${item.trace_id}/${item.span_id}`));
+  return repeats.filter((span) => refused.has(`${span.trace_id}/${span.span_id}`)).length;
+}
+
 /**
  * Each span's project and workspace: its own `dreadnode.project`, else its
  * root's (in this export, or stored before), else the default project (of
@@ -272,7 +280,7 @@ async function placeSpans(scope: OrgScope, spans: RowSpans, rejected: Rejection[
     const ref = ownRefs[index] ?? rootRefs.get(traceId) ?? null;
     const named = ref ? (byRef.get(ref) ?? byRef.get(ref.toLowerCase())) : undefined;
     if (named && keyWorkspace && named.workspace_id !== keyWorkspace) {
-      rejected.push({ span_id: spanIds[index], reason: `project ${ref} is outside the API key's workspace` });
+      rejected.push({ span_id: spanIds[index], trace_id: traceId, reason: `project ${ref} is outside the API key's workspace` });
       return null;
     }
     if (named) return { project_id: named.id, workspace_id: named.workspace_id, project_inferred: false };

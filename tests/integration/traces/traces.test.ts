@@ -301,6 +301,16 @@ describe('POST /org/{org}/otel/traces', () => {
     expect(await analyticsOf(WS, here)).toMatchObject({ total_attacks: 0, total_trials: 0 });
   });
 
+  it('counts a span the export repeats as its first copy counted: accepted, or rejected with it', async () => {
+    const traceId = hex(16);
+    const kept = span({ traceId, name: 'kept' });
+    const old = span({ traceId, name: 'old', startNs: nowNs() - 400n * 86_400_000_000_000n });
+    const res = await send(exportOf([kept, old, kept, old, kept]));
+    // Five sent: the kept span three times (stored once), the old one twice (refused each time).
+    expect(res.body).toMatchObject({ accepted: 3, rejected: 2, partialSuccess: { rejectedSpans: 2 } });
+    expect((await rest(api, 'GET', `${WS}/traces/${traceId}/spans`, { token: owner.token })).body.data.map((item: { name: string }) => item.name)).toEqual(['kept']);
+  });
+
   it('rejects spans outside the retention window, ending past it, and malformed ids one by one', async () => {
     const traceId = hex(16);
     const old = span({ traceId, startNs: nowNs() - 400n * 86_400_000_000_000n });
