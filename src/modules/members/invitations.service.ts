@@ -72,9 +72,10 @@ async function isMemberAddress(organizationId: string, email: string, transactio
 
 /**
  * Invites an address (owner only). Inviting an address that already has a
- * pending invitation refreshes it: the new role and inviter, seven more days
- * (its id and created_at stay), and a new mail unless one went out in the last
- * INVITATION_REMAIL_AFTER_MS. An organization holds at most as many pending
+ * pending, unexpired invitation refreshes it: the new role and inviter, seven
+ * more days (its id and created_at stay), and a new mail unless one went out
+ * in the last INVITATION_REMAIL_AFTER_MS; an expired one is replaced by a new
+ * invitation. An organization holds at most as many pending
  * invitations as its member limit (409 past it), so nobody can use it to mail
  * any number of addresses (never fewer than MIN_PENDING_INVITATIONS); it
  * makes at most that many new ones per INVITATIONS_WINDOW_MS (429 past it),
@@ -101,7 +102,10 @@ export async function inviteMember(ctx: AppContext, orgKey: string, input: Invit
     });
     const mail = !recent;
     const fields = { role: input.role, invited_by: access.viewer.user.id, expires_at: new Date(Date.now() + INVITATION_TTL_MS), ...(mail ? { mailed_at: new Date() } : {}) };
-    if (pending) return { invitation: await pending.update(fields, { transaction }), org, mail };
+    if (pending && pending.expires_at.getTime() > Date.now()) return { invitation: await pending.update(fields, { transaction }), org, mail };
+    // An expired one is replaced, under the cap and the hourly limit like any new one (refreshing it would let expired
+    // invitations saved up over weeks come back, and be mailed, all at once).
+    if (pending) await pending.destroy({ transaction });
     const cap = Math.max(maxMembers(org), MIN_PENDING_INVITATIONS);
     const open = await InvitationModel.count({ where: { organization_id: org.id, status: 'pending', expires_at: { [Op.gt]: new Date() } }, transaction });
     if (open >= cap) throw new ConflictError(`The organization already has ${open} pending invitations; revoke some or wait for answers`);

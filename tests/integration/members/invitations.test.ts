@@ -172,6 +172,46 @@ describe('POST ORG/members (invite)', () => {
     expect((await rest(api, 'POST', `/org/${org}/members`, { token: boss.token, body: { email: addresses[0], role: 'contributor' } })).status).toBe(202);
   });
 
+  it('replaces an expired invitation invited again by a new one, under the cap and the hourly limit: expired ones saved up do not all come back', async () => {
+    const { owner: boss, orgKey: org } = await createOrgWithRoles();
+    const row = await orgRow(org);
+    row.max_members = 2;
+    await row.save();
+    const invite = (email: string) => rest(api, 'POST', `/org/${org}/members`, { token: boss.token, body: { email, role: 'reader' } });
+    const old = Array.from({ length: MIN_PENDING_INVITATIONS }, () => `${randomKey('old')}@example.test`);
+    for (const email of old) expect((await invite(email)).status).toBe(202);
+    // A week and a day later: all expired, made (and mailed) long ago.
+    await InvitationModel.sequelize!.query(
+      "UPDATE invitations SET expires_at = now() - interval '1 day', created_at = now() - interval '8 days', mailed_at = now() - interval '8 days' WHERE organization_id = $1",
+      { bind: [row.id] },
+    );
+    const fresh = Array.from({ length: MIN_PENDING_INVITATIONS }, () => `${randomKey('new')}@example.test`);
+    for (const email of fresh) expect((await invite(email)).status).toBe(202);
+    // The cap is full: an expired one invited again is a new invitation, 409 as any other, and mails nothing.
+    const revived = await invite(old[0]);
+    expect([revived.status, revived.body.type]).toEqual([409, 'conflict_error']);
+    expect(await outboxOf(old[0])).toHaveLength(1);
+    const listed = (await rest(api, 'GET', `/org/${org}/invitations`, { token: boss.token, query: { limit: 100 } })).body as { email: string }[];
+    expect(listed.map((item) => item.email).sort()).toEqual([...fresh].sort());
+    // Room made by revoking: the hourly limit holds (the hour's MIN_PENDING_INVITATIONS are made already).
+    for (const { id } of (await rest(api, 'GET', `/org/${org}/invitations`, { token: boss.token, query: { limit: 100 } })).body as { id: string }[]) {
+      expect((await rest(api, 'DELETE', `/org/${org}/invitations/${id}`, { token: boss.token })).status).toBe(200);
+    }
+    const limited = await invite(old[1]);
+    expect([limited.status, limited.body.type]).toEqual([429, 'usage_limit_exceeded_error']);
+    expect(await outboxOf(old[1])).toHaveLength(1);
+    // An hour on, it is made again as a new invitation: a new id, made now, seven days to answer.
+    await InvitationModel.sequelize!.query("UPDATE invitations SET created_at = created_at - interval '61 minutes' WHERE organization_id = $1", { bind: [row.id] });
+    const before = await InvitationModel.findOne({ where: { organization_id: row.id, email: old[1], status: 'pending' } });
+    const again = await invite(old[1]);
+    expect(again.status).toBe(202);
+    const after = await InvitationModel.findOne({ where: { organization_id: row.id, email: old[1], status: 'pending' } });
+    expect(after!.id).not.toBe(before!.id);
+    expect(Date.now() - after!.created_at.getTime()).toBeLessThan(60_000);
+    expect(after!.expires_at.getTime() - Date.now()).toBeGreaterThan(SEVEN_DAYS_MS - 60_000);
+    expect(await outboxOf(old[1])).toHaveLength(2);
+  });
+
   it('mails an address once in 10 minutes however its invitations end (revoked, declined) and are made again, counted from the last mail', async () => {
     const { owner: boss, orgKey: org } = await createOrgWithRoles();
     const email = `${randomKey('cycle')}@example.test`;
