@@ -68,6 +68,13 @@ it('signs in, shows the code, approves, and the device gets a working token', as
   const second = await start();
   await page.goto(`${api.baseUrl}/login/device?code=${second.user_code}`);
   expect(await page.locator('#user-code').innerText()).toBe(second.user_code);
+  // Signed out and in again: each page's forms carry the token for the sign-in cookie it was made for.
+  await Promise.all([page.waitForLoadState('load'), page.click('button:has-text("Sign out")')]);
+  await page.goto(`${api.baseUrl}/login/device?code=${second.user_code}`);
+  await signIn(page);
+  await Promise.all([page.waitForLoadState('load'), page.click('#approve')]);
+  expect(await page.locator('#result').innerText()).toContain('signed in as you');
+  expect(problems).toEqual([]);
   await close();
 });
 
@@ -123,4 +130,31 @@ it('refuses a form posted without the page\'s CSRF token', async () => {
   });
   expect(planted.status).toBe(403);
   expect((await rest(api, 'GET', `/auth/device/code/${grant.device_code}`)).body.status).toBe('pending');
+});
+
+it("refuses a planted nonce with the token a page of the attacker's own showed for it: the token is bound to the sign-in cookie", async () => {
+  const grant = await start();
+  // The attacker loads the page (signed out) and reads its nonce and the form's token for it.
+  const own = await fetch(`${api.baseUrl}/login/device`);
+  const nonce = /device_csrf=([^;]+)/.exec(own.headers.getSetCookie().join('\n'))![1];
+  const token = /name="csrf" value="([^"]+)"/.exec(await own.text())![1];
+  // The victim's browser, signed in on the page, with the nonce planted by a sibling site, posts the attacker's form.
+  const forged = await fetch(`${api.baseUrl}/login/device`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `device_csrf=${nonce}; device_login=${user.token}` },
+    body: new URLSearchParams({ action: 'approve', code: grant.user_code, csrf: token }).toString(),
+  });
+  expect(forged.status).toBe(403);
+  expect((await rest(api, 'GET', `/auth/device/code/${grant.device_code}`)).body.status).toBe('pending');
+  // The victim's own page, for the same nonce and session, carries a token that passes.
+  const page = await fetch(`${api.baseUrl}/login/device?code=${grant.user_code}`, { headers: { cookie: `device_csrf=${nonce}; device_login=${user.token}` } });
+  const mine = /name="csrf" value="([^"]+)"/.exec(await page.text())![1];
+  expect(mine).not.toBe(token);
+  const approved = await fetch(`${api.baseUrl}/login/device`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `device_csrf=${nonce}; device_login=${user.token}` },
+    body: new URLSearchParams({ action: 'approve', code: grant.user_code, csrf: mine }).toString(),
+  });
+  expect(approved.status).toBe(200);
+  expect((await rest(api, 'GET', `/auth/device/code/${grant.device_code}`)).body.status).toBe('approved');
 });

@@ -20,9 +20,11 @@ import { jwtAuthenticator } from './jwt';
  *   `Path=/login/device`, `Secure` when PUBLIC_URL is https) holding an access
  *   token; the API never reads cookies, so it grants nothing elsewhere.
  * - CSRF: the page's `device_csrf` cookie holds a random nonce and every form
- *   carries an HMAC of it under a server key (so a nonce planted by a sibling
- *   site is useless), and a POST whose `Sec-Fetch-Site` is neither
- *   `same-origin` nor `none` is refused.
+ *   carries an HMAC, under a server key, of that nonce and of the page's
+ *   sign-in cookie (so a nonce planted by a sibling site, with a token for
+ *   it got from a page of one's own, does not pass for another person's
+ *   session), and a POST whose `Sec-Fetch-Site` is neither `same-origin`
+ *   nor `none` is refused.
  * - Rate limit: every POST spends the per-IP account quota
  *   (AUTH_RATE_LIMIT_PER_MINUTE), sign-in also the per-account one.
  */
@@ -66,12 +68,18 @@ async function signedIn(call: BodyRouteCall): Promise<Viewer | null> {
   }
 }
 
+/** What a page's forms are bound to: the nonce of its `device_csrf` cookie and its sign-in cookie ('' when none). */
+interface Csrf {
+  nonce: string;
+  session: string;
+}
+
 interface View {
   status: number;
   title: string;
   body: string;
-  /** The page's nonce, set as its cookie; null for a page with no form (the cookie the browser holds is left as it is). */
-  csrf: string | null;
+  /** What the page's forms are bound to, its nonce set as its cookie; null for a page with no form (the cookie the browser holds is left as it is). */
+  csrf: Csrf | null;
   setCookies?: string[];
 }
 
@@ -101,15 +109,15 @@ ${view.body}
     'Cache-Control': 'no-store',
     'Referrer-Policy': 'no-referrer',
     'X-Frame-Options': 'DENY',
-    'Set-Cookie': [...(view.csrf === null ? [] : [cookie(CSRF_COOKIE, view.csrf)]), ...(view.setCookies ?? [])],
+    'Set-Cookie': [...(view.csrf === null ? [] : [cookie(CSRF_COOKIE, view.csrf.nonce)]), ...(view.setCookies ?? [])],
   });
 }
 
 const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escape(value)}">`;
-/** The CSRF field of a form, for the page's nonce. */
-const csrfField = (nonce: string) => hidden('csrf', formToken(nonce));
+/** The CSRF field of a form. */
+const csrfField = (csrf: Csrf) => hidden('csrf', formToken(csrf));
 
-function signInForm(csrf: string, code: string, error?: string): string {
+function signInForm(csrf: Csrf, code: string, error?: string): string {
   return `${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
 <p>Sign in to approve the login of a device${code ? ` showing <span class="code">${escape(code)}</span>` : ''}.</p>
 <form method="post" action="${PATH}">
@@ -122,7 +130,7 @@ ${csrfField(csrf)}${hidden('action', 'signin')}${hidden('code', code)}
 </form>`;
 }
 
-function codeForm(csrf: string, error?: string): string {
+function codeForm(csrf: Csrf, error?: string): string {
   return `${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
 <form method="get" action="${PATH}">
 <label for="code">The code your device shows</label>
@@ -132,11 +140,11 @@ function codeForm(csrf: string, error?: string): string {
 ${signOutForm(csrf)}`;
 }
 
-function signOutForm(csrf: string): string {
+function signOutForm(csrf: Csrf): string {
   return `<form method="post" action="${PATH}">${csrfField(csrf)}${hidden('action', 'signout')}<button type="submit">Sign out</button></form>`;
 }
 
-async function decisionView(viewer: Viewer, csrf: string, code: string): Promise<View> {
+async function decisionView(viewer: Viewer, csrf: Csrf, code: string): Promise<View> {
   if (!code) return { status: 200, title: 'Device login', body: codeForm(csrf), csrf };
   try {
     const pending = await pendingUserCode(code);
@@ -159,20 +167,26 @@ ${signOutForm(csrf)}`,
   }
 }
 
-const newCsrf = () => crypto.randomBytes(24).toString('base64url');
-
 /**
- * The token a form carries for the nonce in the `device_csrf` cookie: an HMAC
- * under a server key, so a cookie planted by a sibling site (a known nonce)
- * is of no use without the token only this server can make for it.
+ * The token a form carries: an HMAC under a server key of the nonce in the
+ * `device_csrf` cookie and of the sign-in cookie the page was made for. A
+ * cookie planted by a sibling site (a known nonce) is of no use without the
+ * token only this server makes, and the token a page of one's own shows is
+ * for one's own session, not the person's whose browser posts the form.
  */
-const formToken = (nonce: string) => serverMac('device-login-csrf', nonce);
+const formToken = ({ nonce, session }: Csrf) => serverMac('device-login-csrf', `${nonce}\n${session}`);
 
-function validToken(nonce: string | undefined, given: string | undefined): boolean {
-  if (!nonce || !given) return false;
-  const expected = Buffer.from(formToken(nonce));
+function validToken(csrf: Csrf, given: string | undefined): boolean {
+  if (!csrf.nonce || !given) return false;
+  const expected = Buffer.from(formToken(csrf));
   const actual = Buffer.from(given);
   return actual.length === expected.length && crypto.timingSafeEqual(actual, expected);
+}
+
+/** The request's nonce ('' when none) and sign-in cookie. */
+function requestCsrf(call: BodyRouteCall): Csrf {
+  const jar = cookies(call.req.headers.cookie);
+  return { nonce: jar.get(CSRF_COOKIE) ?? '', session: jar.get(SESSION_COOKIE) ?? '' };
 }
 
 export const deviceLoginPage: BodyRoute = {
@@ -182,7 +196,8 @@ export const deviceLoginPage: BodyRoute = {
   label: 'device_login_page',
   async handle(call) {
     const code = (call.url.searchParams.get('code') ?? '').slice(0, 32);
-    const csrf = cookies(call.req.headers.cookie).get(CSRF_COOKIE) ?? newCsrf();
+    const found = requestCsrf(call);
+    const csrf = found.nonce ? found : { ...found, nonce: crypto.randomBytes(24).toString('base64url') };
     const viewer = await signedIn(call);
     if (!viewer) return render(call, { status: 200, title: 'Device login', body: signInForm(csrf, normalizeUserCode(code) ? displayUserCode(normalizeUserCode(code)!) : code), csrf });
     render(call, await decisionView(viewer, csrf, code));
@@ -197,7 +212,7 @@ export const deviceLoginForm: BodyRoute = {
   async handle(call) {
     await enforceAuthQuota(call.ip);
     const form = new URLSearchParams((await call.body(16 * 1024, 16 * 1024)).toString('utf8'));
-    const csrf = cookies(call.req.headers.cookie).get(CSRF_COOKIE);
+    const csrf = requestCsrf(call);
     const code = (form.get('code') ?? '').slice(0, 32);
     const site = call.req.headers['sec-fetch-site'];
     if ((site !== undefined && site !== 'same-origin' && site !== 'none') || !validToken(csrf, form.get('csrf') ?? undefined)) {
@@ -207,35 +222,36 @@ export const deviceLoginForm: BodyRoute = {
     }
     const action = form.get('action');
     if (action === 'signout') {
-      return render(call, { status: 200, title: 'Device login', body: signInForm(csrf!, ''), csrf: csrf!, setCookies: [cookie(SESSION_COOKIE, '', 0)] });
+      const signedOut = { ...csrf, session: '' };
+      return render(call, { status: 200, title: 'Device login', body: signInForm(signedOut, ''), csrf: signedOut, setCookies: [cookie(SESSION_COOKIE, '', 0)] });
     }
     if (action === 'signin') {
       const identifier = (form.get('email') ?? '').trim();
       try {
         const token = await login({ ...(identifier.includes('@') ? { email: identifier } : { username: identifier }), password: form.get('password') ?? '' });
         const viewer = (await jwtAuthenticator.authenticate(token.access_token, null))!.viewer;
-        const view = await decisionView(viewer, csrf!, code);
+        const view = await decisionView(viewer, { ...csrf, session: token.access_token }, code);
         return render(call, { ...view, setCookies: [cookie(SESSION_COOKIE, token.access_token)] });
       } catch (error) {
         if (!(error instanceof AppError) || error.status >= 500 || error.status === 429) throw error;
-        return render(call, { status: error.status, title: 'Device login', body: signInForm(csrf!, code, error.message), csrf: csrf! });
+        return render(call, { status: error.status, title: 'Device login', body: signInForm(csrf, code, error.message), csrf });
       }
     }
     const viewer = await signedIn(call);
-    if (!viewer) return render(call, { status: 401, title: 'Device login', body: signInForm(csrf!, code, 'Sign in first.'), csrf: csrf! });
-    if (action !== 'approve' && action !== 'deny') return render(call, await decisionView(viewer, csrf!, code));
+    if (!viewer) return render(call, { status: 401, title: 'Device login', body: signInForm(csrf, code, 'Sign in first.'), csrf });
+    if (action !== 'approve' && action !== 'deny') return render(call, await decisionView(viewer, csrf, code));
     try {
       const decided = await decideDeviceCode(viewer, code, action === 'approve');
       const approved = decided.status === 'approved';
       return render(call, {
         status: 200,
         title: approved ? 'Device approved' : 'Device login denied',
-        csrf: csrf!,
+        csrf,
         body: `<p id="result">${approved ? `The device showing <span class="code">${escape(decided.user_code)}</span> is signed in as you. You can close this window and return to your terminal.` : `The login of the device showing <span class="code">${escape(decided.user_code)}</span> was denied.`}</p>`,
       });
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
-      return render(call, { status: 404, title: 'Device login', body: codeForm(csrf!, 'This code is unknown, already used or expired.'), csrf: csrf! });
+      return render(call, { status: 404, title: 'Device login', body: codeForm(csrf, 'This code is unknown, already used or expired.'), csrf });
     }
   },
 };
