@@ -63,6 +63,7 @@ export async function createApiKey(ctx: AppContext, input: CreateApiKeyInput): P
   const generated = generateApiKey();
   const row = await database().transaction(async (transaction) => {
     await lockKeyOwner(viewer, transaction);
+    if (organizationId) await holdMembership(viewer.user.id, organizationId, transaction);
     const [{ active }] = await plainQuery<{ active: number }>(
       'SELECT count(*)::int AS active FROM api_keys WHERE user_id = $user AND revoked_at IS NULL',
       { user: viewer.user.id },
@@ -106,6 +107,30 @@ async function lockKeyOwner(viewer: Viewer, transaction: Transaction): Promise<v
   // Its own statement, so its snapshot is taken after the lock (and sees a reset that committed meanwhile).
   const [key] = await plainQuery<{ active: boolean }>('SELECT revoked_at IS NULL AS active FROM api_keys WHERE id = $key', { key: viewer.apiKey.id }, { transaction });
   if (!key?.active) throw invalid();
+}
+
+/**
+ * A key limited to an organization is stored only while its user is a
+ * member: the organization's row is held (the lock the key's foreign key
+ * takes anyway) so a removal, which locks it first (members.service.ts),
+ * either committed before (and the membership, read in a statement of its
+ * own after the lock, is gone: 404) or waits for the key and then revokes it.
+ */
+async function holdMembership(userId: string, organizationId: string, transaction: Transaction): Promise<void> {
+  await plainQuery('SELECT 1 FROM organizations WHERE id = $org FOR KEY SHARE', { org: organizationId }, { transaction });
+  const held = await plainQuery('SELECT 1 FROM memberships WHERE user_id = $user AND organization_id = $org', { user: userId, org: organizationId }, { transaction });
+  if (!held.length) throw new NotFoundError('Organization');
+}
+
+/**
+ * A membership that ends (removed, or left) revokes the user's keys limited
+ * to that organization or one of its workspaces, in the removal's
+ * transaction: they would otherwise come back to life if the user were
+ * invited again, though the owner who removed the user cannot revoke them.
+ */
+export async function revokeOrganizationKeys(userId: string, organizationId: string, transaction: Transaction): Promise<number> {
+  const [revoked] = await ApiKeyModel.update({ revoked_at: new Date() }, { where: { user_id: userId, organization_id: organizationId, revoked_at: null }, transaction });
+  return revoked;
 }
 
 /** A password reset revokes every active key of the user, in the reset's transaction (after it has locked the user's row). */

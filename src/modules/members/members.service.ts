@@ -7,6 +7,7 @@ import { ConflictError, NotFoundError } from '../../core/errors';
 import { database } from '../../db/database';
 import type { AppContext } from '../../core/context';
 import { pageWindow, type ListPageArgs } from '../../core/pagination';
+import { revokeOrganizationKeys } from '../api-keys/api-keys.service';
 import type { UpdateMemberInput } from './members.inputs';
 
 export interface Member {
@@ -96,7 +97,7 @@ export async function updateMember(ctx: AppContext, orgKey: string, userId: stri
   });
 }
 
-/** Owners remove anyone; every member may remove themselves. The last owner stays. */
+/** Owners remove anyone; every member may remove themselves. The last owner stays. The user's keys limited to the organization are revoked. */
 export async function removeMember(ctx: AppContext, orgKey: string, userId: string): Promise<{ user_id: string; removed: true }> {
   const access = await resolveWholeOrg(ctx, orgKey);
   await findMember(access.org.id, userId);
@@ -111,6 +112,7 @@ export async function removeMember(ctx: AppContext, orgKey: string, userId: stri
     }
     if (member.membership.role === 'owner') await withdrawInvitationsOf(access.org.id, userId, transaction);
     await member.membership.destroy({ transaction });
+    await revokeOrganizationKeys(userId, access.org.id, transaction);
   });
   return { user_id: userId, removed: true };
 }

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { InvitationModel, MembershipModel, OrganizationModel } from '../../../models';
+import { ApiKeyModel, InvitationModel, MembershipModel, OrganizationModel } from '../../../models';
 import { addMember, createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { rest } from '../../helpers/http';
 import { operation, runOperation } from '../../helpers/operations';
@@ -231,6 +231,42 @@ describe('API keys on member routes', () => {
     expect(await InvitationModel.findByPk(invitation.id)).toMatchObject({ status: 'pending' });
     expect((await rest(api, 'GET', `/org/${org}/ws/default`, { headers: { 'x-api-key': key } })).status).toBe(200);
     expect((await rest(api, 'GET', `/org/${org}`, { headers: { 'x-api-key': key } })).status).toBe(200);
+  });
+
+  it("revokes a removed member's keys limited to the organization or one of its workspaces, so inviting them again does not bring the keys back", async () => {
+    const { owner: boss, orgKey: org } = await createOrgWithRoles();
+    const member = await createUser();
+    await addMember(org, member, 'contributor');
+    const organization = await orgRow(org);
+    const workspace = await rest(api, 'GET', `/org/${org}/ws/default`, { token: boss.token });
+    const orgKey = await apiKey(member, { org_id: organization.id });
+    const workspaceKey = await apiKey(member, { workspace_id: workspace.body.id });
+    const anyOrgKey = await apiKey(member, {});
+    const ownOrgKey = await apiKey(member, { org_id: (await orgRow(member.orgKey)).id });
+    expect((await rest(api, 'DELETE', `/org/${org}/members/${member.id}`, { token: boss.token })).status).toBe(200);
+    const active = (await rest(api, 'GET', '/user/api-keys', { token: member.token })).body as { masked_key: string }[];
+    const masked = (key: string) => `${key.slice(0, 8)}…${key.slice(-4)}`;
+    expect(active.map((item) => item.masked_key).sort()).toEqual([masked(anyOrgKey), masked(ownOrgKey)].sort());
+    // Invited back: the revoked keys stay revoked (401), the unlimited one acts as the member again.
+    await addMember(org, member, 'contributor');
+    for (const key of [orgKey, workspaceKey]) expect((await rest(api, 'GET', `/org/${org}/ws/default`, { headers: { 'x-api-key': key } })).status).toBe(401);
+    expect((await rest(api, 'GET', `/org/${org}/ws/default`, { headers: { 'x-api-key': anyOrgKey } })).status).toBe(200);
+  });
+
+  it('leaves no active key limited to the organization when its creation races the removal of its user', async () => {
+    const { owner: boss, orgKey: org } = await createOrgWithRoles();
+    const organization = await orgRow(org);
+    for (let round = 0; round < 5; round += 1) {
+      const member = await createUser();
+      await addMember(org, member, 'reader');
+      const [created, removed] = await Promise.all([
+        rest(api, 'POST', '/user/api-keys', { token: member.token, body: { org_id: organization.id } }),
+        rest(api, 'DELETE', `/org/${org}/members/${member.id}`, { token: boss.token }),
+      ]);
+      expect(removed.status).toBe(200);
+      expect([201, 404]).toContain(created.status);
+      expect(await ApiKeyModel.count({ where: { user_id: member.id, organization_id: organization.id, revoked_at: null } })).toBe(0);
+    }
   });
 
   it("hides other organizations from an organization-limited key with 404", async () => {
