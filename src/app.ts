@@ -12,7 +12,7 @@ import { opsRoutes } from './http/ops-routes';
 import { withRestLocs } from './http/read-variables';
 import { clientIp, contextFor, headerValue, observe, requestUrl, routeMethod, targetPath, type RequestState } from './http/request';
 import { abortReply, attachReplyHooks, endReply, sendBody, sendError, sendStream, writeHead } from './http/respond';
-import { applyCors } from './http/cors';
+import { applyCors, crossSiteWrite } from './http/cors';
 import { allowedMethods, RouteTable } from './http/route-table';
 import { createRestTransport } from './http/rest-transport';
 import { REST_BASE } from './http/rest-routes';
@@ -119,7 +119,7 @@ export async function createApp(): Promise<App> {
     if (req.headers.origin !== undefined) {
       const cors = applyCors(req, headers);
       if (cors === 'preflight') return answerPreflight(res);
-      if (cors === 'refused-preflight') return sendError(res, new ForbiddenError(`Origin ${req.headers.origin} may not call this API`));
+      if (cors === 'refused-preflight' || (cors === 'refused' && crossSiteWrite(req))) return sendError(res, new ForbiddenError(`Origin ${req.headers.origin} may not call this API`));
     }
     // Ops routes match the raw path (no query string, no URL object) and are
     // called directly: no promise for the health route's synchronous reply.

@@ -48,11 +48,38 @@ const middleware = cors({
 
 export type CorsOutcome = 'not-cors' | 'allowed' | 'refused' | 'preflight' | 'refused-preflight';
 
+/** Body types a page may send to any origin without a preflight (the Fetch standard's CORS-safelisted ones). */
+const PREFLIGHT_FREE_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
+
 /**
- * Adds the CORS headers of `req`'s reply to `headers`. A preflight (OPTIONS
- * with Access-Control-Request-Method) is answered by the caller: 204 when
- * allowed, else refused.
+ * Whether a request of a refused origin is one a page could send to the REST
+ * API without a preflight and that may change something: a POST under
+ * `/api/` with no body type or a safelisted one, from a page other than this
+ * server's own. Such a request is refused before it runs, as Apollo's CSRF
+ * prevention refuses its GraphQL kind: a REST body is read as JSON whatever
+ * its type, so any site's visitors could otherwise sign up, log in, ask for
+ * password mail or device codes from their own addresses (and spend those
+ * addresses' quotas). The server's pages post forms to themselves (the
+ * device-login page, which has a CSRF token of its own, outside `/api/`)
+ * or call the API (the docs page); a page whose referrer policy hides its
+ * origin sends `Origin: null`, so the browser's `Sec-Fetch-Site` says
+ * whether it is this origin's.
  */
+export function crossSiteWrite(req: IncomingMessage): boolean {
+  if (req.method !== 'POST' || !(req.url ?? '').startsWith('/api/')) return false;
+  const type = (req.headers['content-type'] ?? '').split(';', 1)[0].trim().toLowerCase();
+  if (type !== '' && !PREFLIGHT_FREE_TYPES.has(type)) return false;
+  if (req.headers['sec-fetch-site'] === 'same-origin') return false;
+  const origin = req.headers.origin ?? 'null';
+  const publicUrl = config().PUBLIC_URL;
+  if (publicUrl && new URL(publicUrl).origin === origin) return false;
+  try {
+    return new URL(origin).host !== req.headers.host;
+  } catch {
+    return true;
+  }
+}
+
 export function applyCors(req: IncomingMessage, headers: Record<string, string>): CorsOutcome {
   const origin = req.headers.origin;
   if (origin === undefined) return 'not-cors';

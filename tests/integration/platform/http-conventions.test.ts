@@ -3,6 +3,7 @@ import zlib from 'node:zlib';
 import { config, overrideConfig } from '../../../src/config/config';
 import { STREAM_CHUNK_CHARS } from '../../../src/http/respond';
 import { createMetricsServer } from '../../../src/http/ops-routes';
+import { UserModel } from '../../../models';
 import { createUser, type TestUser } from '../../factories/accounts';
 import { gql, rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
@@ -196,6 +197,35 @@ describe('CORS', () => {
     expect([preflight.status, preflight.headers['access-control-allow-origin'], JSON.parse(preflight.raw.toString()).type]).toEqual([403, undefined, 'forbidden_error']);
     const reply = await raw('GET', '/api/v1/health', { Origin: 'https://evil.example' });
     expect([reply.status, reply.headers['access-control-allow-origin']]).toEqual([200, undefined]);
+  });
+
+  it("refuses a POST a page of another origin could send without a preflight (no body type, or a form's or text's), before it runs", async () => {
+    overrideConfig({ CORS_ORIGINS: ['https://dashboard.example'] });
+    const signup = (origin: string | null, type: string | null) => {
+      const email = `${Math.random().toString(36).slice(2)}@cross-site.example`;
+      const headers: Record<string, string> = { ...(origin ? { Origin: origin } : {}), ...(type ? { 'Content-Type': type } : {}) };
+      return raw('POST', '/api/v1/auth/signup', headers, JSON.stringify({ email, password: 'a-Passw0rd-long-enough' })).then((reply) => ({ reply, email }));
+    };
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'TEXT/PLAIN;charset=UTF-8']) {
+      for (const origin of ['https://evil.example', 'null']) {
+        const { reply, email } = await signup(origin, type);
+        expect({ type, origin, status: reply.status, error: JSON.parse(reply.raw.toString()).type }).toEqual({ type, origin, status: 403, error: 'forbidden_error' });
+        expect(await UserModel.count({ where: { email } })).toBe(0);
+      }
+    }
+    // No body type at all (a form-less fetch): the anonymous device-code route is refused the same way.
+    expect((await raw('POST', '/api/v1/auth/device/code', { Origin: 'https://evil.example' })).status).toBe(403);
+    // Run: a listed origin's page, a client that is no page (no Origin), a JSON body (its page's preflight was refused), this server's own origin.
+    expect((await signup('https://dashboard.example', 'text/plain')).reply.status).toBe(201);
+    expect((await signup(null, 'application/x-www-form-urlencoded')).reply.status).toBe(201);
+    expect((await signup('https://evil.example', 'application/json')).reply.status).toBe(201);
+    expect((await signup(new URL(api.baseUrl).origin, 'text/plain')).reply.status).toBe(201);
+    // A page of this origin whose referrer policy hides it sends Origin: null; its browser says it is this origin's.
+    const email = `${Math.random().toString(36).slice(2)}@same-site.example`;
+    const own = await raw('POST', '/api/v1/auth/signup', { Origin: 'null', 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'text/plain' }, JSON.stringify({ email, password: 'a-Passw0rd-long-enough' }));
+    expect(own.status).toBe(201);
+    // Reads stay as they were: no permission in the reply, nothing refused.
+    expect((await raw('GET', '/api/v1/health', { Origin: 'https://evil.example' })).status).toBe(200);
   });
 
   it('allows loopback origins by default outside production, none in production', async () => {
