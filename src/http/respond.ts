@@ -147,11 +147,14 @@ function entityTag(digest: string, coding: Coding | null): string {
 const ENTITY_TAG = new RegExp(`^(?:W/)?"([A-Za-z0-9_-]+)(?:\\.(?:${CODINGS.join('|')}))?"$`);
 const digestOf = (tag: string) => ENTITY_TAG.exec(tag.trim())?.[1] ?? null;
 
-/** Whether If-None-Match names this body, in any of its codings (or `*`). */
-function notModified(req: IncomingMessage | undefined, tag: string): boolean {
+/** A GET's or HEAD's 200: tagged, and answered 304 when If-None-Match names it. */
+const cacheable = (req: IncomingMessage | undefined, status: number) => status === 200 && (req?.method === 'GET' || req?.method === 'HEAD');
+
+/** Whether If-None-Match names this body, in any of its codings (or `*`, which matches a reply without a tag too). */
+function notModified(req: IncomingMessage | undefined, tag: string | null): boolean {
   const header = req?.headers['if-none-match'];
   if (!header) return false;
-  const digest = digestOf(tag);
+  const digest = tag === null ? null : digestOf(tag);
   return header.split(',').some((item) => item.trim() === '*' || (digest !== null && digestOf(item) === digest));
 }
 
@@ -172,8 +175,7 @@ export function sendBody(res: ServerResponse, status: number, content: string | 
   const coding = compressible ? codingFor(req) : null;
   const all: HeaderValues = headers ? { ...headers } : {};
   if (compressible) all.Vary = all.Vary ? `${all.Vary}, Accept-Encoding` : 'Accept-Encoding';
-  const cacheable = status === 200 && (req?.method === 'GET' || req?.method === 'HEAD');
-  if (cacheable) {
+  if (cacheable(req, status)) {
     const digest = stable ? (stable.digest ??= digestOfBody(contentType, body)) : digestOfBody(contentType, body);
     all.ETag = entityTag(digest, coding);
     if (notModified(req, all.ETag)) {
@@ -223,6 +225,9 @@ class ClientGone extends Error {}
 /** Thrown into a stream's `each` once the reply passed MAX_REPLY_BYTES. */
 class ReplyOverLimit extends Error {}
 
+/** Thrown into a stream's `each` when it is answered 304 instead (If-None-Match: *). */
+class AnsweredNotModified extends Error {}
+
 /**
  * A JSON array whose elements come one at a time (JsonArrayReply): up to
  * STREAM_CHUNK_CHARS characters it is answered like any reply (one write,
@@ -239,6 +244,7 @@ class ReplyOverLimit extends Error {}
  */
 export async function sendJsonArray(res: ServerResponse, status: number, reply: JsonArrayReply, headers: Record<string, string | string[]> | null = null): Promise<void> {
   const max = config().MAX_REPLY_BYTES;
+  const req = res.req as IncomingMessage | undefined;
   let pending = '[';
   let empty = true;
   let sent = 0;
@@ -253,6 +259,8 @@ export async function sendJsonArray(res: ServerResponse, status: number, reply: 
       const chunk = Buffer.from(pending);
       sent += chunk.length;
       if (sent > max) throw new ReplyOverLimit();
+      // A streamed reply has no tag (it would be known only after its last byte), but `*` matches any 200.
+      if (!sink && cacheable(req, status) && notModified(req, null)) throw new AnsweredNotModified();
       sink ??= openChunked(res, status, headers);
       sink.write(chunk);
       pending = '';
@@ -260,6 +268,10 @@ export async function sendJsonArray(res: ServerResponse, status: number, reply: 
   } catch (error) {
     if (error instanceof ClientGone) return sink ? sink.abort() : abortReply(res);
     if (error instanceof ReplyOverLimit) return cutOversized(res, sink);
+    if (error instanceof AnsweredNotModified) {
+      writeReplyHead(res, 304, { ...headers, Vary: 'Accept-Encoding' }, null, null);
+      return endReply(res);
+    }
     if (sink) sink.abort();
     throw error;
   }

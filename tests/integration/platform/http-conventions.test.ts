@@ -85,6 +85,11 @@ describe('compression', () => {
       expect(JSON.parse(decoded(reply))).toEqual(JSON.parse(plain.raw.toString()));
       expect(reply.raw.length).toBeLessThan(plain.raw.length / 5);
     }
+    // Streamed, it carries no tag (known only after its last byte); If-None-Match: * matches it all the same.
+    expect(plain.headers.etag).toBeUndefined();
+    const any = await raw('GET', path, { Authorization: `Bearer ${owner.token}`, 'If-None-Match': '*', 'Accept-Encoding': 'gzip' });
+    expect([any.status, any.raw.length, any.headers.vary]).toEqual([304, 0, 'Origin, Accept-Encoding']);
+    expect((await raw('GET', path, { Authorization: `Bearer ${owner.token}`, 'If-None-Match': '"other"' })).status).toBe(200);
   });
 });
 
