@@ -23,7 +23,7 @@ export const IDEMPOTENCY_TTL_HOURS = 24;
 /** A key still in progress after this long belongs to a request whose process died: the next claim takes it over. */
 export const IN_PROGRESS_STALE_MINUTES = 5;
 
-/** Printable ASCII, 1 to 255 characters (a UUID is the usual key). */
+/** Visible ASCII (no spaces), 1 to 255 characters (a UUID is the usual key). */
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 
 export interface KeptReply {
@@ -61,7 +61,7 @@ export async function claimKey(ctx: AppContext, key: string, fingerprint: string
   const credential = credentialOf(ctx);
   if (!credential) return null;
   if (!KEY_FORMAT.test(key)) {
-    return { kind: 'refused', error: validationFailure(['header', 'Idempotency-Key'], 'Idempotency-Key must be 1 to 255 printable ASCII characters') };
+    return { kind: 'refused', error: validationFailure(['header', 'Idempotency-Key'], 'Idempotency-Key must be 1 to 255 visible ASCII characters (no spaces)') };
   }
   // A key past its expiry is taken afresh, and so is one left in progress longer than any request runs (its process died).
   const [claimed] = await plainQuery<{ claimed: boolean }>(

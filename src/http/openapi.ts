@@ -149,8 +149,9 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   in: 'header',
   required: false,
   description: 'Runs the request once: a retry with the same key and request within 24 hours replays the first reply (Idempotent-Replayed: true).',
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
 };
+const IDEMPOTENT_REPLAYED_HEADER = { description: 'Present (true) when the reply is the kept one of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } };
 
 const ERROR_STATUSES: Record<string, string> = {
   '400': 'Invalid request (also a body over the size limit or a malformed request head)',
@@ -268,7 +269,9 @@ export function buildOpenApiDocument(
         });
       }
     }
-    if (route.method === 'POST') parameters.push(IDEMPOTENCY_KEY_PARAMETER);
+    // Keys are kept per credential: an anonymous route's are not evaluated.
+    const idempotent = route.method === 'POST' && !field.extensions?.public;
+    if (idempotent) parameters.push(IDEMPOTENCY_KEY_PARAMETER);
     const responses: Record<string, Json> = {};
     for (const status of [route.status ?? 200, ...(route.alsoReturns ?? [])]) {
       responses[String(status)] = {
@@ -277,6 +280,7 @@ export function buildOpenApiDocument(
           'X-Request-Id': REQUEST_ID_HEADER,
           ...(field.extensions?.public ? {} : RATE_LIMIT_HEADERS),
           ...(route.method === 'GET' && status === 200 ? { ETag: ETAG_HEADER } : {}),
+          ...(idempotent ? { 'Idempotent-Replayed': IDEMPOTENT_REPLAYED_HEADER } : {}),
           ...Object.fromEntries(Object.entries(route.replyHeaders ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }])),
         },
         // A REST route answers a lookup that found nothing with 404, never a null body.

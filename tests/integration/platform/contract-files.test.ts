@@ -109,6 +109,11 @@ describe('contract files and docs', () => {
     expect(Object.keys(attacks.get.responses['200'].headers)).toEqual(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'ETag', 'X-Total-Count', 'Link']);
     expect(attacks.get.responses['304']).toBeDefined();
     expect(attacks.post.parameters.map((param: { name: string; in: string }) => `${param.in} ${param.name}`)).toContain('header Idempotency-Key');
+    expect(attacks.post.responses['201'].headers['Idempotent-Replayed'].schema).toEqual({ type: 'string', enum: ['true'] });
+    // Keys are kept per credential: an anonymous route says nothing of them (the server does not evaluate them there).
+    const signup = document.paths['/api/v1/auth/signup'].post;
+    expect((signup.parameters ?? []).map((param: { name: string }) => param.name)).not.toContain('Idempotency-Key');
+    expect(Object.keys(signup.responses['201'].headers)).not.toContain('Idempotent-Replayed');
     expect(Object.keys(document.components.responses.Error429.headers)).toEqual(['X-Request-Id', 'Retry-After']);
     expect(attacks.get.responses['429']).toEqual({ $ref: '#/components/responses/Error429' });
   });
