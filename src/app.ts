@@ -3,7 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import semver from 'semver';
 import { config } from './config/config';
 import { newRequestId } from './core/context';
-import { ForbiddenError, MethodNotAllowedError, NotFoundError, reportError, UpgradeRequiredError } from './core/errors';
+import { ForbiddenError, InvalidError, MethodNotAllowedError, NotFoundError, reportError, UpgradeRequiredError } from './core/errors';
 import { logger } from './config/logger';
 import { requestMetrics } from './core/metrics';
 import { createEngine } from './core/graphql-sql/engine';
@@ -116,14 +116,18 @@ export async function createApp(): Promise<App> {
     if (loggedPath !== null) state.loggedPath = loggedPath;
     // Metrics and the log line once the reply is written (src/http/respond.ts writes every reply).
     attachReplyHooks(res, { headers, written: () => observe(req, res, state) });
+    // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own refusal would carry no envelope (requireHostHeader is off).
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+      return sendError(res, new InvalidError('An HTTP/1.1 request must carry a Host header'));
+    }
     if (req.headers.origin !== undefined) {
       const cors = applyCors(req, headers);
       if (cors === 'preflight') return answerPreflight(res);
       if (cors === 'refused-preflight' || (cors === 'refused' && crossSiteWrite(req))) return sendError(res, new ForbiddenError(`Origin ${req.headers.origin} may not call this API`));
     }
-    // Ops routes match the raw path (no query string, no URL object) and are
+    // Ops routes match the path (no query string, no URL object; an absolute-form target's path) and are
     // called directly: no promise for the health route's synchronous reply.
-    const op = opsTable.match(routeMethod(req), (req.url ?? '/').split('?', 1)[0]);
+    const op = opsTable.match(routeMethod(req), targetPath(req));
     if (!op) return void route(req, res, state).catch((error: unknown) => fail(res, state, error));
     state.route = op.route.label;
     try {
@@ -166,7 +170,7 @@ export const MAX_HEADER_BYTES = 256 * 1024;
  * runs (oversized or malformed headers) still get the spec's envelope.
  */
 export function createHttpServer(app: App): http.Server {
-  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, app.handler);
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, app.handler);
   // `Expect: 100-continue`: the body is asked for only when it is read (body.ts).
   server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
     deferContinue(req, res);

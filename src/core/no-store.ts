@@ -2,10 +2,11 @@ import { BREAK, TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type Grap
 import { Extensions } from 'type-graphql';
 
 /**
- * Marks an object type's field as a secret shown once (an access token, a
- * new API key): every reply that selects it, over REST or GraphQL, success
- * or error, carries `Cache-Control: no-store`, so no browser, proxy or CDN
- * keeps a copy. Declared on the field, so a new operation returning the same
+ * Marks an object type's field that no cache may keep: a secret shown once
+ * (an access token, a new API key), or a state read through a URL holding a
+ * secret (a device code's status): every reply that selects it, over REST
+ * or GraphQL, success or error, carries `Cache-Control: no-store`, so no
+ * browser, proxy or CDN keeps a copy. Declared on the field, so a new operation returning the same
  * type is covered without a word at its route.
  */
 export function NoStore(): PropertyDecorator {

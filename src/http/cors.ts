@@ -20,7 +20,6 @@ export const CORS_EXPOSED_HEADERS = [
   'X-Request-Id',
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
   'Retry-After',
   'Link',
   'X-Total-Count',

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import { config } from '../config/config';
 import { AuthenticationError, NotFoundError, toAppError } from '../core/errors';
 import { registry } from '../core/metrics';
+import { NO_STORE_HEADERS } from '../core/no-store';
 import { plainQuery } from '../db/hot';
 import { headerValue } from './request';
 import { REST_BASE } from './rest-routes';
@@ -42,7 +43,8 @@ export function guardedMetrics(ownPort: boolean): OpsRoute {
     served: () => ownPort || Boolean(config().METRICS_TOKEN) || config().NODE_ENV !== 'production',
     async handle(req, res) {
       metricsAllowed(req, ownPort);
-      sendBody(res, 200, await registry.metrics(), registry.contentType, null);
+      // Made for the token's holder (when one is set), like every reply made for a credential.
+      sendBody(res, 200, await registry.metrics(), registry.contentType, NO_STORE_HEADERS);
     },
   };
 }

@@ -32,6 +32,8 @@ export class DeviceCodeResponse {
 @ObjectType('DeviceCodeStatusResponse', { description: "A device code's state, as the CLI polls it." })
 export class DeviceCodeStatusResponse {
   @Field(() => String, { description: '`pending`, `approved`, `denied` or `expired` (an exchanged code stays `approved`).' })
+  // Read through a URL holding the device code, and polled while it changes: no cache keeps it.
+  @NoStore()
   status: string;
 
   @Field(() => UUIDScalar, { nullable: true, description: "The approving user's id, only once approved (the CLI waits for it)." })

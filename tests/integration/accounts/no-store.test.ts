@@ -36,6 +36,15 @@ describe('Cache-Control: no-store on replies that carry a token or a new key', (
     const keys = await rest(api, 'GET', '/user/api-keys', { token: user.token });
     const forgot = await rest(api, 'POST', '/auth/forgot-password', { body: { email: user.email } });
     expect([me, keys, forgot].map(cacheControl)).toEqual(['no-store', 'no-store', null]);
+    // A device code's status: anonymous, but read through a URL holding the code, and polled while it changes.
+    const device = await rest(api, 'POST', '/auth/device/code');
+    const status = await rest(api, 'GET', `/auth/device/code/${device.body.device_code}`);
+    expect([status.status, cacheControl(status)]).toEqual([200, 'no-store']);
+  });
+
+  it('marks /metrics, made for the holder of its token', async () => {
+    const metrics = await rest(api, 'GET', '/metrics');
+    expect([metrics.status, cacheControl(metrics)]).toEqual([200, 'no-store']);
   });
 
   it('marks GraphQL replies that select a token or a key (fragments included) or are made for a credential, once', async () => {

@@ -47,6 +47,21 @@ describe('requests refused by the HTTP parser', () => {
     expect(lines).toEqual([expect.objectContaining({ request_id: reply.headers['x-request-id'], status: 400 })]);
   });
 
+  it('answers an HTTP/1.1 request without Host with the 400 envelope (Node would answer a bare 400), and HTTP/1.0 without one as usual', async () => {
+    const reply = parse(await raw('GET /api/v1/health HTTP/1.1\r\nConnection: close\r\n\r\n'));
+    expect([reply.status, reply.body]).toEqual([400, { code: 400, detail: 'An HTTP/1.1 request must carry a Host header', errors: null, type: 'invalid_error' }]);
+    expect(reply.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(parse(await raw('GET /api/v1/health HTTP/1.0\r\n\r\n')).status).toBe(200);
+  });
+
+  it('serves an absolute-form target (RFC 9112 §3.2.2) by its path, the health and document routes as every other', async () => {
+    const { port } = new URL(api.baseUrl);
+    for (const path of ['/api/v1/health', '/api/v1/openapi.json']) {
+      const reply = await raw(`GET http://127.0.0.1:${port}${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+      expect(reply.split(' ', 2)[1]).toBe('200');
+    }
+  });
+
   it('answers headers over the limit with the 400 envelope that says so', async () => {
     const big = 'x'.repeat(MAX_HEADER_BYTES + 1024);
     const { reply, lines } = await warned(() => raw(`GET /api/v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${big}\r\n\r\n`));
