@@ -92,13 +92,17 @@ function IsBase64(options?: ValidationOptions): PropertyDecorator {
  * A bundle's paths can be unpacked: each once, and none where another file's
  * directory is (`tools` beside `tools/run.py` would stop `tar` at the second).
  * Compared as the file systems that unpack them do: without case (Windows,
- * macOS) and in one Unicode normal form (macOS), so `A.txt` beside `a.txt`,
- * or `café` spelled composed beside decomposed, would be one file there.
+ * macOS), in one Unicode normal form (macOS) and without a segment's trailing
+ * dots and spaces (Windows drops them), so `A.txt` beside `a.txt`, `café`
+ * spelled composed beside decomposed, or `a.txt` beside `a.txt.` would be
+ * one file there. (A segment of only dots and spaces is refused by the
+ * file-name rule, so none folds to nothing.)
  */
 function unpackablePaths(value: unknown): boolean {
   if (!Array.isArray(value)) return true;
   // Upper then lower case: lower case alone keeps a final sigma (ς) apart from σ, which those file systems do not.
-  const fold = (path: unknown) => (typeof path === 'string' ? path.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC') : path);
+  const fold = (path: unknown) =>
+    typeof path === 'string' ? path.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC').replace(/[. ]+(?=\/|$)/g, '') : path;
   const paths = new Set(value.map((file: { path?: unknown }) => fold(file?.path)));
   if (paths.size !== value.length) return false;
   for (const path of paths) {
@@ -115,7 +119,7 @@ function UniquePaths(options?: ValidationOptions): PropertyDecorator {
       validator: {
         validate: unpackablePaths,
         defaultMessage: () =>
-          "file paths must be unique, ignoring case and Unicode normalization (A.txt beside a.txt would unpack as one file on Windows and macOS), and no file may be named as another file's directory (tools beside tools/run.py)",
+          "file paths must be unique, ignoring case, Unicode normalization and trailing dots and spaces (A.txt beside a.txt, or a.txt beside a.txt., would unpack as one file on Windows or macOS), and no file may be named as another file's directory (tools beside tools/run.py)",
       },
     },
     options,

@@ -7,7 +7,7 @@ import semver from 'semver';
  */
 export function isCatalogVersion(value: unknown): value is string {
   if (typeof value !== 'string' || value.length > 128 || semver.valid(value) !== value) return false;
-  // semver keeps numeric prerelease parts beyond 2^53 as strings; they could not be ordered as numbers.
+  // semver keeps numeric prerelease parts of 2^53 - 1 or more as strings; they could not be ordered as numbers.
   return semver.prerelease(value)?.every((part) => typeof part === 'number' || !/^\d+$/.test(part)) ?? true;
 }
 

@@ -82,7 +82,7 @@ describe('capability file names', () => {
     expect(res.body.errors?.[0].extensions).toMatchObject({ status: 422, type: 'validation_error', errors: [{ loc: ['input', 'files', 0, 'path'], type: 'value_error' }] });
   });
 
-  it('refuses a file named as another file\'s directory, or twice, ignoring case and Unicode normalization (tar could not unpack the bundle), for datasets too', async () => {
+  it('refuses a file named as another file\'s directory, or twice, ignoring case, Unicode normalization and trailing dots and spaces (tar could not unpack the bundle), for datasets too', async () => {
     // Also paths one only on a case-insensitive or normalizing file system (Windows, macOS): A.txt and a.txt, é composed and decomposed, Tools beside tools/run.py.
     for (const files of [
       [{ path: 'tools' }, { path: 'tools/run.py' }],
@@ -92,6 +92,10 @@ describe('capability file names', () => {
       [{ path: 'caf\u00e9.txt' }, { path: 'cafe\u0301.txt' }],
       [{ path: 'Tools' }, { path: 'tools/run.py' }],
       [{ path: '\u039f\u0394\u039f\u03a3' }, { path: '\u03bf\u03b4\u03bf\u03c3' }],
+      // Windows drops a segment's trailing dots and spaces.
+      [{ path: 'data/train.csv' }, { path: 'data/train.csv.' }],
+      [{ path: 'a' }, { path: 'A ' }],
+      [{ path: 'data' }, { path: 'data. /x' }],
     ]) {
       const res = await publish({ name: catalogName('cap'), version: '1.0.0', manifest: {}, files: files.map((file) => ({ ...file, content_base64: b64('x') })) });
       expect(res.status).toBe(422);
@@ -109,7 +113,7 @@ describe('capability file names', () => {
     });
     expect(caseOnly.status).toBe(422);
     // Names that share a beginning but not a directory are fine.
-    const fine = await publish({ name: catalogName('cap'), version: '1.0.0', manifest: {}, files: ['tools.md', 'tools/run.py', 'toolsmith/x.py'].map((path) => ({ path, content_base64: b64(path) })) });
+    const fine = await publish({ name: catalogName('cap'), version: '1.0.0', manifest: {}, files: ['tools.md', 'tools/run.py', 'toolsmith/x.py', '.hidden/a.b', 'a.b.c'].map((path) => ({ path, content_base64: b64(path) })) });
     expect(fine.status).toBe(201);
   });
 
