@@ -6,8 +6,8 @@ import { Extensions } from 'type-graphql';
  * (an access token, a new API key), or a state read through a URL holding a
  * secret (a device code's status): every reply that selects it, over REST
  * or GraphQL, success or error, carries `Cache-Control: no-store`, so no
- * browser, proxy or CDN keeps a copy. Declared on the field, so a new operation returning the same
- * type is covered without a word at its route.
+ * browser, proxy or CDN keeps a copy. Declared on the field, so a new
+ * operation returning the same type is covered without a word at its route.
  */
 export function NoStore(): PropertyDecorator {
   return Extensions({ noStore: true });
