@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import cors from 'cors';
 import { config } from '../config/config';
+import { targetPath } from './request';
 
 /**
  * Cross-origin requests from a browser (a dashboard served elsewhere). The
@@ -65,7 +66,7 @@ const PREFLIGHT_FREE_TYPES = new Set(['application/x-www-form-urlencoded', 'mult
  * whether it is this origin's.
  */
 export function crossSiteWrite(req: IncomingMessage): boolean {
-  if (req.method !== 'POST' || !(req.url ?? '').startsWith('/api/')) return false;
+  if (req.method !== 'POST' || !targetPath(req).startsWith('/api/')) return false;
   const type = (req.headers['content-type'] ?? '').split(';', 1)[0].trim().toLowerCase();
   if (type !== '' && !PREFLIGHT_FREE_TYPES.has(type)) return false;
   if (req.headers['sec-fetch-site'] === 'same-origin') return false;
