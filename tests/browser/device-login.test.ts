@@ -48,6 +48,14 @@ async function signIn(page: Page, password = user.password): Promise<void> {
   await Promise.all([page.waitForLoadState('load'), page.click('button[type=submit]')]);
 }
 
+/** The page's form posted as a browser would, with `cookie` (none when null). */
+const postForm = (cookie: string | null, fields: Record<string, string>) =>
+  fetch(`${api.baseUrl}/login/device`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+    body: new URLSearchParams(fields).toString(),
+  });
+
 const exchange = (deviceCode: string) => rest(api, 'POST', '/auth/device/token', { body: { device_code: deviceCode } });
 
 it('signs in, shows the code, approves, and the device gets a working token', async () => {
@@ -114,20 +122,12 @@ it('treats a malformed cookie as none', async () => {
 
 it('refuses a form posted without the page\'s CSRF token', async () => {
   const grant = await start();
-  const res = await fetch(`${api.baseUrl}/login/device`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ action: 'approve', code: grant.user_code, csrf: 'forged' }).toString(),
-  });
+  const res = await postForm(null, { action: 'approve', code: grant.user_code, csrf: 'forged' });
   expect(res.status).toBe(403);
   // The refusal sets no new nonce: a cross-site post would otherwise replace the one of the user's open page.
   expect(res.headers.getSetCookie()).toEqual([]);
   // A nonce planted as the page's cookie (by a sibling site) and echoed in the form is refused too: the form must carry the server's HMAC of it.
-  const planted = await fetch(`${api.baseUrl}/login/device`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: 'device_csrf=KNOWN' },
-    body: new URLSearchParams({ action: 'approve', code: grant.user_code, csrf: 'KNOWN' }).toString(),
-  });
+  const planted = await postForm('device_csrf=KNOWN', { action: 'approve', code: grant.user_code, csrf: 'KNOWN' });
   expect(planted.status).toBe(403);
   expect((await rest(api, 'GET', `/auth/device/code/${grant.device_code}`)).body.status).toBe('pending');
 });
@@ -139,22 +139,15 @@ it("refuses a planted nonce with the token a page of the attacker's own showed f
   const nonce = /device_csrf=([^;]+)/.exec(own.headers.getSetCookie().join('\n'))![1];
   const token = /name="csrf" value="([^"]+)"/.exec(await own.text())![1];
   // The victim's browser, signed in on the page, with the nonce planted by a sibling site, posts the attacker's form.
-  const forged = await fetch(`${api.baseUrl}/login/device`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `device_csrf=${nonce}; device_login=${user.token}` },
-    body: new URLSearchParams({ action: 'approve', code: grant.user_code, csrf: token }).toString(),
-  });
+  const victim = `device_csrf=${nonce}; device_login=${user.token}`;
+  const forged = await postForm(victim, { action: 'approve', code: grant.user_code, csrf: token });
   expect(forged.status).toBe(403);
   expect((await rest(api, 'GET', `/auth/device/code/${grant.device_code}`)).body.status).toBe('pending');
   // The victim's own page, for the same nonce and session, carries a token that passes.
-  const page = await fetch(`${api.baseUrl}/login/device?code=${grant.user_code}`, { headers: { cookie: `device_csrf=${nonce}; device_login=${user.token}` } });
+  const page = await fetch(`${api.baseUrl}/login/device?code=${grant.user_code}`, { headers: { cookie: victim } });
   const mine = /name="csrf" value="([^"]+)"/.exec(await page.text())![1];
   expect(mine).not.toBe(token);
-  const approved = await fetch(`${api.baseUrl}/login/device`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `device_csrf=${nonce}; device_login=${user.token}` },
-    body: new URLSearchParams({ action: 'approve', code: grant.user_code, csrf: mine }).toString(),
-  });
+  const approved = await postForm(victim, { action: 'approve', code: grant.user_code, csrf: mine });
   expect(approved.status).toBe(200);
   expect((await rest(api, 'GET', `/auth/device/code/${grant.device_code}`)).body.status).toBe('approved');
 });

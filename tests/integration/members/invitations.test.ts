@@ -5,7 +5,7 @@ import { invite, inviteAndAccept } from '../../factories/invitations';
 import { MIN_PENDING_INVITATIONS } from '../../../src/modules/members/invitations.service';
 import { WITHDRAW_ORPHANED_SQL } from '../../../migrations/0070-orphaned-invitations';
 import { outboxOf } from '../../factories/mail';
-import { gql, rest } from '../../helpers/http';
+import { gql, rest, type HttpResult } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 
@@ -30,6 +30,15 @@ const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
 
 async function orgRow(key: string): Promise<OrganizationModel> {
   return (await OrganizationModel.findOne({ where: { key } }))!;
+}
+
+/** An organization with a member limit of 2 (so it may hold MIN_PENDING_INVITATIONS pending), its owner and a way to invite readers. */
+async function smallOrg(): Promise<{ boss: TestUser; org: string; row: OrganizationModel; invite: (email: string) => Promise<HttpResult> }> {
+  const { owner: boss, orgKey: org } = await createOrgWithRoles();
+  const row = await orgRow(org);
+  row.max_members = 2;
+  await row.save();
+  return { boss, org, row, invite: (email) => rest(api, 'POST', `/org/${org}/members`, { token: boss.token, body: { email, role: 'reader' } }) };
 }
 
 async function memberIds(key: string): Promise<string[]> {
@@ -173,11 +182,7 @@ describe('POST ORG/members (invite)', () => {
   });
 
   it('replaces an expired invitation invited again by a new one, under the cap and the hourly limit: expired ones saved up do not all come back', async () => {
-    const { owner: boss, orgKey: org } = await createOrgWithRoles();
-    const row = await orgRow(org);
-    row.max_members = 2;
-    await row.save();
-    const invite = (email: string) => rest(api, 'POST', `/org/${org}/members`, { token: boss.token, body: { email, role: 'reader' } });
+    const { boss, org, row, invite } = await smallOrg();
     const old = Array.from({ length: MIN_PENDING_INVITATIONS }, () => `${randomKey('old')}@example.test`);
     for (const email of old) expect((await invite(email)).status).toBe(202);
     // A week and a day later: all expired, made (and mailed) long ago.
@@ -228,12 +233,7 @@ describe('POST ORG/members (invite)', () => {
   });
 
   it('makes at most as many new invitations an hour as it may hold pending: revoking to make room is 429 past it', async () => {
-    const { owner: boss, orgKey: org } = await createOrgWithRoles();
-    // A member limit of 2: it may hold MIN_PENDING_INVITATIONS pending.
-    const row = await orgRow(org);
-    row.max_members = 2;
-    await row.save();
-    const invite = (email: string) => rest(api, 'POST', `/org/${org}/members`, { token: boss.token, body: { email, role: 'reader' } });
+    const { boss, org, invite } = await smallOrg();
     for (let index = 0; index < MIN_PENDING_INVITATIONS; index += 1) expect((await invite(`${randomKey('hour')}@example.test`)).status).toBe(202);
     const pending = (await rest(api, 'GET', `/org/${org}/invitations`, { token: boss.token, query: { limit: 100 } })).body as { id: string }[];
     for (const { id } of pending) expect((await rest(api, 'DELETE', `/org/${org}/invitations/${id}`, { token: boss.token })).status).toBe(200);
