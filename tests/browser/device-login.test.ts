@@ -132,6 +132,18 @@ it('refuses a form posted without the page\'s CSRF token', async () => {
   expect((await rest(api, 'GET', `/auth/device/code/${grant.device_code}`)).body.status).toBe('pending');
 });
 
+it('signs in though the browser holds an old session that the cross-site link to the page did not send (SameSite=Strict)', async () => {
+  const grant = await start();
+  // Opened from another site: neither cookie comes with the GET, so the page makes a nonce and a sign-in form.
+  const page = await fetch(`${api.baseUrl}/login/device?code=${grant.user_code}`);
+  const nonce = /device_csrf=([^;]+)/.exec(page.headers.getSetCookie().join('\n'))![1];
+  const token = /name="csrf" value="([^"]+)"/.exec(await page.text())![1];
+  // The form's POST is same-site: the old session's cookie comes with it. Signing in replaces it.
+  const signedIn = await postForm(`device_csrf=${nonce}; device_login=${user.token}`, { action: 'signin', email: user.email, password: user.password, code: grant.user_code, csrf: token });
+  expect(signedIn.status).toBe(200);
+  expect(await signedIn.text()).toContain(grant.user_code);
+});
+
 it("refuses a planted nonce with the token a page of the attacker's own showed for it: the token is bound to the sign-in cookie", async () => {
   const grant = await start();
   // The attacker loads the page (signed out) and reads its nonce and the form's token for it.

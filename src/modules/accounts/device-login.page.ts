@@ -117,11 +117,12 @@ const hidden = (name: string, value: string) => `<input type="hidden" name="${na
 /** The CSRF field of a form. */
 const csrfField = (csrf: Csrf) => hidden('csrf', formToken(csrf));
 
+/** The sign-in form: bound to no session, since signing in replaces the session rather than acting on it (a browser may hold an old one). */
 function signInForm(csrf: Csrf, code: string, error?: string): string {
   return `${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
 <p>Sign in to approve the login of a device${code ? ` showing <span class="code">${escape(code)}</span>` : ''}.</p>
 <form method="post" action="${PATH}">
-${csrfField(csrf)}${hidden('action', 'signin')}${hidden('code', code)}
+${csrfField({ ...csrf, session: '' })}${hidden('action', 'signin')}${hidden('code', code)}
 <label for="email">E-mail or username</label>
 <input id="email" name="email" type="text" autocomplete="username" required>
 <label for="password">Password</label>
@@ -215,12 +216,14 @@ export const deviceLoginForm: BodyRoute = {
     const csrf = requestCsrf(call);
     const code = (form.get('code') ?? '').slice(0, 32);
     const site = call.req.headers['sec-fetch-site'];
-    if ((site !== undefined && site !== 'same-origin' && site !== 'none') || !validToken(csrf, form.get('csrf') ?? undefined)) {
+    const action = form.get('action');
+    // Signing in acts on no session: its form is bound to none (signInForm); every other form to the page's.
+    const bound = action === 'signin' ? { ...csrf, session: '' } : csrf;
+    if ((site !== undefined && site !== 'same-origin' && site !== 'none') || !validToken(bound, form.get('csrf') ?? undefined)) {
       // No new nonce: a cross-site post (which carries no SameSite=Strict cookie) would otherwise replace the one of the
       // user's open page, and its next form would fail.
       return render(call, { status: 403, title: 'Device login', body: `<p class="error" role="alert">This form expired or came from another site. Open the page again.</p>`, csrf: null });
     }
-    const action = form.get('action');
     if (action === 'signout') {
       const signedOut = { ...csrf, session: '' };
       return render(call, { status: 200, title: 'Device login', body: signInForm(signedOut, ''), csrf: signedOut, setCookies: [cookie(SESSION_COOKIE, '', 0)] });
