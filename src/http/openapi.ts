@@ -269,7 +269,7 @@ export function buildOpenApiDocument(
         });
       }
     }
-    // Keys are kept per credential: an anonymous route's are not evaluated.
+    // Keys are kept per credential: offered where the route requires one.
     const idempotent = route.method === 'POST' && !field.extensions?.public;
     if (idempotent) parameters.push(IDEMPOTENCY_KEY_PARAMETER);
     const responses: Record<string, Json> = {};

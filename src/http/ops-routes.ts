@@ -5,7 +5,7 @@ import { AuthenticationError, NotFoundError, toAppError } from '../core/errors';
 import { registry } from '../core/metrics';
 import { NO_STORE_HEADERS } from '../core/no-store';
 import { plainQuery } from '../db/hot';
-import { headerValue } from './request';
+import { headerValue, targetPath } from './request';
 import { REST_BASE } from './rest-routes';
 import { endReply, sendAsset, sendBody, sendError, sendHtml, sendJson, writeHead } from './respond';
 import { RouteTable } from './route-table';
@@ -54,7 +54,7 @@ export function createMetricsServer(): http.Server {
   const metrics = guardedMetrics(true);
   return http.createServer((req, res) => {
     const reply = async () => {
-      if ((req.url ?? '/').split('?', 1)[0] !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) throw new NotFoundError('Route');
+      if (targetPath(req) !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) throw new NotFoundError('Route');
       await metrics.handle(req, res, {});
     };
     reply().catch((error: unknown) => sendError(res, toAppError(error).appError));

@@ -9,6 +9,8 @@ describe('capability file paths', () => {
     'my%20file.txt',
     'données/été.txt',
     'a'.repeat(255),
+    'console.log',
+    'null.txt',
   ])('accepts %s', (path) => {
     expect(bundlePathProblem(path)).toBeNull();
   });
@@ -57,6 +59,8 @@ describe('capability file paths', () => {
     ['a line separator', 'a\u2028b', 'control, bidirectional or invisible'],
     ['a Windows device name', 'con', 'device name'],
     ['a Windows device name with an extension', 'tools/NUL.txt', 'device name'],
+    ['a Windows device name with a trailing space (Windows drops it)', 'nul ', 'device name'],
+    ['a Windows device name with a space before its extension', 'con .txt', 'device name'],
     ['a segment over 255 bytes', `${'é'.repeat(128)}.md`, '255 bytes'],
     ['a path over 1024 characters', 'a/'.repeat(512) + 'b', '1024'],
   ])('refuses %s', (_label, path, reason) => {

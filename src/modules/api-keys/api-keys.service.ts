@@ -98,7 +98,9 @@ export async function createApiKey(ctx: AppContext, input: CreateApiKeyInput): P
 async function lockKeyOwner(viewer: Viewer, transaction: Transaction): Promise<void> {
   const invalid = () => new AuthenticationError('Invalid or revoked credential', 'token_error');
   // A row locked after waiting is read in its newest version (the reset's token_version).
-  const [owner] = await plainQuery<{ token_version: number }>('SELECT token_version FROM users WHERE id = $user FOR UPDATE', { user: viewer.user.id }, { transaction });
+  // FOR NO KEY UPDATE: it still serialises a user's key creations and waits for a reset's UPDATE, but not for a foreign
+  // key's check on the row (an invitation the user makes), which holdMembership's lock order would otherwise deadlock with.
+  const [owner] = await plainQuery<{ token_version: number }>('SELECT token_version FROM users WHERE id = $user FOR NO KEY UPDATE', { user: viewer.user.id }, { transaction });
   if (!owner) throw invalid();
   if (!viewer.apiKey) {
     if (owner.token_version !== viewer.user.token_version) throw invalid();

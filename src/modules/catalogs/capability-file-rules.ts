@@ -27,8 +27,8 @@ const ENCODED_STRUCTURE = /[./\\]/;
 // eslint-disable-next-line no-control-regex -- control characters are what it finds
 const HAZARDOUS_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 const DRIVE_PREFIX = /^[A-Za-z]:/;
-/** Segments Windows treats as a device, whatever the extension. */
-const DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\..*)?$/i;
+/** Segments Windows treats as a device, whatever the extension (and with the trailing dots and spaces it drops: `nul `, `con .txt`). */
+const DEVICE_NAME = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:[. ].*)?$/i;
 const DOTS_AND_SPACES = /^[.\s]+$/;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });

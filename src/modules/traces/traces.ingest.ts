@@ -126,7 +126,8 @@ async function placeExport(scope: OrgScope, { prepared, placing }: ReturnType<ty
     if (type === 'study' || type === 'trial') redTeam.push({ trace_id: spans.traceIds[index], span_id: spans.spanIds[index], parent_span_id: spans.parentIds[index], span_type: type });
   });
   const repeatsRefused = refusedRepeats(repeats, rejected);
-  const result = { accepted: placed + pendingCopies + repeats.length - repeatsRefused, rejected: rejected.length + repeatsRefused, message: rejectionMessage(rejected) };
+  const refused = rejected.length + repeatsRefused;
+  const result = { accepted: placed + pendingCopies + repeats.length - repeatsRefused, rejected: refused, message: rejectionMessage(refused, rejected) };
   if (!placed) {
     giveRowMemory(prepared.memory);
     return { store: null, settling: [], result };
@@ -221,10 +222,10 @@ function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '23505';
 }
 
-function rejectionMessage(rejected: Rejection[]): string {
-  if (!rejected.length) return '';
+function rejectionMessage(count: number, rejected: Rejection[]): string {
+  if (!count) return '';
   const reasons = [...new Set(rejected.map((item) => item.reason))];
-  return `${rejected.length} span(s) rejected: ${reasons.slice(0, 5).join('; ')}`;
+  return `${count} span(s) rejected: ${reasons.slice(0, 5).join('; ')}`;
 }
 
 /** How many of an export's repeated spans repeat a span it refused (each counts as refused, the others as accepted). */

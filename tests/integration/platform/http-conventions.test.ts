@@ -320,6 +320,16 @@ describe('production switches', () => {
       const metrics = await fetch(`${base}/metrics`);
       expect([metrics.status, await metrics.text()]).toEqual([200, expect.stringContaining('http_requests_total')]);
       expect((await fetch(`${base}/api/v1/health`)).status).toBe(404);
+      // An absolute-form target is served by its path here too.
+      const absolute = await new Promise<number>((resolve, reject) => {
+        const request = http.request({ host: '127.0.0.1', port: new URL(base).port, path: `${base}/metrics`, headers: { Connection: 'close' } }, (reply) => {
+          reply.resume();
+          resolve(reply.statusCode ?? 0);
+        });
+        request.on('error', reject);
+        request.end();
+      });
+      expect(absolute).toBe(200);
       overrideConfig({ METRICS_TOKEN: 'a-metrics-token-of-some-length' });
       expect((await fetch(`${base}/metrics`)).status).toBe(401);
       expect((await fetch(`${base}/metrics`, { headers: { Authorization: 'Bearer a-metrics-token-of-some-length' } })).status).toBe(200);
