@@ -23,8 +23,9 @@ export const IDEMPOTENCY_TTL_HOURS = 24;
 /** A key still in progress after this long belongs to a request whose process died: the next claim takes it over. */
 export const IN_PROGRESS_STALE_MINUTES = 5;
 
-/** Visible ASCII (no spaces), 1 to 255 characters (a UUID is the usual key). */
-const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+/** Visible ASCII (no spaces), 1 to 255 characters (a UUID is the usual key); the OpenAPI document states the same pattern. */
+export const IDEMPOTENCY_KEY_PATTERN = '^[!-~]{1,255}$';
+const KEY_FORMAT = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 export interface KeptReply {
   status: number;

@@ -20,6 +20,7 @@ import {
 import { argsClasses } from '../core/validation/arg-rules';
 import { inputClassOf, jsonSchemaRules } from '../core/validation/json-schema-rules';
 import type { BodyRoute } from '../core/module';
+import { IDEMPOTENCY_KEY_PATTERN } from './idempotency';
 import { REST_BASE, type RestOperation } from './rest-routes';
 
 type Json = Record<string, unknown>;
@@ -149,7 +150,7 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   in: 'header',
   required: false,
   description: 'Runs the request once: a retry with the same key and request within 24 hours replays the first reply (Idempotent-Replayed: true).',
-  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
+  schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN },
 };
 const IDEMPOTENT_REPLAYED_HEADER = { description: 'Present (true) when the reply is the kept one of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } };
 
