@@ -235,11 +235,11 @@ describe('POST /org/{org}/otel/traces', () => {
     const inSecond = hex(16);
     const defaultProject = (await rest(api, 'GET', `${WS}/projects/default`, { token: owner.token })).body;
     // `default` names the key's own workspace's default project; the default workspace's one is named by its id.
-    const res = await send(exportOf([span({ traceId: inDefault, attributes: { 'dreadnode.project': defaultProject.id } }), span({ traceId: inSecond, attributes: { 'dreadnode.project': 'default' } })]), {
-      apiKey: limited,
-    });
+    // The refused span is sent twice: its repeat counts as refused with it (the refusal names its trace).
+    const outside = span({ traceId: inDefault, attributes: { 'dreadnode.project': defaultProject.id } });
+    const res = await send(exportOf([outside, span({ traceId: inSecond, attributes: { 'dreadnode.project': 'default' } }), outside]), { apiKey: limited });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ accepted: 1, rejected: 1, partialSuccess: { rejectedSpans: 1, errorMessage: expect.stringContaining("outside the API key's workspace") } });
+    expect(res.body).toMatchObject({ accepted: 1, rejected: 2, partialSuccess: { rejectedSpans: 2, errorMessage: expect.stringContaining("outside the API key's workspace") } });
     // The unplaced span went to the key's workspace's default project.
     expect((await rest(api, 'GET', `/org/${owner.orgKey}/ws/${second.key}/traces/${inSecond}`, { token: owner.token })).status).toBe(200);
     expect((await rest(api, 'GET', `${WS}/traces/${inSecond}`, { token: owner.token })).status).toBe(404);
