@@ -13,7 +13,9 @@ import { SPAN_META, spanSelect, SpanOrderBy, SpanOrderDirection, type SpanRespon
 /**
  * Trace reads (decisions §15): a trace is its root span's summary; its
  * spans are those of the route's workspace. Every read starts with the
- * tenant (resolveWorkspace), and a trace with no root in the workspace is 404.
+ * tenant (resolveWorkspace). A trace with no root in the workspace has no
+ * summary (404 for getTrace); its spans and statistics answer as soon as the
+ * workspace holds any of its spans (a root is exported last, when it ends).
  */
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
