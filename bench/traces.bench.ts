@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { finished } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
-import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
@@ -296,7 +295,10 @@ async function copyIngest(pool: pg.Pool, texts: Buffer[], connections: number) {
         while (next < texts.length) {
           const text = texts[next];
           next += 1;
-          await pipeline(Readable.from([text]), client.query(copyFrom(COPY_SPANS_SQL)));
+          // Sent as the service sends its rows (db/hot.ts copyIn).
+          const copy = client.query(copyFrom(COPY_SPANS_SQL));
+          copy.end(text);
+          await finished(copy);
         }
       } finally {
         client.release();
