@@ -4,7 +4,7 @@ import { MAX_FILTER_VALUES, MAX_OFFSET_ROWS, PageArg } from '../../core/paginati
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { MaxJsonBytes } from '../../core/validation/json-bytes';
 import { ApiInput } from '../../core/validation/api-input';
-import { bundlePathProblem, isStrictBase64 } from './capability-file-rules';
+import { bundlePathProblem, isStrictBase64, MAX_BUNDLE_PATH_LENGTH } from './capability-file-rules';
 import { DEFAULT_DATASET_FORMAT } from './dataset-format';
 import { isCatalogVersion } from './semver-key';
 import { MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.limits';
@@ -99,17 +99,26 @@ function IsBase64(options?: ValidationOptions): PropertyDecorator {
  * file-name rule, so none folds to nothing.)
  */
 function unpackablePaths(value: unknown): boolean {
-  if (!Array.isArray(value)) return true;
+  // Judged only when every path is a string within the path rule's length, in a list within its size: otherwise
+  // those rules refuse the request already, and this one would only spend time on what a caller made long.
+  if (!Array.isArray(value) || value.length > Math.max(MAX_CAPABILITY_FILES, MAX_DATASET_FILES)) return true;
+  const sent = value.map((file: { path?: unknown }) => file?.path);
+  if (!sent.every((path): path is string => typeof path === 'string' && path.length <= MAX_BUNDLE_PATH_LENGTH)) return true;
   // Upper then lower case: lower case alone keeps a final sigma (ς) apart from σ, which those file systems do not.
-  const fold = (path: unknown) =>
-    typeof path === 'string' ? path.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC').replace(/[. ]+(?=\/|$)/g, '') : path;
-  const paths = new Set(value.map((file: { path?: unknown }) => fold(file?.path)));
+  const fold = (path: string) => path.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC').split('/').map(withoutTrailingDotsAndSpaces).join('/');
+  const paths = new Set(sent.map(fold));
   if (paths.size !== value.length) return false;
   for (const path of paths) {
-    if (typeof path !== 'string') continue;
     for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) if (paths.has(path.slice(0, slash))) return false;
   }
   return true;
+}
+
+/** A segment without its trailing dots and spaces, in one pass (a regular expression for them backtracks over a run that ends elsewhere). */
+function withoutTrailingDotsAndSpaces(segment: string): string {
+  let end = segment.length;
+  while (end > 0 && (segment[end - 1] === '.' || segment[end - 1] === ' ')) end -= 1;
+  return segment.slice(0, end);
 }
 
 function UniquePaths(options?: ValidationOptions): PropertyDecorator {

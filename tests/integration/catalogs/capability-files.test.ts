@@ -117,6 +117,14 @@ describe('capability file names', () => {
     expect(fine.status).toBe(201);
   });
 
+  it('refuses a long path of dots by its length, without the uniqueness rule backtracking over it (it took seconds for 30,000 dots)', async () => {
+    for (const path of [`${'.'.repeat(200_000)}a`, `${' '.repeat(100_000)}/${'/'.repeat(100_000)}x`]) {
+      const res = await publish({ name: catalogName('cap'), version: '1.0.0', manifest: {}, files: [{ path, content_base64: '' }, { path: 'b', content_base64: '' }] });
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual([{ loc: ['body', 'files', 0, 'path'], msg: expect.stringContaining('at most 1024 characters'), type: expect.any(String) }]);
+    }
+  });
+
   it('keeps ordinary names: dot files, spaces, non-ASCII letters, a literal percent sign', async () => {
     const paths = ['.github/workflows/ci.yml', 'docs/100%25 sure.md', 'docs/été.md', 'agents/scanner v2.md'];
     const res = await publish({ name: catalogName('cap'), version: '1.0.0', manifest: {}, files: paths.map((path) => ({ path, content_base64: b64(path) })) });
