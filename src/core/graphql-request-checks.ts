@@ -129,7 +129,14 @@ function judgeDocument(schema: GraphQLSchema, query: string, operationName: stri
   let document: DocumentNode;
   try {
     document = parse(query, { maxTokens: limits.maxTokens });
-  } catch {
+  } catch (error) {
+    // graphql-js parses recursively: a document nested deeper than the stack (a list value of a few thousand
+    // levels, under the token limit) overflows it, which the transport would answer as a 500.
+    if (error instanceof RangeError) {
+      const msg = 'The document nests too deeply to be parsed';
+      return { label: null, needsViewer: false, problem: new ValidationError([{ loc: ['body', 'query'], msg, type: 'query_depth' }], msg) };
+    }
+    // A syntax error: graphql-js's own answer (400) follows.
     return null;
   }
   const operation = getOperationAST(document, operationName);

@@ -190,6 +190,13 @@ describe('GraphQL resource limits', () => {
       expect(result.body.errors[0].extensions.errors.map((item: { type: string }) => item.type)).toEqual(['query_repeated_fields', 'query_selections', 'query_fields']);
     });
 
+    it('refuses a value nested deeper than the parser can go with 422, not a 500 (under the token limit)', async () => {
+      const levels = 2400;
+      const result = await refused({ query: `{ sessions(${scope}, limit: 5, agent: ${'['.repeat(levels)}"a"${']'.repeat(levels)}) { total } }` });
+      expectRefusedBeforeExecution(result, 'query_depth', /nests too deeply/);
+      await expectStillServing();
+    });
+
     it('answers a request without credentials with 401 before graphql-js validation', async () => {
       const res = await rest(api, 'POST', '/graphql', { body: { query: `{ api_keys { id no_such_field } }` } });
       expect(res.status).toBe(401);
