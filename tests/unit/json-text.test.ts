@@ -1,31 +1,38 @@
 import { isUtf8 } from 'node:buffer';
-import { nestedPast, parseJsonWithin, validUtf8Prefix } from '../../src/core/validation/json-text';
+import { scanJson, parseJsonWithin, validUtf8Prefix } from '../../src/core/validation/json-text';
 
 const bytes = (text: string) => Buffer.from(text);
 
 describe('parseJsonWithin', () => {
   it('parses JSON nested up to the limit, and refuses one level more where it opens', () => {
-    expect(parseJsonWithin(bytes('[[[1]]]'), 3)).toEqual({ ok: true, value: [[[1]]] });
+    expect(parseJsonWithin(bytes('[[[1]]]'), 3)).toEqual({ ok: true, value: [[[1]]], containers: 3 });
     expect(parseJsonWithin(bytes('{"a":[{"b":[]}]}'), 3)).toEqual({ ok: false, position: 11, msg: 'JSON decode error: nested more than 3 levels deep' });
   });
 
   it('counts no bracket inside a string, whatever its escapes', () => {
-    expect(parseJsonWithin(bytes('{"a":"[[[[{{{{"}'), 1)).toEqual({ ok: true, value: { a: '[[[[{{{{' } });
-    expect(parseJsonWithin(bytes('{"a":"\\"[[[["}'), 1)).toEqual({ ok: true, value: { a: '"[[[[' } });
+    expect(parseJsonWithin(bytes('{"a":"[[[[{{{{"}'), 1)).toEqual({ ok: true, value: { a: '[[[[{{{{' }, containers: 1 });
+    expect(parseJsonWithin(bytes('{"a":"\\"[[[["}'), 1)).toEqual({ ok: true, value: { a: '"[[[[' }, containers: 1 });
     // An escaped backslash ends the string at the quote after it: the bracket after that counts.
-    expect(nestedPast(bytes('{"a":"\\\\","b":[1]}'), 1)).toBe(14);
-    // nestedPast counts bytes (é is two); the position reported counts characters, as JSON.parse's does.
-    expect(nestedPast(bytes('["é", ["ü"]]'), 1)).toBe(7);
+    expect(scanJson(bytes('{"a":"\\\\","b":[1]}'), 1).deepAt).toBe(14);
+    // scanJson counts bytes (é is two); the position reported counts characters, as JSON.parse's does.
+    expect(scanJson(bytes('["é", ["ü"]]'), 1).deepAt).toBe(7);
     expect(parseJsonWithin(bytes('["é", ["ü"]]'), 1)).toMatchObject({ ok: false, position: 6 });
     // A byte of a broken UTF-8 sequence before a quote does not hide the quote; a backslash as the last byte ends the scan.
-    expect(nestedPast(Buffer.from([0x5b, 0x22, 0xc3, 0x22, 0x2c, 0x5b, 0x5d, 0x5d]), 1)).toBe(5);
+    expect(scanJson(Buffer.from([0x5b, 0x22, 0xc3, 0x22, 0x2c, 0x5b, 0x5d, 0x5d]), 1).deepAt).toBe(5);
     expect(parseJsonWithin(bytes('["\\'), 1)).toMatchObject({ ok: false, msg: 'JSON decode error' });
+  });
+
+  it('counts the arrays and objects parsing would build, and refuses one more than allowed where it opens', () => {
+    expect(parseJsonWithin(bytes('[{}, [], {"a": [1, "[{}]"]}]'), 10, undefined, 5)).toEqual({ ok: true, value: [{}, [], { a: [1, '[{}]'] }], containers: 5 });
+    expect(parseJsonWithin(bytes('[{}, [], {"é": [1, [{}]]}]'), 10, undefined, 5)).toEqual({ ok: false, position: 19, msg: 'JSON holds more than 5 arrays and objects', tooMany: true });
+    // Past the count, the scan stops: nothing after it is looked at.
+    expect(scanJson(bytes(`[${'{},'.repeat(10)}[`), 100, 3)).toEqual({ deepAt: -1, tooManyAt: 7, containers: 4 });
   });
 
   it('leaves text that is not JSON to JSON.parse, with its position', () => {
     expect(parseJsonWithin(bytes('[1, 2'), 4)).toEqual({ ok: false, position: 5, msg: 'JSON decode error' });
     expect(parseJsonWithin(bytes('"unterminated [[['), 1)).toMatchObject({ ok: false, msg: 'JSON decode error' });
-    expect(nestedPast(bytes(']]]]['), 1)).toBe(-1);
+    expect(scanJson(bytes(']]]]['), 1).deepAt).toBe(-1);
   });
 });
 
@@ -35,12 +42,12 @@ describe('bytes that are not UTF-8', () => {
     expect(parseJsonWithin(Buffer.from([...Buffer.from('{"p":"'), 0xe9, 0x22, 0x7d]), 10)).toEqual({ ok: false, position: 6, msg: 'JSON decode error: the body is not valid UTF-8' });
     expect(parseJsonWithin(Buffer.from([...Buffer.from('["ü",'), 0xff, 0x5d]), 10)).toMatchObject({ ok: false, position: 5 });
     // U+FFFD sent as UTF-8, or as a JSON escape, is a character like any other.
-    expect(parseJsonWithin(bytes('["\\ufffd", "\uFFFD"]'), 10)).toEqual({ ok: true, value: ['\uFFFD', '\uFFFD'] });
+    expect(parseJsonWithin(bytes('["\\ufffd", "\uFFFD"]'), 10)).toEqual({ ok: true, value: ['\uFFFD', '\uFFFD'], containers: 1 });
   });
 
   it('ignores a UTF-8 byte order mark, counting it in positions', () => {
     const bom = (text: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]);
-    expect(parseJsonWithin(bom('{"a": 1}'), 10)).toEqual({ ok: true, value: { a: 1 } });
+    expect(parseJsonWithin(bom('{"a": 1}'), 10)).toEqual({ ok: true, value: { a: 1 }, containers: 1 });
     expect(parseJsonWithin(bom('[1, 2'), 10)).toEqual({ ok: false, position: 6, msg: 'JSON decode error' });
   });
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import protobuf from 'protobufjs';
-import { MalformedExportError, readJsonExport, readProtobufExport, type ExportLimits } from '../../src/modules/traces/otlp';
+import { PayloadTooLargeError } from '../../src/core/errors';
+import { MalformedExportError, readExport, readJsonExport, readProtobufExport, type ExportLimits } from '../../src/modules/traces/otlp';
 
 /**
  * The two readers of an OTLP export (decisions §15): the protobuf one walks
@@ -13,7 +14,7 @@ root.resolvePath = (_origin, target) => path.resolve(__dirname, '../../src/modul
 root.loadSync('opentelemetry/proto/collector/trace/v1/trace_service.proto');
 const Request = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
 
-const LIMITS: ExportLimits = { maxSpans: 100, maxAttributes: 8, maxAttributeLength: 64 };
+const LIMITS: ExportLimits = { maxSpans: 100, maxAttributes: 8, maxAttributeLength: 64, maxJsonContainers: 10_000 };
 const NOW_NS = BigInt(Date.now()) * 1_000_000n;
 const ns = (offsetMs: number) => String(NOW_NS + BigInt(offsetMs) * 1_000_000n + 123_456n);
 const TRACE = 'ab'.repeat(16);
@@ -252,6 +253,26 @@ it('keeps JSON text nested past MAX_VALUE_DEPTH as text, and holds integers past
   const small = both({ resourceSpans: [{ scopeSpans: [{ spans: [span(1, { attributes: attributeList })] }] }] }, { ...LIMITS, maxAttributeLength: 18 });
   expect(small.fromProtobuf).toEqual(small.fromJson);
   expect(small.fromJson.spans[0].attributes).toEqual({ 'int text': '922337203685477580', bytes: Buffer.alloc(12, 7).toString('base64') });
+});
+
+it('builds at most maxJsonContainers arrays and objects from the JSON an export holds: a JSON body past it is 413, values past what is left stay text', () => {
+  // 10 arrays and objects per value: the fourth does not fit in 35 (3 × 10 + 10 > 35), the fifth (4) does.
+  const tenContainers = `[${'{},'.repeat(8)}{}]`;
+  const values = [tenContainers, tenContainers, tenContainers, tenContainers, '{"a":[[],[]]}'];
+  const exported = { resourceSpans: [{ scopeSpans: [{ spans: [span(1, { attributes: values.map((value, index) => ({ key: `v${index}`, value: str(value) })) })] }] }] };
+  const { fromJson, fromProtobuf } = both(exported, { ...LIMITS, maxAttributeLength: 1000, maxJsonContainers: 35 });
+  expect(fromProtobuf).toEqual(fromJson);
+  expect(fromJson.spans[0].attributes).toEqual({ v0: JSON.parse(tenContainers), v1: JSON.parse(tenContainers), v2: JSON.parse(tenContainers), v3: tenContainers, v4: { a: [[], []] } });
+
+  // The body's own arrays and objects count first: this one holds 10, its value 2 more.
+  const body = Buffer.from(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [span(1, { attributes: [{ key: 'v', value: str('[[]]') }] })] }] }] }));
+  expect(readExport(body, 'json', { ...LIMITS, maxJsonContainers: 11 }).spans[0].attributes).toEqual({ v: '[[]]' });
+  expect(readExport(body, 'json', { ...LIMITS, maxJsonContainers: 12 }).spans[0].attributes).toEqual({ v: [[]] });
+  // A body holding more than the limit (here 100,004) is refused before it is parsed, wherever they are (here under a key no reader looks at).
+  const dense = Buffer.from(`{"resourceSpans": [], "x": [${'{},'.repeat(100_000)}{}]}`);
+  expect(() => readExport(dense, 'json', { ...LIMITS, maxJsonContainers: 100_003 })).toThrow(PayloadTooLargeError);
+  expect(() => readExport(dense, 'json', { ...LIMITS, maxJsonContainers: 100_003 })).toThrow('An OTLP/JSON export holds at most 100003 arrays and objects (OTLP_MAX_INFLATED_BYTES / 8)');
+  expect(readExport(dense, 'json', { ...LIMITS, maxJsonContainers: 100_004 }).spans).toEqual([]);
 });
 
 it('reads a JSON field of the wrong kind (an object where text or a number goes) as absent, never a TypeError', () => {

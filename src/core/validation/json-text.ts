@@ -7,7 +7,10 @@ import { MAX_JSON_DEPTH } from './coerce';
  * faster than with size (1 MiB of `[` took 180 ms here, 8 MiB 2 s, against
  * 6 ms for 2 MB of flat spans), so the nesting is measured first, by one
  * pass over the bytes (half to two thirds of JSON.parse's time for the same
- * bytes, measured), and JSON nested past the limit is refused unparsed.
+ * bytes, measured), and JSON nested past the limit is refused unparsed. The
+ * same pass counts the arrays and objects parsing would build: a caller may
+ * bound them too, since an empty object costs about 60 bytes of memory for
+ * its 3 bytes of text (`{},`), 20 times the text.
  */
 
 /**
@@ -17,46 +20,59 @@ import { MAX_JSON_DEPTH } from './coerce';
  */
 export const MAX_BODY_JSON_DEPTH = 2 * MAX_JSON_DEPTH;
 
-/** Parsed JSON, or where (`position`, in characters as JSON.parse counts them) and why it is not. */
-export type JsonReading = { ok: true; value: unknown } | { ok: false; position: number; msg: string };
+/**
+ * Parsed JSON and the arrays and objects it holds, or where (`position`, in
+ * characters as JSON.parse counts them) and why it is not (`tooMany`: it
+ * holds more arrays and objects than the caller allowed).
+ */
+export type JsonReading = { ok: true; value: unknown; containers: number } | { ok: false; position: number; msg: string; tooMany?: true };
 
 /**
  * UTF-8 `bytes` parsed as JSON when its arrays and objects nest at most
- * `levels` deep (`text`: their text, when the caller has it). Bytes that are
+ * `levels` deep and number at most `maxContainers` (`text`: their text, when
+ * the caller has it). Bytes that are
  * not UTF-8 (RFC 8259 §8.1) are refused, never read with U+FFFD in their
  * place: a Latin-1 password would be stored as replacement characters that
  * any other such bytes match, a secret's value changed without a word.
  */
-export function parseJsonWithin(bytes: Uint8Array, levels: number, text?: string): JsonReading {
+export function parseJsonWithin(bytes: Uint8Array, levels: number, text?: string, maxContainers = Infinity): JsonReading {
   if (text === undefined && !isUtf8(bytes)) {
     const valid = validUtf8Prefix(bytes);
     return { ok: false, position: Buffer.from(bytes.buffer, bytes.byteOffset, valid).toString('utf8').length, msg: 'JSON decode error: the body is not valid UTF-8' };
   }
   // A UTF-8 byte order mark is ignored (RFC 8259 §8.1 allows it; Python's json.loads of bytes does); positions still count it.
   if (text === undefined && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-    const reading = parseJsonWithin(bytes.subarray(3), levels);
+    const reading = parseJsonWithin(bytes.subarray(3), levels, undefined, maxContainers);
     return reading.ok ? reading : { ...reading, position: reading.position + 1 };
   }
-  const deep = nestedPast(bytes, levels);
-  if (deep >= 0) {
-    const position = Buffer.from(bytes.buffer, bytes.byteOffset, deep).toString('utf8').length;
-    return { ok: false, position, msg: `JSON decode error: nested more than ${levels} levels deep` };
-  }
+  const scan = scanJson(bytes, levels, maxContainers);
+  const at = (offset: number) => Buffer.from(bytes.buffer, bytes.byteOffset, offset).toString('utf8').length;
+  if (scan.deepAt >= 0) return { ok: false, position: at(scan.deepAt), msg: `JSON decode error: nested more than ${levels} levels deep` };
+  if (scan.tooManyAt >= 0) return { ok: false, position: at(scan.tooManyAt), msg: `JSON holds more than ${maxContainers} arrays and objects`, tooMany: true };
   try {
-    return { ok: true, value: JSON.parse(text ?? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')) as unknown };
+    return { ok: true, value: JSON.parse(text ?? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')) as unknown, containers: scan.containers };
   } catch (error) {
     const match = /position (\d+)/.exec(error instanceof Error ? error.message : '');
     return { ok: false, position: match ? Number(match[1]) : 0, msg: 'JSON decode error' };
   }
 }
 
+/** What one pass over JSON text found: the byte offsets of the first `[` or `{` nested past the levels and past the count allowed (-1: none), and how many it opens. */
+export interface JsonScan {
+  deepAt: number;
+  tooManyAt: number;
+  containers: number;
+}
+
 /**
- * The byte offset of the first `[` or `{` nested past `levels`, or -1.
- * Only brackets outside strings count (a backslash in a string escapes the
- * byte after it). Bytes that are not JSON are left to JSON.parse to refuse.
+ * The arrays and objects of JSON text, counted up to the first one nested
+ * past `levels` or past `maxContainers`, where the scan stops. Only brackets
+ * outside strings count (a backslash in a string escapes the byte after it).
+ * Bytes that are not JSON are left to JSON.parse to refuse.
  */
-export function nestedPast(bytes: Uint8Array, levels: number): number {
+export function scanJson(bytes: Uint8Array, levels: number, maxContainers = Infinity): JsonScan {
   let depth = 0;
+  let containers = 0;
   let inString = false;
   for (let index = 0; index < bytes.length; index += 1) {
     const byte = bytes[index];
@@ -67,12 +83,14 @@ export function nestedPast(bytes: Uint8Array, levels: number): number {
       inString = true;
     } else if (byte === 0x5b || byte === 0x7b) {
       depth += 1;
-      if (depth > levels) return index;
+      containers += 1;
+      if (depth > levels) return { deepAt: index, tooManyAt: -1, containers };
+      if (containers > maxContainers) return { deepAt: -1, tooManyAt: index, containers };
     } else if (byte === 0x5d || byte === 0x7d) {
       depth -= 1;
     }
   }
-  return -1;
+  return { deepAt: -1, tooManyAt: -1, containers };
 }
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import protobuf from 'protobufjs';
-import { ValidationError } from '../../core/errors';
+import { PayloadTooLargeError, ValidationError } from '../../core/errors';
 import { isPlainObject } from '../../core/validation/coerce';
 import { MAX_BODY_JSON_DEPTH, parseJsonWithin } from '../../core/validation/json-text';
 
@@ -79,7 +79,21 @@ export interface ExportLimits {
   maxSpans: number;
   maxAttributes: number;
   maxAttributeLength: number;
+  /**
+   * The arrays and objects an export's JSON may build, summed over its body
+   * (OTLP/JSON) and the attribute values sent as JSON text (either encoding):
+   * an empty object costs about 20 times its text (`{},`), so the body's
+   * size alone does not bound what parsing it holds in memory.
+   */
+  maxJsonContainers: number;
 }
+
+/** An export's limits while it is read: with the arrays and objects its JSON may still build. */
+interface ReadLimits extends ExportLimits {
+  jsonContainersLeft: number;
+}
+
+const startReading = (limits: ExportLimits): ReadLimits => ({ ...limits, jsonContainersLeft: limits.maxJsonContainers });
 
 /** One span as stored, before its project and workspace are known. */
 export interface SpanRecord {
@@ -142,18 +156,20 @@ function deepClean(value: unknown): unknown {
  * A string AnyValue. Section 15: the SDK sends values that are not a
  * string, number or boolean as compact JSON text (`None` as "null"), so a
  * string holding a JSON array, object or null is read back as that value;
- * JSON nested deeper than MAX_VALUE_DEPTH stays text, like anything else
+ * JSON nested deeper than MAX_VALUE_DEPTH, or holding more arrays and
+ * objects than the export may still build, stays text, like anything else
  * that does not parse.
  */
-function stringValue(raw: string, limits: ExportLimits): unknown {
+function stringValue(raw: string, limits: ReadLimits): unknown {
   const text = clean(raw);
   const first = text.charCodeAt(0);
   // '[' '{' or the text "null": JSON the SDK encoded (section 15). Anything that does not parse stays text
   // (as does JSON spelling a NUL character, which jsonb cannot hold).
   if ((first === 0x5b || first === 0x7b || text === 'null') && text.length <= limits.maxAttributeLength && !text.includes('\\u0000')) {
     // Text that only looks like JSON, or nests deeper than MAX_VALUE_DEPTH, is not parsed.
-    const json = parseJsonWithin(Buffer.from(text), MAX_VALUE_DEPTH, text);
+    const json = parseJsonWithin(Buffer.from(text), MAX_VALUE_DEPTH, text, limits.jsonContainersLeft);
     if (json.ok) {
+      limits.jsonContainersLeft -= json.containers;
       // JSON may escape a lone surrogate (\ud800), which jsonb refuses: cleaned like any text.
       return /\\u[dD][89a-fA-F]/.test(text) ? deepClean(json.value) : json.value;
     }
@@ -357,8 +373,13 @@ export type ExportEncoding = 'protobuf' | 'json';
 /** An export's body (inflated) read in its encoding; JSON may also be the SDK client's `{traces: [export, …]}` (each an export, read together). */
 export function readExport(body: Uint8Array, encoding: ExportEncoding, limits: ExportLimits): ExportReading {
   if (encoding === 'protobuf') return readProtobufExport(body, limits);
-  const json = parseJsonWithin(body, MAX_BODY_JSON_DEPTH);
+  const rules = startReading(limits);
+  const json = parseJsonWithin(body, MAX_BODY_JSON_DEPTH, undefined, rules.jsonContainersLeft);
+  if (!json.ok && json.tooMany) {
+    throw new PayloadTooLargeError(`An OTLP/JSON export holds at most ${limits.maxJsonContainers} arrays and objects (OTLP_MAX_INFLATED_BYTES / 8); send smaller batches`);
+  }
   if (!json.ok) throw new ValidationError([{ loc: ['body'], msg: json.msg, type: 'json_invalid' }], 'Request body is not valid JSON');
+  rules.jsonContainersLeft -= json.containers;
   const value = json.value;
   const traces = (value as { traces?: unknown } | null)?.traces;
   if (isPlainObject(value) && traces !== undefined) {
@@ -370,9 +391,9 @@ export function readExport(body: Uint8Array, encoding: ExportEncoding, limits: E
       if (!Array.isArray(list)) throw new MalformedExportError('each of traces must be an OTLP export request with resourceSpans');
       return list;
     });
-    return readJsonExport({ resourceSpans }, limits);
+    return readJsonRequest({ resourceSpans }, rules);
   }
-  return readJsonExport(value as ExportRequest, limits);
+  return readJsonRequest(value as ExportRequest, rules);
 }
 
 // ---------------------------------------------------------------------------
@@ -397,7 +418,7 @@ function jsonMicros(value: unknown): number | null {
   return nanos === 0n ? null : Number(nanos / 1000n);
 }
 
-function jsonAnyValue(value: unknown, limits: ExportLimits, depth: number): unknown {
+function jsonAnyValue(value: unknown, limits: ReadLimits, depth: number): unknown {
   if (!value || typeof value !== 'object' || depth > MAX_VALUE_DEPTH) return null;
   const v = value as Record<string, unknown>;
   // OTLP/JSON holds only the set field of the value oneof.
@@ -423,7 +444,7 @@ function jsonAnyValue(value: unknown, limits: ExportLimits, depth: number): unkn
   }
 }
 
-function jsonAttributes(list: unknown, limits: ExportLimits, depth = 0): Attributes {
+function jsonAttributes(list: unknown, limits: ReadLimits, depth = 0): Attributes {
   const attributes = new Attributes(limits);
   if (!Array.isArray(list)) return attributes;
   for (const item of list) {
@@ -439,6 +460,10 @@ function jsonAttributes(list: unknown, limits: ExportLimits, depth = 0): Attribu
  * too many spans is the caller's to refuse (`overLimit`).
  */
 export function readJsonExport(request: ExportRequest, limits: ExportLimits): ExportReading {
+  return readJsonRequest(request, startReading(limits));
+}
+
+function readJsonRequest(request: ExportRequest, limits: ReadLimits): ExportReading {
   if (!request || typeof request !== 'object' || Array.isArray(request)) throw new MalformedExportError('An export is an object with resourceSpans');
   const resourceSpans = request.resourceSpans ?? [];
   if (!Array.isArray(resourceSpans)) throw new MalformedExportError('resourceSpans must be a list');
@@ -498,7 +523,7 @@ const END_GROUP = 4;
 /** Reads an ExportTraceServiceRequest from its bytes (already inflated); a body that is not one throws MalformedExportError. */
 export function readProtobufExport(body: Uint8Array, limits: ExportLimits): ExportReading {
   const reading = new Reading(limits);
-  const wire = new WireReader(body, limits, otlpTypes().fields);
+  const wire = new WireReader(body, startReading(limits), otlpTypes().fields);
   try {
     wire.request(reading);
   } catch (error) {
@@ -526,7 +551,7 @@ class WireReader {
   private readonly buffer: Buffer;
   constructor(
     body: Uint8Array,
-    private readonly limits: ExportLimits,
+    private readonly limits: ReadLimits,
     private readonly fields: OtlpTypes['fields'],
   ) {
     this.buffer = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.length);

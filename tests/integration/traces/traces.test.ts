@@ -478,6 +478,20 @@ describe('POST /org/{org}/otel/traces', () => {
     expect(JSON.parse(res.body.toString()).errors[0]).toEqual({ loc: ['body'], msg: 'JSON decode error: nested more than 128 levels deep', type: 'json_invalid' });
   });
 
+  it('refuses with 413, unparsed, a small gzip export whose JSON would build more arrays and objects than OTLP_MAX_INFLATED_BYTES / 8', async () => {
+    // 8 MB of `{},` (2.7 million empty objects, about 20 times their text in memory) from a body of a few KB.
+    const traceId = hex(16);
+    const spanText = JSON.stringify(span({ traceId })).replace(/}$/, ',"x":[');
+    const inflated = Buffer.from(`{"resourceSpans":[{"scopeSpans":[{"spans":[${spanText}${'{},'.repeat(2_700_000)}{}]}]}]}]}`);
+    const body = zlib.gzipSync(inflated, { level: 9 });
+    expect(body.length).toBeLessThan(16 * 1024);
+    const res = await sendRaw(body, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body.toString())).toMatchObject({ code: 413, type: 'invalid_error', detail: expect.stringContaining('1048576 arrays and objects (OTLP_MAX_INFLATED_BYTES / 8)') });
+    const [{ stored }] = await database().query<{ stored: number }>('SELECT count(*)::int AS stored FROM spans WHERE trace_id = $trace', { type: QueryTypes.SELECT, bind: { trace: traceId } });
+    expect(stored).toBe(0);
+  });
+
   it('refuses an export of more spans than OTLP_MAX_SPANS with 413', async () => {
     const traceId = hex(16);
     const spans = Array.from({ length: 5001 }, () => ({ traceId, spanId: hex(8), name: 's', startTimeUnixNano: '1', endTimeUnixNano: '2' }));
