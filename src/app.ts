@@ -162,6 +162,9 @@ function checkClientVersion(clientVersion: string | null): void {
   }
 }
 
+/** How long a request's head may take to arrive (Node's default is 60 s). */
+const HEADERS_TIMEOUT_MS = 30_000;
+
 /** Long repeated query strings (1000 UUIDs is ~48 KB) need more than Node's 16 KiB default. */
 export const MAX_HEADER_BYTES = 256 * 1024;
 
@@ -170,24 +173,42 @@ export const MAX_HEADER_BYTES = 256 * 1024;
  * runs (oversized or malformed headers) still get the spec's envelope.
  */
 export function createHttpServer(app: App): http.Server {
-  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES, requireHostHeader: false }, app.handler);
+  const requestTimeout = config().REQUEST_TIMEOUT_MS;
+  const server = http.createServer(
+    {
+      maxHeaderSize: MAX_HEADER_BYTES,
+      requireHostHeader: false,
+      requestTimeout,
+      // Node refuses a head timeout longer than the request's.
+      headersTimeout: requestTimeout ? Math.min(HEADERS_TIMEOUT_MS, requestTimeout) : HEADERS_TIMEOUT_MS,
+      // Node checks the timeouts on this interval (30 s by default, which would let a request overrun by as much).
+      connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.floor((requestTimeout || HEADERS_TIMEOUT_MS) / 4))),
+    },
+    app.handler,
+  );
   // `Expect: 100-continue`: the body is asked for only when it is read (body.ts).
   server.on('checkContinue', (req: http.IncomingMessage, res: http.ServerResponse) => {
     deferContinue(req, res);
     app.handler(req, res);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return socket.destroy();
-    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    // No request was parsed, so none of its headers (nor a client's X-Request-Id) can be trusted: the id is always made here.
+    // A reply already begun (to a request whose body was refused unread) cannot be followed by another.
+    if (!socket.writable || (socket as { _httpMessage?: http.ServerResponse })._httpMessage?.headersSent) return socket.destroy();
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const status = timedOut ? 408 : 400;
+    // The request's head may not have been parsed, so none of its headers (nor a client's X-Request-Id) is trusted: the id is always made here.
     const requestId = newRequestId(null);
-    const detail = tooLarge ? `Request headers exceed ${MAX_HEADER_BYTES} bytes` : 'Malformed HTTP request';
-    const body = JSON.stringify({ code: 400, detail, errors: null, type: 'invalid_error' });
+    const detail = timedOut
+      ? `The request did not arrive within ${requestTimeout} ms (REQUEST_TIMEOUT_MS)`
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? `Request headers exceed ${MAX_HEADER_BYTES} bytes`
+        : 'Malformed HTTP request';
+    const body = JSON.stringify({ code: status, detail, errors: null, type: 'invalid_error' });
     socket.end(
-      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     );
-    requestMetrics.record('UNKNOWN', 'malformed', 400, 0);
-    logger.warn({ request_id: requestId, status: 400, code: error.code, detail }, 'malformed request');
+    requestMetrics.record('UNKNOWN', timedOut ? 'timed out' : 'malformed', status, 0);
+    logger.warn({ request_id: requestId, status, code: error.code, detail }, timedOut ? 'request timed out' : 'malformed request');
   });
   return server;
 }

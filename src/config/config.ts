@@ -128,6 +128,11 @@ const schema = z.object({
   /** HTTP worker processes (node:cluster); 1 serves from the main process. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
+  /**
+   * How long a request's head and body together may take to arrive (0: no limit); past it, 408 and the connection
+   * closes. Without it a client trickling a large body held its buffered part, and the connection, for Node's 300 s.
+   */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).default(120_000),
 });
 
 /** Settings whose default depends on NODE_ENV (on outside production, off in it). */

@@ -159,6 +159,7 @@ const ERROR_STATUSES: Record<string, string> = {
   '401': 'Authentication failed',
   '403': 'Access forbidden',
   '404': 'Not found',
+  '408': 'The request (its head and body) did not arrive within REQUEST_TIMEOUT_MS (the connection closes)',
   '409': 'Already exists or conflicts with the current state',
   '422': 'Validation error',
   '413': 'Request body too large, as sent or once inflated (the connection closes)',
