@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
 import { AppError, InvalidError, PayloadTooLargeError, UnsupportedMediaTypeError, type ValidationItem } from '../core/errors';
-import { MAX_BODY_JSON_DEPTH, parseJsonWithin } from '../core/validation/json-text';
+import { MAX_BODY_JSON_CONTAINERS, MAX_BODY_JSON_DEPTH, parseJsonWithin } from '../core/validation/json-text';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -114,7 +114,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   if (!raw.length) return { value: undefined, error: null, raw };
   const encoding = contentCoding(req);
   if (encoding !== 'identity') throw new InvalidError(`Content-Encoding ${encoding} is not supported here; send the JSON uncompressed`);
-  const json = parseJsonWithin(raw, MAX_BODY_JSON_DEPTH);
+  const json = parseJsonWithin(raw, MAX_BODY_JSON_DEPTH, undefined, MAX_BODY_JSON_CONTAINERS);
   if (json.ok) return { value: json.value, error: null, raw };
   return { value: undefined, error: { loc: ['body', json.position], msg: json.msg, type: 'json_invalid' }, raw };
 }

@@ -6,7 +6,7 @@ import {
   type VariableDefinitionNode,
 } from 'graphql';
 import type { RestRequest } from '../core/context';
-import { ValidationError, type ValidationItem } from '../core/errors';
+import { MAX_COLLECTED_PROBLEMS, ValidationError, type ValidationItem } from '../core/errors';
 import { validateInputValue } from '../core/validation/class-validation';
 import { checkInput, fromQueryText } from '../core/validation/coerce';
 
@@ -37,6 +37,8 @@ export function readRestVariables(
       const itemErrors: ValidationItem[] = [];
       const value = checkInput(type, body, ['body'], itemErrors);
       for (const item of itemErrors) errors.push(item);
+      // Checking stopped where it had found enough problems: the rules would read what it left unread.
+      if (itemErrors.length >= MAX_COLLECTED_PROBLEMS) continue;
       // Rule checks run on what parsed, so one reply lists every problem. A rule problem at or under a place the
       // types already refused is left out, and so is one above it that judges values rather than the container
       // (a list's `each` rule is located at the list, and would call a null element too long); a container's own

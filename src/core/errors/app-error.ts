@@ -132,10 +132,18 @@ export class ConflictError extends AppError {
  */
 export const MAX_VALIDATION_ITEMS = 100;
 
+/**
+ * The most problems input checking collects before it stops looking: past
+ * it, a 422 says there were at least this many (checking a million bad list
+ * items to count them would hold the worker for seconds).
+ */
+export const MAX_COLLECTED_PROBLEMS = 1000;
+
 export class ValidationError extends AppError {
   constructor(errors: ValidationItem[], detail = 'Request validation failed') {
     const more = errors.length - MAX_VALIDATION_ITEMS;
-    super(422, 'validation_error', more > 0 ? `${detail} (the first ${MAX_VALIDATION_ITEMS} of ${errors.length} problems)` : detail, {
+    const count = errors.length >= MAX_COLLECTED_PROBLEMS ? `${MAX_COLLECTED_PROBLEMS} or more` : String(errors.length);
+    super(422, 'validation_error', more > 0 ? `${detail} (the first ${MAX_VALIDATION_ITEMS} of ${count} problems)` : detail, {
       errors: more > 0 ? errors.slice(0, MAX_VALIDATION_ITEMS) : errors,
     });
   }

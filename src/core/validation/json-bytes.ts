@@ -1,6 +1,15 @@
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 
 /**
+ * The most a free-form JSON value kept with a row (an assessment's
+ * configurations, an evaluation's task configuration, a judge's model
+ * parameters, a group's metadata) may take as JSON text. A list reply reads
+ * a page of such rows, and parses each one whole before the reply's size is
+ * known: 100 rows of a megabyte each were 100 MB parsed for one request.
+ */
+export const MAX_FREE_FORM_JSON_BYTES = 64 * 1024;
+
+/**
  * A free-form JSON value whose compact text is at most `max` bytes (422
  * `too_long` past it): rows that list replies carry, other tenants' lists of
  * public artifacts included, stay small.

@@ -21,6 +21,15 @@ import { MAX_JSON_DEPTH } from './coerce';
 export const MAX_BODY_JSON_DEPTH = 2 * MAX_JSON_DEPTH;
 
 /**
+ * How many arrays and objects a request body's JSON may hold: far more
+ * than any valid body of the API (2,000 files and a manifest of at most
+ * 128 KiB; a 1 MiB body cannot hold 350,000), and at most about 60 MB of
+ * parsed objects, where 50 MiB of `{},` (a publish's limit) parsed to
+ * 1.7 GB in 8 s.
+ */
+export const MAX_BODY_JSON_CONTAINERS = 2 ** 20;
+
+/**
  * Parsed JSON and the arrays and objects it holds, or where (`position`, in
  * characters as JSON.parse counts them) and why it is not (`tooMany`: it
  * holds more arrays and objects than the caller allowed).

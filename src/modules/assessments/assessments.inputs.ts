@@ -4,8 +4,12 @@ import { PageArg } from '../../core/pagination';
 import { JSONObjectScalar, JSONScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import { Visible } from '../../core/validation/visible-text';
+import { MAX_FREE_FORM_JSON_BYTES, MaxJsonBytes } from '../../core/validation/json-bytes';
 import { isPlainObject } from '../../core/validation/coerce';
 import { AssessmentStatusEnum } from './assessments.types';
+
+/** An assessment's attack manifest as JSON text, at most (a capability's manifest has the same bound). */
+const MAX_ATTACK_MANIFEST_BYTES = 128 * 1024;
 
 /** Attack spans per ingest request. */
 export const MAX_ATTACKS_PER_INGEST = 1000;
@@ -302,14 +306,17 @@ export class AssessmentCreateRequest {
   @MaxLength(10_000)
   description?: string | null;
 
-  @Field(() => JSONScalar, { nullable: true, description: 'An array of objects; one object is taken as a one-element array.' })
+  @Field(() => JSONScalar, { nullable: true, description: 'An array of objects; one object is taken as a one-element array. At most 128 KiB as JSON.' })
   @IsObjectOrObjectList()
+  @MaxJsonBytes(MAX_ATTACK_MANIFEST_BYTES)
   attack_manifest?: unknown;
 
-  @Field(() => JSONObjectScalar, { nullable: true, description: "The attacker's configuration, stored as given." })
+  @Field(() => JSONObjectScalar, { nullable: true, description: "The attacker's configuration, stored as given; at most 64 KiB as JSON." })
+  @MaxJsonBytes(MAX_FREE_FORM_JSON_BYTES)
   attacker_config?: Record<string, unknown> | null;
 
-  @Field(() => JSONObjectScalar, { nullable: true, description: "The target's configuration, stored as given." })
+  @Field(() => JSONObjectScalar, { nullable: true, description: "The target's configuration, stored as given; at most 64 KiB as JSON." })
+  @MaxJsonBytes(MAX_FREE_FORM_JSON_BYTES)
   target_config?: Record<string, unknown> | null;
 
   @Field(() => String, { nullable: true, description: 'The model that generates the attacks, at most 255 characters.' })

@@ -3,6 +3,7 @@ import { ArgsType, Field, Float, Int } from 'type-graphql';
 import { MAX_FILTER_VALUES, PageArg } from '../../core/pagination';
 import { JSONScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
+import { MaxJsonBytes } from '../../core/validation/json-bytes';
 import { FindingSeverity } from './reports.types';
 
 /** The largest markdown report stored (1 MiB bodies bound the request anyway). */
@@ -22,7 +23,8 @@ export class AssessmentReportCreateRequest {
   @MaxLength(MAX_REPORT_CONTENT)
   content?: string | null;
 
-  @Field(() => JSONScalar, { nullable: true, description: 'The report as structured JSON.' })
+  @Field(() => JSONScalar, { nullable: true, description: `The report as structured JSON (at most ${MAX_REPORT_CONTENT.toLocaleString('en-US')} bytes as JSON).` })
+  @MaxJsonBytes(MAX_REPORT_CONTENT)
   content_json?: unknown;
 }
 

@@ -3,7 +3,7 @@ import { ArgsType, Field, Float, Int } from 'type-graphql';
 import { MAX_FILTER_VALUES, PageArg } from '../../core/pagination';
 import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
-import { DEFAULT_TRANSCRIPT_PAGE, MAX_APPEND_MESSAGES, MAX_TRANSCRIPT_PAGE } from './sessions.limits';
+import { DEFAULT_TRANSCRIPT_PAGE, MAX_APPEND_MESSAGES, MAX_MESSAGE_TOOL_CALLS, MAX_TRANSCRIPT_PAGE } from './sessions.limits';
 import {
   SessionArchivedScope,
   SessionOriginEnum,
@@ -156,7 +156,8 @@ export class TranscriptMessageInput {
   @MaxLength(255)
   id?: string | null;
 
-  @Field(() => [TranscriptToolCallInput], { nullable: true, description: 'Tool calls the message made.' })
+  @Field(() => [TranscriptToolCallInput], { nullable: true, description: 'Tool calls the message made (at most 1,000).' })
+  @ArrayMaxSize(MAX_MESSAGE_TOOL_CALLS)
   @ValidateNested({ each: true })
   tool_calls?: TranscriptToolCallInput[] | null;
 
