@@ -94,11 +94,21 @@ function runHooks(res: ServerResponse): void {
 /**
  * A body produced as it is sent (a bundle built while it downloads): the
  * head now, then the stream piped with backpressure; a source that fails
- * mid-body cuts the reply (abortReply). HEAD gets the head alone.
+ * mid-body cuts the reply (abortReply). HEAD gets the head alone; a GET
+ * whose If-None-Match names the reply's ETag (when the caller knows it
+ * before the bytes) gets 304.
  */
 export async function sendStream(res: ServerResponse, status: number, contentType: string, headers: HeaderValues | null, source: Readable): Promise<void> {
+  const req = res.req as IncomingMessage | undefined;
+  // A stream whose tag is known before its bytes (a stored file's SHA-256) is answered 304 as a whole reply is.
+  const tag = headers?.ETag;
+  if (typeof tag === 'string' && cacheable(req, status) && notModified(req, tag)) {
+    source.destroy();
+    writeReplyHead(res, 304, headers, null, null);
+    return endReply(res);
+  }
   writeReplyHead(res, status, headers, contentType, null);
-  if ((res.req as IncomingMessage | undefined)?.method === 'HEAD') {
+  if (req?.method === 'HEAD') {
     source.destroy();
     return endReply(res);
   }

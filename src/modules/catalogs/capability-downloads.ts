@@ -4,7 +4,7 @@ import { NotFoundError } from '../../core/errors';
 import type { BodyRoute } from '../../core/module';
 import { resolveOrg } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
-import { ARCHIVE_RESPONSE, archiveDigest, contentDisposition, linkId, replyArchive, signedDownloadRoute, signedDownloadUrl, type ArchiveFiles } from './signed-downloads';
+import { ARCHIVE_RESPONSE, archiveDigest, contentDisposition, linkId, replyArchive, replyFile, signedDownloadRoute, signedDownloadUrl, type StoredFiles } from './signed-downloads';
 import { checkPathVersion, findArtifactRow, parseNameRef, READABLE } from './versioned-artifacts';
 
 /**
@@ -38,7 +38,7 @@ async function readableCapability(ctx: AppContext, org: string, name: string, ve
 }
 
 /** The files of a capability version's bundle. */
-const bundleFiles = (capabilityId: string): ArchiveFiles => ({
+const bundleFiles = (capabilityId: string): StoredFiles => ({
   table: 'capability_files',
   where: 'f.capability_id = $id',
   bind: { id: capabilityId },
@@ -133,7 +133,8 @@ export const capabilityFileDownload: BodyRoute = {
     tags: ['catalogs'],
     responses: { '200': { description: "The file's bytes, typed by its extension", content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } } },
   },
-  async handle({ params, context, reply }) {
+  async handle(call) {
+    const { params, context } = call;
     const ctx = await context({ org: params.org, workspace: null });
     const capability = await readableCapability(ctx, params.org, params.name, params.version);
     let filePath: string;
@@ -143,13 +144,13 @@ export const capabilityFileDownload: BodyRoute = {
       throw new NotFoundError('Capability file');
     }
     if (filePath.includes('\0')) throw new NotFoundError('Capability file');
-    const [file] = await plainQuery<{ content: Buffer }>('SELECT content FROM capability_files WHERE capability_id = $id AND path = $path', { id: capability.id, path: filePath });
-    if (!file) throw new NotFoundError('Capability file');
+    const file: StoredFiles = { table: 'capability_files', where: 'f.capability_id = $id AND f.path = $path', bind: { id: capability.id, path: filePath }, statement: 'capability-file' };
     // Typed by its extension and shown inline (a dashboard shows a README), but a published .html or .svg runs nothing on
     // this origin if a browser opens it: sandboxed, no script, no request.
-    reply(200, file.content, mime.lookup(filePath) || 'application/octet-stream', {
+    const sent = await replyFile(call, file, mime.lookup(filePath) || 'application/octet-stream', {
       'Content-Disposition': contentDisposition('inline', filePath.split('/').pop()!),
       'Content-Security-Policy': FILE_POLICY,
     });
+    if (!sent) throw new NotFoundError('Capability file');
   },
 };

@@ -8,7 +8,7 @@ import type { DatasetDownloadRequest } from './catalogs.inputs';
 import { DEFAULT_DATASET_FORMAT } from './dataset-format';
 import type { DatasetDownloadResponse } from './catalogs.types';
 import { recordDatasetActivity } from './dataset-activity';
-import { ARCHIVE_RESPONSE, contentDisposition, DOWNLOAD_CACHE_HEADERS, linkId, replyArchive, signedDownloadRoute, signedDownloadUrl, type ArchiveFiles } from './signed-downloads';
+import { ARCHIVE_RESPONSE, contentDisposition, DOWNLOAD_CACHE_HEADERS, linkId, replyArchive, replyFile, signedDownloadRoute, signedDownloadUrl, type StoredFiles } from './signed-downloads';
 import { checkPathVersion, findArtifactRow, parseNameRef, READABLE } from './versioned-artifacts';
 
 /**
@@ -58,7 +58,7 @@ interface FileRow {
 }
 
 /** The files of a dataset version's archive: all of them, or one split's. */
-function archiveFiles(datasetId: string, split: string | null): ArchiveFiles {
+function archiveFiles(datasetId: string, split: string | null): StoredFiles {
   return split === null
     ? { table: 'dataset_files', where: 'f.dataset_id = $id', bind: { id: datasetId }, statement: 'dataset-archive-files' }
     : { table: 'dataset_files', where: 'f.dataset_id = $id AND f.split = $split', bind: { id: datasetId, split }, statement: 'dataset-archive-split-files' };
@@ -133,14 +133,15 @@ export const datasetFileDownload = signedDownloadRoute(FILE, {
   operationId: 'getDatasetFile',
   summary: 'The raw bytes of one file of a dataset version, by the signed URL its download route gave (no credential).',
   response: { description: "The file's bytes, typed by its extension", content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
-  async serve({ artifact_id: id, org_id, part: path }, { reply }) {
+  async serve({ artifact_id: id, org_id, part: path }, call) {
     if (path === null) throw new NotFoundError('Dataset file');
-    const [file] = await plainQuery<{ content: Buffer }>(
-      `SELECT f.content FROM dataset_files f JOIN datasets a ON a.id = f.dataset_id WHERE f.dataset_id = $id AND f.path = $path AND ${READABLE}`,
-      { id, path, org_id },
-      { prepare: 'dataset-file-content' },
-    );
-    if (!file) throw new NotFoundError('Dataset file');
-    reply(200, file.content, mime.lookup(path) || 'application/octet-stream', { 'Content-Disposition': contentDisposition('attachment', path.split('/').pop()!), ...DOWNLOAD_CACHE_HEADERS });
+    const file: StoredFiles = {
+      table: 'dataset_files',
+      where: `f.dataset_id = $id AND f.path = $path AND EXISTS (SELECT 1 FROM datasets a WHERE a.id = f.dataset_id AND ${READABLE})`,
+      bind: { id, path, org_id },
+      statement: 'dataset-file-content',
+    };
+    const headers = { 'Content-Disposition': contentDisposition('attachment', path.split('/').pop()!), ...DOWNLOAD_CACHE_HEADERS };
+    if (!(await replyFile(call, file, mime.lookup(path) || 'application/octet-stream', headers))) throw new NotFoundError('Dataset file');
   },
 });

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import tar from 'tar-stream';
 import { ForbiddenError, NotFoundError } from '../../core/errors';
@@ -24,10 +24,17 @@ import { publicLink } from '../mail/mail.service';
  *   files read from PostgreSQL a few at a time, in path order, into the tar
  *   stream, compressed as it goes, with backpressure. Entries carry fixed
  *   metadata (mode 0644, mtime 0), so the same files make the same bytes.
+ * - A file larger than INLINE_FILE_BYTES, in an archive or alone, is read in
+ *   slices of FILE_SLICE_BYTES (`substring` of its bytea) as the download
+ *   takes them: read whole, a 37 MB file held about 360 MB of the worker
+ *   (its hex text, parsed, and the reply) for each download at once.
  */
 
 const DOWNLOAD_URL_TTL_SECONDS = 15 * 60;
 const FILES_PER_READ = 16;
+/** Files up to this size are read whole (in an archive, FILES_PER_READ at a time); larger ones in slices. */
+const INLINE_FILE_BYTES = 1024 * 1024;
+const FILE_SLICE_BYTES = 4 * 1024 * 1024;
 
 /** The headers of every signed download: made for one holder of the link, never kept by a cache. */
 export const DOWNLOAD_CACHE_HEADERS = { 'Cache-Control': 'private, no-store' } as const;
@@ -104,7 +111,7 @@ export function signedDownloadRoute(kind: string, download: SignedDownload): Bod
 export const ARCHIVE_RESPONSE = { description: 'The archive', content: { 'application/gzip': { schema: { type: 'string', contentMediaType: 'application/gzip' } } } };
 
 /** Sends `files` as the tar.gz attachment `filename`, built while it downloads. */
-export function replyArchive(call: BodyRouteCall, filename: string, files: ArchiveFiles): Promise<void> {
+export function replyArchive(call: BodyRouteCall, filename: string, files: StoredFiles): Promise<void> {
   return call.replyStream(200, 'application/gzip', { 'Content-Disposition': contentDisposition('attachment', filename), ...DOWNLOAD_CACHE_HEADERS }, archiveStream(files));
 }
 
@@ -119,37 +126,90 @@ export function contentDisposition(kind: 'inline' | 'attachment', filename: stri
 }
 
 /**
- * Which published files an archive holds: the rows of `table` (alias `f`,
- * with `path` and `content`) that `where` selects, with its `bind`.
- * `statement` names the prepared statement: one name per `where`.
+ * Which published files an archive holds, or which one file a download
+ * sends: the rows of `table` (alias `f`, with `path`, `content` and
+ * `sha256`) that `where` selects, with its `bind`. `statement` names the
+ * prepared statement: one name per `where`.
  */
-export interface ArchiveFiles {
+export interface StoredFiles {
   table: 'capability_files' | 'dataset_files';
   where: string;
   bind: Record<string, unknown>;
   statement: string;
 }
 
+/**
+ * One published file as the reply of a GET (`file` selects one row): one
+ * up to INLINE_FILE_BYTES as any reply (compressed when the client accepts
+ * it, tagged by its bytes); a larger one as it is read, slice by slice, with
+ * its length and its SHA-256 as entity tag. False when there is no such file.
+ */
+export async function replyFile(call: BodyRouteCall, file: StoredFiles, contentType: string, headers: Record<string, string>): Promise<boolean> {
+  const [row] = await plainQuery<{ size: number; sha256: string; content: Buffer | null }>(
+    `SELECT octet_length(f.content) AS size, f.sha256, CASE WHEN octet_length(f.content) <= ${INLINE_FILE_BYTES} THEN f.content END AS content
+       FROM ${file.table} f WHERE ${file.where}`,
+    file.bind,
+    { prepare: file.statement },
+  );
+  if (!row) return false;
+  if (row.content) call.reply(200, row.content, contentType, headers);
+  else await call.replyStream(200, contentType, { ...headers, 'Content-Length': String(row.size), ETag: `"sha256-${row.sha256}"` }, Readable.from(fileSlices(file, row.size, null)));
+  return true;
+}
+
+/**
+ * The bytes of a file of `size` bytes (`path`: which of `files`, or null
+ * when they select one), a slice at a time as they are taken. A file gone
+ * before its last slice (its version deleted) fails the stream, which cuts
+ * the reply.
+ */
+async function* fileSlices(files: StoredFiles, size: number, path: string | null): AsyncGenerator<Buffer> {
+  const sql = `SELECT substring(f.content FROM $from FOR ${FILE_SLICE_BYTES}) AS slice FROM ${files.table} f WHERE ${files.where}${path === null ? '' : ' AND f.path = $path'}`;
+  for (let from = 0; from < size; from += FILE_SLICE_BYTES) {
+    const bind = { ...files.bind, from: from + 1, ...(path === null ? {} : { path }) };
+    const [row] = await plainQuery<{ slice: Buffer }>(sql, bind, { prepare: `${files.statement}-slice` });
+    if (!row) throw new Error('the file was deleted while it was read');
+    yield row.slice;
+  }
+}
+
 /** The tar.gz of `files` in path order, produced as it is read. */
-function archiveStream(files: ArchiveFiles): Readable {
+function archiveStream(files: StoredFiles): Readable {
   const pack = tar.pack();
   const gzip = zlib.createGzip({ level: 6 });
   const out = new PassThrough();
   pack.pipe(gzip).pipe(out);
   const fail = (error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error)));
   gzip.on('error', fail);
-  const sql = `SELECT f.path, f.content FROM ${files.table} f WHERE ${files.where} AND f.path > $after ORDER BY f.path LIMIT ${FILES_PER_READ}`;
+  const sql = `SELECT f.path, octet_length(f.content) AS size, CASE WHEN octet_length(f.content) <= ${INLINE_FILE_BYTES} THEN f.content END AS content
+                 FROM ${files.table} f WHERE ${files.where} AND f.path > $after ORDER BY f.path LIMIT ${FILES_PER_READ}`;
+  // Wait while the compressed side is full: the archive never runs ahead of the download.
+  const drained = () => (out.writableNeedDrain ? new Promise((resolve) => out.once('drain', resolve)) : null);
   (async () => {
     let after = '';
     for (;;) {
-      const rows = await plainQuery<{ path: string; content: Buffer }>(sql, { ...files.bind, after }, { prepare: files.statement });
+      const rows = await plainQuery<{ path: string; size: number; content: Buffer | null }>(sql, { ...files.bind, after }, { prepare: files.statement });
       for (const file of rows) {
-        await new Promise<void>((resolve, reject) => pack.entry({ name: file.path, size: file.content.length, mode: 0o644, mtime: new Date(0) }, file.content, (error) => (error ? reject(error) : resolve())));
+        const header = { name: file.path, size: file.size, mode: 0o644, mtime: new Date(0) };
+        if (file.content) {
+          await new Promise<void>((resolve, reject) => pack.entry(header, file.content!, (error) => (error ? reject(error) : resolve())));
+          continue;
+        }
+        const written = new Promise<void>((resolve, reject) => {
+          const entry = pack.entry(header, (error) => (error ? reject(error) : resolve()));
+          void (async () => {
+            for await (const slice of fileSlices(files, file.size, file.path)) {
+              if (!entry.write(slice)) await new Promise((resolve) => entry.once('drain', resolve));
+              await drained();
+            }
+            entry.end();
+          })().catch(reject);
+        });
+        await written;
       }
       if (rows.length < FILES_PER_READ) break;
       after = rows[rows.length - 1].path;
-      // Wait while the compressed side is full: the archive never runs ahead of the download.
-      if (out.writableNeedDrain) await new Promise((resolve) => out.once('drain', resolve));
+      await drained();
     }
     pack.finalize();
   })().catch(fail);
@@ -157,7 +217,7 @@ function archiveStream(files: ArchiveFiles): Readable {
 }
 
 /** SHA-256 and size of an archive, by producing it once through a hash (nothing kept). */
-export async function archiveDigest(files: ArchiveFiles): Promise<{ sha256: string; size_bytes: number }> {
+export async function archiveDigest(files: StoredFiles): Promise<{ sha256: string; size_bytes: number }> {
   const hash = crypto.createHash('sha256');
   let size = 0;
   for await (const chunk of archiveStream(files)) {

@@ -46,6 +46,22 @@ describe('capability files and bundles', () => {
     expect((await rest(api, 'GET', `/org/${other.owner.orgKey}/capabilities/${name}/1.0.0/files/README.md`, { token: other.owner.token })).status).toBe(404);
   });
 
+  it('sends a published file larger than 1 MiB as it reads it in slices, with its length and SHA-256 as entity tag', async () => {
+    const large = catalogName('large');
+    const text = crypto.randomBytes(1_500_000).toString('hex');
+    await publishCapability(api, owner, capabilityBody(large, '1.0.0', { files: [{ path: 'agents/scanner.md', content_base64: b64(text) }] }));
+    const { result: reply, statements } = await countStatements(async () => {
+      const res = await fetch(`${api.baseUrl}/api/v1/org/${owner.orgKey}/capabilities/${large}/1.0.0/files/agents/scanner.md`, { headers: { authorization: `Bearer ${owner.token}` } });
+      return { status: res.status, headers: res.headers, text: await res.text() };
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.text === text).toBe(true);
+    expect(reply.headers.get('content-length')).toBe('3000000');
+    expect(reply.headers.get('etag')).toBe(`"sha256-${crypto.createHash('sha256').update(text).digest('hex')}"`);
+    expect(reply.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+    expect(statements.filter((sql) => /substring\(f\.content/.test(sql))).toHaveLength(1);
+  });
+
   it('checks the credential, then the version (422 at ["path", "version"], as every REST route), on the file and owner/name bundle routes', async () => {
     for (const path of [`/org/${owner.orgKey}/capabilities/${name}/notsemver/files/README.md`, `/org/${owner.orgKey}/capabilities/${owner.orgKey}/${name}/notsemver/bundle`]) {
       const bad = await rest(api, 'GET', path, { token: owner.token });

@@ -7,6 +7,7 @@ import { rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 import { untar } from '../../helpers/archives';
+import { countStatements } from '../../helpers/statements';
 
 /**
  * Dataset downloads and activity (decisions §14): files published with a
@@ -260,6 +261,36 @@ describe('dataset downloads (decisions §14)', () => {
     const activity = await rest(api, 'GET', `/org/${org}/datasets/activity`, { token: owner.token, query: { dataset_name: name } });
     expect(activity.body.total).toBe(0);
   });
+
+  it('reads a file larger than 1 MiB in slices of 4 MiB as it is sent: its exact bytes, length and SHA-256 tag (304 for it), in the archive beside small ones', async () => {
+    const name = catalogName('large');
+    // 9 MB of text (hex of random bytes, which PostgreSQL stores uncompressed) and a small file.
+    const large = crypto.randomBytes(4_500_000).toString('hex');
+    await publishDataset(api, owner, { name, files: [{ path: 'large.txt', content_base64: b64(large) }, { path: 'small.txt', content_base64: b64('small') }] }, org);
+    const res = await download(reader, name);
+    const link = res.body.files.find((file: { path: string }) => file.path === 'large.txt').download_url;
+    const { result: file, statements } = await countStatements(async () => {
+      const reply = await fetchLink(link);
+      return { status: reply.status, headers: reply.headers, text: await reply.text() };
+    });
+    expect(file.status).toBe(200);
+    expect(file.text === large).toBe(true);
+    expect(file.headers.get('content-length')).toBe('9000000');
+    expect(file.headers.get('etag')).toBe(`"sha256-${sha256(large)}"`);
+    // Its size and tag, then three slices (4 + 4 + 1 MB): never the whole file in one row.
+    expect(statements.filter((sql) => /substring\(f\.content/.test(sql))).toHaveLength(3);
+    expect(statements.filter((sql) => /SELECT f\.content\b/.test(sql))).toHaveLength(0);
+    const url = new URL(link);
+    const again = await fetch(`${api.baseUrl}${url.pathname}${url.search}`, { headers: { 'if-none-match': file.headers.get('etag')! } });
+    expect([again.status, await again.text()]).toEqual([304, '']);
+    const head = await fetch(`${api.baseUrl}${url.pathname}${url.search}`, { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length')]).toEqual([200, '9000000']);
+    const archive = await fetchLink(res.body.download_url);
+    const files = await untar(Buffer.from(await archive.arrayBuffer()));
+    expect(Object.keys(files)).toEqual(['large.txt', 'small.txt']);
+    expect(files['large.txt'] === large).toBe(true);
+    expect(files['small.txt']).toBe('small');
+  }, 60_000);
 
   it('serves a file whose name is beyond ASCII, named exactly in its Content-Disposition', async () => {
     const name = catalogName('intl');
