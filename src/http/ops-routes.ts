@@ -9,7 +9,7 @@ import { headerValue, targetPath } from './request';
 import { REST_BASE } from './rest-routes';
 import { endReply, sendAsset, sendBody, sendError, sendHtml, sendJson, writeHead } from './respond';
 import { RouteTable } from './route-table';
-import { DOCS_PAGE } from './static-assets';
+import { DOCS_PAGE, type StaticBody } from './static-assets';
 
 /** An operational route: answered before authentication, quotas and the client-version check. */
 export interface OpsRoute {
@@ -69,6 +69,9 @@ function noContent(res: ServerResponse): void {
 /** Health, readiness, metrics, the OpenAPI document, the docs page and the browser assets. */
 export function opsRoutes(openApi: () => object): RouteTable<OpsRoute> {
   const docsServed = () => config().API_DOCS;
+  // The document never changes while the process runs: serialised, tagged and compressed once (about 850 KB; 20 ms a request).
+  let document: StaticBody | undefined;
+  const openApiBody = () => (document ??= { body: JSON.stringify(openApi()), encoded: new Map() });
   const docs: OpsRoute = { label: 'docs', served: docsServed, handle: (_req, res) => sendHtml(res, DOCS_PAGE) };
   return new RouteTable<OpsRoute>((route) => route.served?.() ?? true)
     .add('GET', `${REST_BASE}/health`, { label: 'health', handle: (_req, res) => sendJson(res, 200, { status: 'ok' }) })
@@ -84,7 +87,7 @@ export function opsRoutes(openApi: () => object): RouteTable<OpsRoute> {
       },
     })
     .add('GET', '/metrics', guardedMetrics(false))
-    .add('GET', `${REST_BASE}/openapi.json`, { label: 'openapi', handle: (_req, res) => sendJson(res, 200, openApi()) })
+    .add('GET', `${REST_BASE}/openapi.json`, { label: 'openapi', handle: (_req, res) => sendBody(res, 200, openApiBody(), 'application/json; charset=utf-8', null) })
     .add('GET', '/api/docs', docs)
     .add('GET', '/api/docs/', docs)
     // Browsers ask every origin for an icon: none, rather than a 404 in the pages' consoles.
