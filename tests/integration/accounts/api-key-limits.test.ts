@@ -1,5 +1,6 @@
 import { ApiKeyModel, UserModel } from '../../../models';
 import { config, loadConfig, overrideConfig } from '../../../src/config/config';
+import { QueryTypes } from 'sequelize';
 import { database } from '../../../src/db/database';
 import { createUser } from '../../factories/accounts';
 import { createApiKey } from '../../factories/api-keys';
@@ -64,7 +65,13 @@ describe('active API keys per user (MAX_ACTIVE_API_KEYS)', () => {
         await UserModel.update({ token_version: database().literal('token_version + 1') }, { where: { id: user.id }, transaction: reset });
         await ApiKeyModel.update({ revoked_at: new Date() }, { where: { user_id: user.id, revoked_at: null }, transaction: reset });
         const pending = rest(api, 'POST', '/user/api-keys', { ...auth, body: { name: 'late' } });
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // The creation has reached the reset's lock (a guard against a hang, not a timing): a wait this transaction blocks.
+        for (let attempt = 0; ; attempt += 1) {
+          const blocked = await database().query('SELECT 1 FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))', { transaction: reset, type: QueryTypes.SELECT });
+          if (blocked.length) break;
+          if (attempt > 400) throw new Error('the creation never waited for the reset');
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
         await reset.commit();
         reply = await pending;
       } catch (error) {
