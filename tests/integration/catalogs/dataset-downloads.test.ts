@@ -8,6 +8,11 @@ import { runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 import { untar } from '../../helpers/archives';
 import { countStatements } from '../../helpers/statements';
+import type { Readable } from 'node:stream';
+import { QueryTypes } from 'sequelize';
+import { database } from '../../../src/db/database';
+import type { BodyRouteCall } from '../../../src/core/module';
+import { replyFile } from '../../../src/modules/catalogs/signed-downloads';
 
 /**
  * Dataset downloads and activity (decisions §14): files published with a
@@ -290,6 +295,19 @@ describe('dataset downloads (decisions §14)', () => {
     expect(Object.keys(files)).toEqual(['large.txt', 'small.txt']);
     expect(files['large.txt'] === large).toBe(true);
     expect(files['small.txt']).toBe('small');
+
+    // A client that takes nothing more holds one slice, not the file: the stream (Readable.from, one object ahead) reads no further.
+    const [row] = await database().query<{ id: string }>('SELECT id FROM datasets WHERE name = $name', { bind: { name }, type: QueryTypes.SELECT });
+    const stored = { table: 'dataset_files' as const, where: 'f.dataset_id = $id AND f.path = $path', bind: { id: row.id, path: 'large.txt' }, statement: 'test-large-file' };
+    let source: Readable | undefined;
+    const call = { reply: () => undefined, replyStream: async (_status: number, _type: string, _headers: unknown, stream: Readable) => void (source = stream) } as unknown as BodyRouteCall;
+    const held = await countStatements(async () => {
+      await replyFile(call, stored, 'text/plain', {});
+      await new Promise((resolve) => source!.once('readable', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    source!.destroy();
+    expect(held.statements.filter((sql) => /substring\(f\.content/.test(sql))).toHaveLength(1);
   }, 60_000);
 
   it('serves a file whose name is beyond ASCII, named exactly in its Content-Disposition', async () => {
