@@ -115,7 +115,13 @@ export async function createApp(): Promise<App> {
     const loggedPath = rest.loggedPath(targetPath(req));
     if (loggedPath !== null) state.loggedPath = loggedPath;
     // Metrics and the log line once the reply is written (src/http/respond.ts writes every reply).
-    attachReplyHooks(res, { headers, written: () => observe(req, res, state) });
+    attachReplyHooks(res, {
+      headers,
+      written: () => {
+        answered.add(req);
+        observe(req, res, state);
+      },
+    });
     // HTTP/1.1 requires Host (RFC 9112 §3.2); Node's own refusal would carry no envelope (requireHostHeader is off).
     if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
       return sendError(res, new InvalidError('An HTTP/1.1 request must carry a Host header'));
@@ -162,6 +168,12 @@ function checkClientVersion(clientVersion: string | null): void {
   }
 }
 
+/**
+ * Requests answered already: one answered before its body was read (401, 404, …) keeps its connection while Node
+ * reads the rest of the body, and a body that stops arriving must not get a second reply (408) on it.
+ */
+const answered = new WeakSet<IncomingMessage>();
+
 /** How long a request's head may take to arrive (Node's default is 60 s). */
 const HEADERS_TIMEOUT_MS = 30_000;
 
@@ -192,8 +204,11 @@ export function createHttpServer(app: App): http.Server {
     app.handler(req, res);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    // A reply already begun (to a request whose body was refused unread) cannot be followed by another.
-    if (!socket.writable || (socket as { _httpMessage?: http.ServerResponse })._httpMessage?.headersSent) return socket.destroy();
+    // A reply begun or written already (to a request answered before its body arrived) cannot be followed by another:
+    // the connection ends. Node's parser holds the request whose head or body is still arriving (null before its head).
+    const pending = (socket as { parser?: { incoming?: IncomingMessage | null } }).parser?.incoming;
+    const replying = (socket as { _httpMessage?: http.ServerResponse })._httpMessage?.headersSent;
+    if (!socket.writable || replying || (pending && answered.has(pending))) return socket.destroy();
     const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
     const status = timedOut ? 408 : 400;
     // The request's head may not have been parsed, so none of its headers (nor a client's X-Request-Id) is trusted: the id is always made here.

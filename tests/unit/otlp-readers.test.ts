@@ -14,7 +14,7 @@ root.resolvePath = (_origin, target) => path.resolve(__dirname, '../../src/modul
 root.loadSync('opentelemetry/proto/collector/trace/v1/trace_service.proto');
 const Request = root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest');
 
-const LIMITS: ExportLimits = { maxSpans: 100, maxAttributes: 8, maxAttributeLength: 64, maxJsonContainers: 10_000 };
+const LIMITS: ExportLimits = { maxSpans: 100, maxAttributes: 8, maxAttributeLength: 64, maxContainers: 10_000 };
 const NOW_NS = BigInt(Date.now()) * 1_000_000n;
 const ns = (offsetMs: number) => String(NOW_NS + BigInt(offsetMs) * 1_000_000n + 123_456n);
 const TRACE = 'ab'.repeat(16);
@@ -255,24 +255,31 @@ it('keeps JSON text nested past MAX_VALUE_DEPTH as text, and holds integers past
   expect(small.fromJson.spans[0].attributes).toEqual({ 'int text': '922337203685477580', bytes: Buffer.alloc(12, 7).toString('base64') });
 });
 
-it('builds at most maxJsonContainers arrays and objects from the JSON an export holds: a JSON body past it is 413, values past what is left stay text', () => {
+it('builds at most maxContainers arrays and objects reading an export: a JSON body or a protobuf export past it is 413, JSON text values past what is left stay text', () => {
   // 10 arrays and objects per value: the fourth does not fit in 35 (3 × 10 + 10 > 35), the fifth (4) does.
   const tenContainers = `[${'{},'.repeat(8)}{}]`;
   const values = [tenContainers, tenContainers, tenContainers, tenContainers, '{"a":[[],[]]}'];
   const exported = { resourceSpans: [{ scopeSpans: [{ spans: [span(1, { attributes: values.map((value, index) => ({ key: `v${index}`, value: str(value) })) })] }] }] };
-  const { fromJson, fromProtobuf } = both(exported, { ...LIMITS, maxAttributeLength: 1000, maxJsonContainers: 35 });
+  const { fromJson, fromProtobuf } = both(exported, { ...LIMITS, maxAttributeLength: 1000, maxContainers: 35 });
   expect(fromProtobuf).toEqual(fromJson);
   expect(fromJson.spans[0].attributes).toEqual({ v0: JSON.parse(tenContainers), v1: JSON.parse(tenContainers), v2: JSON.parse(tenContainers), v3: tenContainers, v4: { a: [[], []] } });
 
   // The body's own arrays and objects count first: this one holds 10, its value 2 more.
   const body = Buffer.from(JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [span(1, { attributes: [{ key: 'v', value: str('[[]]') }] })] }] }] }));
-  expect(readExport(body, 'json', { ...LIMITS, maxJsonContainers: 11 }).spans[0].attributes).toEqual({ v: '[[]]' });
-  expect(readExport(body, 'json', { ...LIMITS, maxJsonContainers: 12 }).spans[0].attributes).toEqual({ v: [[]] });
+  expect(readExport(body, 'json', { ...LIMITS, maxContainers: 11 }).spans[0].attributes).toEqual({ v: '[[]]' });
+  expect(readExport(body, 'json', { ...LIMITS, maxContainers: 12 }).spans[0].attributes).toEqual({ v: [[]] });
   // A body holding more than the limit (here 100,004) is refused before it is parsed, wherever they are (here under a key no reader looks at).
   const dense = Buffer.from(`{"resourceSpans": [], "x": [${'{},'.repeat(100_000)}{}]}`);
-  expect(() => readExport(dense, 'json', { ...LIMITS, maxJsonContainers: 100_003 })).toThrow(PayloadTooLargeError);
-  expect(() => readExport(dense, 'json', { ...LIMITS, maxJsonContainers: 100_003 })).toThrow('An OTLP/JSON export holds at most 100003 arrays and objects (OTLP_MAX_INFLATED_BYTES / 8)');
-  expect(readExport(dense, 'json', { ...LIMITS, maxJsonContainers: 100_004 }).spans).toEqual([]);
+  expect(() => readExport(dense, 'json', { ...LIMITS, maxContainers: 100_003 })).toThrow(PayloadTooLargeError);
+  expect(() => readExport(dense, 'json', { ...LIMITS, maxContainers: 100_003 })).toThrow('An OTLP export holds at most 100003 arrays and objects (OTLP_MAX_INFLATED_BYTES / 8)');
+  expect(readExport(dense, 'json', { ...LIMITS, maxContainers: 100_004 }).spans).toEqual([]);
+
+  // A protobuf export's own lists, key-value lists and events (an event and its attributes) count too: here 1 + 1 + 1 + 2.
+  const nested = { resourceSpans: [{ scopeSpans: [{ spans: [span(1, { attributes: [{ key: 'l', value: { arrayValue: { values: [{ arrayValue: {} }, { kvlistValue: {} }] } } }], events: [{ name: 'e', timeUnixNano: ns(2) }] })] }] }] };
+  const wire = Buffer.from(Request.encode(Request.fromObject(protoForm(nested) as object)).finish());
+  expect(readExport(wire, 'protobuf', { ...LIMITS, maxContainers: 5 }).spans[0].attributes).toEqual({ l: [[], {}] });
+  expect(() => readExport(wire, 'protobuf', { ...LIMITS, maxContainers: 4 })).toThrow(PayloadTooLargeError);
+  expect(() => readExport(wire, 'protobuf', { ...LIMITS, maxContainers: 4 })).toThrow('An OTLP export holds at most 4 arrays and objects (OTLP_MAX_INFLATED_BYTES / 8)');
 });
 
 it('reads a JSON field of the wrong kind (an object where text or a number goes) as absent, never a TypeError', () => {

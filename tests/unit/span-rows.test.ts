@@ -5,7 +5,7 @@ import { HEAD_BYTES, placedRows, readSpans, writeRows, type ExportRules } from '
  * each row's head is left as text no COPY accepts until placedRows writes
  * it, and the rows of spans refused by placement are left out.
  */
-const RULES: ExportRules = { maxSpans: 100, maxAttributes: 8, maxAttributeLength: 64, maxJsonContainers: 10_000, maxResourceBytes: 1 << 20, retentionDays: 30, oldestUs: 0, newestUs: Number.MAX_SAFE_INTEGER };
+const RULES: ExportRules = { maxSpans: 100, maxAttributes: 8, maxAttributeLength: 64, maxContainers: 10_000, maxResourceBytes: 1 << 20, retentionDays: 30, oldestUs: 0, newestUs: Number.MAX_SAFE_INTEGER };
 const ORG = '00000000-0000-4000-8000-000000000001';
 const PLACE = { workspace_id: '00000000-0000-4000-8000-000000000002', project_id: '00000000-0000-4000-8000-000000000003', project_inferred: false };
 const ns = String(BigInt(Date.now()) * 1_000_000n);

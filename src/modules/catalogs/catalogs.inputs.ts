@@ -108,8 +108,20 @@ function unpackablePaths(value: unknown): boolean {
   const fold = (path: string) => path.normalize('NFC').toUpperCase().toLowerCase().normalize('NFC').split('/').map(withoutTrailingDotsAndSpaces).join('/');
   const paths = new Set(sent.map(fold));
   if (paths.size !== value.length) return false;
-  for (const path of paths) {
-    for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) if (paths.has(path.slice(0, slash))) return false;
+  // A file named as another's directory: in code-unit order, the paths under `p/` follow one another, so one binary
+  // search per path finds the first of them. (Looking up each path's every prefix cost length × depth: 2,000 paths of
+  // 1,024 characters and 512 segments took 0.9 s.)
+  const sorted = [...paths].sort();
+  for (const path of sorted) {
+    const directory = `${path}/`;
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (sorted[middle] < directory) low = middle + 1;
+      else high = middle;
+    }
+    if (low < sorted.length && sorted[low].startsWith(directory)) return false;
   }
   return true;
 }
@@ -403,7 +415,8 @@ export class PublishTaskRequest {
   @EachMaxLength(100)
   tags?: string[] | null;
 
-  @Field(() => JSONObjectScalar, { nullable: true, description: 'Key → list of port numbers (1 to 65535).' })
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Key → list of port numbers (1 to 65535); at most 64 KiB as JSON.' })
+  @MaxJsonBytes(MAX_FREE_FORM_JSON_BYTES)
   ports?: Record<string, unknown> | null;
 
   @Field(() => VerificationInput, { nullable: true, description: "How the task's result is verified; a task without one is skipped by evaluations." })

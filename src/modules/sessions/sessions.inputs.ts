@@ -3,6 +3,7 @@ import { ArgsType, Field, Float, Int } from 'type-graphql';
 import { MAX_FILTER_VALUES, PageArg } from '../../core/pagination';
 import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
+import { MAX_FREE_FORM_JSON_BYTES, MaxJsonBytes } from '../../core/validation/json-bytes';
 import { DEFAULT_TRANSCRIPT_PAGE, MAX_APPEND_MESSAGES, MAX_MESSAGE_TOOL_CALLS, MAX_TRANSCRIPT_PAGE } from './sessions.limits';
 import {
   SessionArchivedScope,
@@ -200,7 +201,8 @@ export class TranscriptAppendRequest {
   @ValidateNested({ each: true })
   messages: TranscriptMessageInput[];
 
-  @Field(() => JSONObjectScalar, { nullable: true, description: 'Free-form context kept with the session.' })
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Free-form context kept with the session; at most 64 KiB as JSON.' })
+  @MaxJsonBytes(MAX_FREE_FORM_JSON_BYTES)
   context?: Record<string, unknown> | null;
 }
 

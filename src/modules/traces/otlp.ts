@@ -80,20 +80,31 @@ export interface ExportLimits {
   maxAttributes: number;
   maxAttributeLength: number;
   /**
-   * The arrays and objects an export's JSON may build, summed over its body
-   * (OTLP/JSON) and the attribute values sent as JSON text (either encoding):
-   * an empty object costs about 20 times its text (`{},`), so the body's
-   * size alone does not bound what parsing it holds in memory.
+   * The arrays and objects reading an export may build, summed over an
+   * OTLP/JSON body's, the lists, key-value lists and events of a protobuf
+   * one, and the attribute values sent as JSON text (either encoding): an
+   * empty object costs about 20 times its text (`{},`) and an empty list
+   * about 15 times its 4 bytes of protobuf, so the body's size alone does
+   * not bound what reading it holds in memory.
    */
-  maxJsonContainers: number;
+  maxContainers: number;
 }
 
-/** An export's limits while it is read: with the arrays and objects its JSON may still build. */
+/** An export's limits while it is read: with the arrays and objects it may still build. */
 interface ReadLimits extends ExportLimits {
-  jsonContainersLeft: number;
+  containersLeft: number;
 }
 
-const startReading = (limits: ExportLimits): ReadLimits => ({ ...limits, jsonContainersLeft: limits.maxJsonContainers });
+const startReading = (limits: ExportLimits): ReadLimits => ({ ...limits, containersLeft: limits.maxContainers });
+
+const tooManyContainers = (limits: ExportLimits) =>
+  new PayloadTooLargeError(`An OTLP export holds at most ${limits.maxContainers} arrays and objects (OTLP_MAX_INFLATED_BYTES / 8); send smaller batches`);
+
+/** Counts `count` arrays or objects a protobuf export's reading builds; past the limit the export is refused (413), as an OTLP/JSON body is. */
+function build(limits: ReadLimits, count: number): void {
+  limits.containersLeft -= count;
+  if (limits.containersLeft < 0) throw tooManyContainers(limits);
+}
 
 /** One span as stored, before its project and workspace are known. */
 export interface SpanRecord {
@@ -167,9 +178,9 @@ function stringValue(raw: string, limits: ReadLimits): unknown {
   // (as does JSON spelling a NUL character, which jsonb cannot hold).
   if ((first === 0x5b || first === 0x7b || text === 'null') && text.length <= limits.maxAttributeLength && !text.includes('\\u0000')) {
     // Text that only looks like JSON, or nests deeper than MAX_VALUE_DEPTH, is not parsed.
-    const json = parseJsonWithin(Buffer.from(text), MAX_VALUE_DEPTH, text, limits.jsonContainersLeft);
+    const json = parseJsonWithin(Buffer.from(text), MAX_VALUE_DEPTH, text, limits.containersLeft);
     if (json.ok) {
-      limits.jsonContainersLeft -= json.containers;
+      limits.containersLeft -= json.containers;
       // JSON may escape a lone surrogate (\ud800), which jsonb refuses: cleaned like any text.
       return /\\u[dD][89a-fA-F]/.test(text) ? deepClean(json.value) : json.value;
     }
@@ -374,12 +385,10 @@ export type ExportEncoding = 'protobuf' | 'json';
 export function readExport(body: Uint8Array, encoding: ExportEncoding, limits: ExportLimits): ExportReading {
   if (encoding === 'protobuf') return readProtobufExport(body, limits);
   const rules = startReading(limits);
-  const json = parseJsonWithin(body, MAX_BODY_JSON_DEPTH, undefined, rules.jsonContainersLeft);
-  if (!json.ok && json.tooMany) {
-    throw new PayloadTooLargeError(`An OTLP/JSON export holds at most ${limits.maxJsonContainers} arrays and objects (OTLP_MAX_INFLATED_BYTES / 8); send smaller batches`);
-  }
+  const json = parseJsonWithin(body, MAX_BODY_JSON_DEPTH, undefined, rules.containersLeft);
+  if (!json.ok && json.tooMany) throw tooManyContainers(limits);
   if (!json.ok) throw new ValidationError([{ loc: ['body'], msg: json.msg, type: 'json_invalid' }], 'Request body is not valid JSON');
-  rules.jsonContainersLeft -= json.containers;
+  rules.containersLeft -= json.containers;
   const value = json.value;
   const traces = (value as { traces?: unknown } | null)?.traces;
   if (isPlainObject(value) && traces !== undefined) {
@@ -791,6 +800,8 @@ class WireReader {
       return;
     }
     const f = this.fields.event;
+    // The event and its attributes.
+    build(this.limits, 2);
     const event: RawSpan['events'][number] = { name: '', timeUs: null, attributes: {} };
     const attributes = new Attributes(this.limits);
     while (reader.pos < end) {
@@ -866,6 +877,7 @@ class WireReader {
 
   private arrayValue(end: number, depth: number): unknown[] {
     const reader = this.reader;
+    build(this.limits, 1);
     const items: unknown[] = [];
     while (reader.pos < end) {
       const tag = this.varint32();
@@ -883,6 +895,7 @@ class WireReader {
 
   private keyValueList(end: number, depth: number): Record<string, unknown> {
     const reader = this.reader;
+    build(this.limits, 1);
     const attributes = new Attributes(this.limits);
     while (reader.pos < end) {
       const tag = this.varint32();

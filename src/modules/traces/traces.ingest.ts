@@ -49,7 +49,7 @@ function exportRules(): ExportRules {
     maxSpans: settings.OTLP_MAX_SPANS,
     maxAttributes: settings.OTLP_MAX_ATTRIBUTES,
     maxAttributeLength: settings.OTLP_MAX_ATTRIBUTE_LENGTH,
-    maxJsonContainers: Math.floor(settings.OTLP_MAX_INFLATED_BYTES / 8),
+    maxContainers: Math.floor(settings.OTLP_MAX_INFLATED_BYTES / 8),
     maxResourceBytes: settings.OTLP_MAX_INFLATED_BYTES,
     retentionDays: settings.TRACE_RETENTION_DAYS,
     ...acceptedWindow(),

@@ -96,6 +96,9 @@ describe('capability file names', () => {
       [{ path: 'data/train.csv' }, { path: 'data/train.csv.' }],
       [{ path: 'a' }, { path: 'A ' }],
       [{ path: 'data' }, { path: 'data. /x' }],
+      // Paths that sort between a file and what lies under it (`!` and `.` come before `/`) do not hide it.
+      [{ path: 'a' }, { path: 'a!b' }, { path: 'a.c' }, { path: 'a-z/q' }, { path: 'a/x' }],
+      [{ path: 'a/x' }, { path: 'a.c' }, { path: 'a' }],
     ]) {
       const res = await publish({ name: catalogName('cap'), version: '1.0.0', manifest: {}, files: files.map((file) => ({ ...file, content_base64: b64('x') })) });
       expect(res.status).toBe(422);
@@ -113,7 +116,7 @@ describe('capability file names', () => {
     });
     expect(caseOnly.status).toBe(422);
     // Names that share a beginning but not a directory are fine.
-    const fine = await publish({ name: catalogName('cap'), version: '1.0.0', manifest: {}, files: ['tools.md', 'tools/run.py', 'toolsmith/x.py', '.hidden/a.b', 'a.b.c'].map((path) => ({ path, content_base64: b64(path) })) });
+    const fine = await publish({ name: catalogName('cap'), version: '1.0.0', manifest: {}, files: ['tools.md', 'tools/run.py', 'toolsmith/x.py', '.hidden/a.b', 'a.b.c', 'a!b', 'ab/x', 'a/b'].map((path) => ({ path, content_base64: b64(path) })) });
     expect(fine.status).toBe(201);
   });
 

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { createUser, type TestUser } from '../../factories/accounts';
 import { catalogName } from '../../factories/catalogs';
 import { createGroup, defaultProject, sessionsPath } from '../../factories/sessions';
@@ -46,6 +47,20 @@ describe('free-form JSON kept with listed rows', () => {
     });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual(expect.arrayContaining([tooLong(['body', 'task_config']), tooLong(['body', 'model_overrides'])]));
+  });
+
+  it("refuses a task's ports past the limit (a task list carries them), and a transcript append's session context", async () => {
+    // 6,000 keys of one port each: every list within its 100 ports, the map past 64 KiB.
+    const ports = Object.fromEntries(Array.from({ length: 6000 }, (_, index) => [`port-${index}`, [80]]));
+    expect(Buffer.byteLength(JSON.stringify(ports))).toBeGreaterThan(MAX_FREE_FORM_JSON_BYTES);
+    const task = await rest(api, 'POST', `/org/${user.orgKey}/tasks`, { token: user.token, body: { name: catalogName('t'), version: '1.0.0', readme: '# Task', ports } });
+    expect(task.status).toBe(422);
+    expect(task.body.errors).toEqual([tooLong(['body', 'ports'])]);
+    const session = crypto.randomUUID();
+    expect((await rest(api, 'POST', `${WS}/sessions`, { token: user.token, body: { id: session, model: 'm' } })).status).toBe(201);
+    const append = await rest(api, 'POST', `${WS}/sessions/${session}/transcript`, { token: user.token, body: { messages: [{ role: 'user', content: 'hi' }], context: objectOf(MAX_FREE_FORM_JSON_BYTES + 1) } });
+    expect(append.status).toBe(422);
+    expect(append.body.errors).toEqual([tooLong(['body', 'context'])]);
   });
 
   it("refuses a task judge's model parameters and context past the limit", async () => {

@@ -53,6 +53,13 @@ describe('REQUEST_TIMEOUT_MS', () => {
     expect([reply.status, reply.body]).toEqual([408, EXPECTED]);
   });
 
+  it('sends no second reply when a request answered before its body arrived stops sending it: the connection ends', async () => {
+    // 401 before the body is read; the connection stays open while Node reads the rest, which never comes.
+    const reply = await sendRaw(api, 'POST /api/v1/org/someone/capabilities HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"name": "');
+    expect(reply.match(/HTTP\/1\.1 \d{3}/g)).toEqual(['HTTP/1.1 401']);
+    expect(warnings).not.toHaveBeenCalledWith(expect.anything(), 'request timed out');
+  });
+
   it('serves requests that arrive in time as before', async () => {
     const res = await rest(api, 'GET', '/health');
     expect(res.status).toBe(200);

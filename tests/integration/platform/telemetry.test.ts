@@ -39,7 +39,7 @@ beforeAll(async () => {
       let body = Buffer.concat(chunks);
       if (req.headers['content-encoding'] === 'gzip') body = zlib.gunzipSync(body);
       // Read by the ingest's own reader of OTLP protobuf.
-      const reading = readProtobufExport(body, { maxSpans: 100_000, maxAttributes: 1000, maxAttributeLength: 1_000_000, maxJsonContainers: 1_000_000 });
+      const reading = readProtobufExport(body, { maxSpans: 100_000, maxAttributes: 1000, maxAttributeLength: 1_000_000, maxContainers: 1_000_000 });
       expect(reading.rejected).toEqual([]);
       for (const span of reading.spans) {
         spans.push({ traceId: span.trace_id, spanId: span.span_id, parentSpanId: span.parent_span_id, name: span.name, attributes: span.attributes });
