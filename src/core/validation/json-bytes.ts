@@ -9,6 +9,9 @@ import { ValidateBy, type ValidationOptions } from 'class-validator';
  */
 export const MAX_FREE_FORM_JSON_BYTES = 64 * 1024;
 
+/** The bound of free-form JSON as a field's description says it. */
+export const FREE_FORM_JSON_LIMIT = `at most ${MAX_FREE_FORM_JSON_BYTES / 1024} KiB as JSON`;
+
 /**
  * A free-form JSON value whose compact text is at most `max` bytes (422
  * `too_long` past it): rows that list replies carry, other tenants' lists of
@@ -27,3 +30,6 @@ export function MaxJsonBytes(max: number, options?: ValidationOptions): Property
     { ...options, context: { type: 'too_long' } },
   );
 }
+
+/** Free-form JSON kept with a row that a list reads: at most MAX_FREE_FORM_JSON_BYTES. */
+export const FreeFormJson = (options?: ValidationOptions): PropertyDecorator => MaxJsonBytes(MAX_FREE_FORM_JSON_BYTES, options);

@@ -4,7 +4,7 @@ import { PageArg } from '../../core/pagination';
 import { JSONObjectScalar, JSONScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import { Visible } from '../../core/validation/visible-text';
-import { MAX_FREE_FORM_JSON_BYTES, MaxJsonBytes } from '../../core/validation/json-bytes';
+import { FREE_FORM_JSON_LIMIT, FreeFormJson, MaxJsonBytes } from '../../core/validation/json-bytes';
 import { isPlainObject } from '../../core/validation/coerce';
 import { AssessmentStatusEnum } from './assessments.types';
 
@@ -311,12 +311,12 @@ export class AssessmentCreateRequest {
   @MaxJsonBytes(MAX_ATTACK_MANIFEST_BYTES)
   attack_manifest?: unknown;
 
-  @Field(() => JSONObjectScalar, { nullable: true, description: "The attacker's configuration, stored as given; at most 64 KiB as JSON." })
-  @MaxJsonBytes(MAX_FREE_FORM_JSON_BYTES)
+  @Field(() => JSONObjectScalar, { nullable: true, description: `The attacker's configuration, stored as given; ${FREE_FORM_JSON_LIMIT}.` })
+  @FreeFormJson()
   attacker_config?: Record<string, unknown> | null;
 
-  @Field(() => JSONObjectScalar, { nullable: true, description: "The target's configuration, stored as given; at most 64 KiB as JSON." })
-  @MaxJsonBytes(MAX_FREE_FORM_JSON_BYTES)
+  @Field(() => JSONObjectScalar, { nullable: true, description: `The target's configuration, stored as given; ${FREE_FORM_JSON_LIMIT}.` })
+  @FreeFormJson()
   target_config?: Record<string, unknown> | null;
 
   @Field(() => String, { nullable: true, description: 'The model that generates the attacks, at most 255 characters.' })

@@ -2,7 +2,7 @@ import { ArrayMaxSize, IsIn, Matches, Max, MaxLength, Min, MinLength, ValidateBy
 import { ArgsType, Field, Int } from 'type-graphql';
 import { MAX_FILTER_VALUES, MAX_OFFSET_ROWS, PageArg } from '../../core/pagination';
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
-import { MAX_FREE_FORM_JSON_BYTES, MaxJsonBytes } from '../../core/validation/json-bytes';
+import { FREE_FORM_JSON_LIMIT, FreeFormJson, MaxJsonBytes } from '../../core/validation/json-bytes';
 import { ApiInput } from '../../core/validation/api-input';
 import { bundlePathProblem, isStrictBase64, MAX_BUNDLE_PATH_LENGTH } from './capability-file-rules';
 import { DEFAULT_DATASET_FORMAT } from './dataset-format';
@@ -310,8 +310,8 @@ export class TrajectoryJudgeInput {
   @MaxLength(255)
   model: string;
 
-  @Field(() => JSONObjectScalar, { nullable: true, description: 'Parameters for the judge model (free-form, at most 64 KiB as JSON).' })
-  @MaxJsonBytes(MAX_FREE_FORM_JSON_BYTES)
+  @Field(() => JSONObjectScalar, { nullable: true, description: `Parameters for the judge model (free-form, ${FREE_FORM_JSON_LIMIT}).` })
+  @FreeFormJson()
   model_params?: Record<string, unknown> | null;
 
   @Field(() => String, { nullable: true, description: 'The rubric the judge grades against, 1 to 20,000 characters.' })
@@ -323,8 +323,8 @@ export class TrajectoryJudgeInput {
   @MaxLength(20_000)
   system_prompt?: string | null;
 
-  @Field(() => JSONObjectScalar, { nullable: true, description: 'Extra task context for the judge (free-form, at most 64 KiB as JSON).' })
-  @MaxJsonBytes(MAX_FREE_FORM_JSON_BYTES)
+  @Field(() => JSONObjectScalar, { nullable: true, description: `Extra task context for the judge (free-form, ${FREE_FORM_JSON_LIMIT}).` })
+  @FreeFormJson()
   task_context?: Record<string, unknown> | null;
 }
 
@@ -415,8 +415,8 @@ export class PublishTaskRequest {
   @EachMaxLength(100)
   tags?: string[] | null;
 
-  @Field(() => JSONObjectScalar, { nullable: true, description: 'Key → list of port numbers (1 to 65535); at most 64 KiB as JSON.' })
-  @MaxJsonBytes(MAX_FREE_FORM_JSON_BYTES)
+  @Field(() => JSONObjectScalar, { nullable: true, description: `Key → list of port numbers (1 to 65535); ${FREE_FORM_JSON_LIMIT}.` })
+  @FreeFormJson()
   ports?: Record<string, unknown> | null;
 
   @Field(() => VerificationInput, { nullable: true, description: "How the task's result is verified; a task without one is skipped by evaluations." })

@@ -35,6 +35,8 @@ const FILES_PER_READ = 16;
 /** Files up to this size are read whole (in an archive, FILES_PER_READ at a time); larger ones in slices. */
 const INLINE_FILE_BYTES = 1024 * 1024;
 const FILE_SLICE_BYTES = 4 * 1024 * 1024;
+/** A file's size, and its bytes when it is read whole (null when it is read in slices). */
+const SIZE_AND_INLINE_CONTENT = `octet_length(f.content) AS size, CASE WHEN octet_length(f.content) <= ${INLINE_FILE_BYTES} THEN f.content END AS content`;
 
 /** The headers of every signed download: made for one holder of the link, never kept by a cache. */
 export const DOWNLOAD_CACHE_HEADERS = { 'Cache-Control': 'private, no-store' } as const;
@@ -146,8 +148,7 @@ export interface StoredFiles {
  */
 export async function replyFile(call: BodyRouteCall, file: StoredFiles, contentType: string, headers: Record<string, string>): Promise<boolean> {
   const [row] = await plainQuery<{ size: number; sha256: string; content: Buffer | null }>(
-    `SELECT octet_length(f.content) AS size, f.sha256, CASE WHEN octet_length(f.content) <= ${INLINE_FILE_BYTES} THEN f.content END AS content
-       FROM ${file.table} f WHERE ${file.where}`,
+    `SELECT f.sha256, ${SIZE_AND_INLINE_CONTENT} FROM ${file.table} f WHERE ${file.where}`,
     file.bind,
     { prepare: file.statement },
   );
@@ -181,8 +182,7 @@ function archiveStream(files: StoredFiles): Readable {
   pack.pipe(gzip).pipe(out);
   const fail = (error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error)));
   gzip.on('error', fail);
-  const sql = `SELECT f.path, octet_length(f.content) AS size, CASE WHEN octet_length(f.content) <= ${INLINE_FILE_BYTES} THEN f.content END AS content
-                 FROM ${files.table} f WHERE ${files.where} AND f.path > $after ORDER BY f.path LIMIT ${FILES_PER_READ}`;
+  const sql = `SELECT f.path, ${SIZE_AND_INLINE_CONTENT} FROM ${files.table} f WHERE ${files.where} AND f.path > $after ORDER BY f.path LIMIT ${FILES_PER_READ}`;
   // Wait while the compressed side is full: the archive never runs ahead of the download.
   const drained = () => (out.writableNeedDrain ? new Promise((resolve) => out.once('drain', resolve)) : null);
   (async () => {
@@ -191,20 +191,20 @@ function archiveStream(files: StoredFiles): Readable {
       const rows = await plainQuery<{ path: string; size: number; content: Buffer | null }>(sql, { ...files.bind, after }, { prepare: files.statement });
       for (const file of rows) {
         const header = { name: file.path, size: file.size, mode: 0o644, mtime: new Date(0) };
-        if (file.content) {
-          await new Promise<void>((resolve, reject) => pack.entry(header, file.content!, (error) => (error ? reject(error) : resolve())));
-          continue;
-        }
+        let entry!: ReturnType<typeof pack.entry>;
         const written = new Promise<void>((resolve, reject) => {
-          const entry = pack.entry(header, (error) => (error ? reject(error) : resolve()));
-          void (async () => {
-            for await (const slice of fileSlices(files, file.size, file.path)) {
-              if (!entry.write(slice)) await new Promise((resolve) => entry.once('drain', resolve));
-              await drained();
-            }
-            entry.end();
-          })().catch(reject);
+          const done = (error?: Error | null) => (error ? reject(error) : resolve());
+          entry = file.content ? pack.entry(header, file.content, done) : pack.entry(header, done);
         });
+        // A slice that fails ends the archive (below); the entry it leaves unfinished is not waited for.
+        written.catch(() => undefined);
+        if (!file.content) {
+          for await (const slice of fileSlices(files, file.size, file.path)) {
+            if (!entry.write(slice)) await new Promise((resolve) => entry.once('drain', resolve));
+            await drained();
+          }
+          entry.end();
+        }
         await written;
       }
       if (rows.length < FILES_PER_READ) break;

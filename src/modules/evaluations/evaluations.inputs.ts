@@ -6,7 +6,7 @@ import type { ValidationItem } from '../../core/errors';
 import { MAX_TASK_SET_MEMBERS } from '../catalogs/catalogs.limits';
 import { ApiInput } from '../../core/validation/api-input';
 import { Visible } from '../../core/validation/visible-text';
-import { MAX_FREE_FORM_JSON_BYTES, MaxJsonBytes } from '../../core/validation/json-bytes';
+import { FREE_FORM_JSON_LIMIT, FreeFormJson } from '../../core/validation/json-bytes';
 import { parseMember } from '../catalogs/task-sets.service';
 import { EvaluationCleanupPolicy, EvaluationItemStatus, EvaluationJobStatus, EvaluationKind } from './evaluations.types';
 
@@ -76,8 +76,8 @@ export class CreateEvaluationRequest {
   @ArrayMaxSize(MAX_DATASET_ROWS)
   dataset?: Record<string, unknown>[] | null;
 
-  @Field(() => JSONObjectScalar, { nullable: true, description: 'Key → model name; at most 64 KiB as JSON.' })
-  @MaxJsonBytes(MAX_FREE_FORM_JSON_BYTES)
+  @Field(() => JSONObjectScalar, { nullable: true, description: `Key → model name; ${FREE_FORM_JSON_LIMIT}.` })
+  @FreeFormJson()
   @ValidateBy({ name: 'isStringMap', validator: { validate: isStringMap, defaultMessage: () => 'every value must be a string' } })
   model_overrides?: Record<string, string> | null;
 
@@ -94,8 +94,8 @@ export class CreateEvaluationRequest {
   @ArrayMaxSize(1000)
   secret_ids?: string[] | null;
 
-  @Field(() => JSONObjectScalar, { nullable: true, description: 'Free-form task configuration, recorded in config_json; at most 64 KiB as JSON.' })
-  @MaxJsonBytes(MAX_FREE_FORM_JSON_BYTES)
+  @Field(() => JSONObjectScalar, { nullable: true, description: `Free-form task configuration, recorded in config_json; ${FREE_FORM_JSON_LIMIT}.` })
+  @FreeFormJson()
   task_config?: Record<string, unknown> | null;
 
   @Field(() => [String], { nullable: true, description: `name or name@version, optionally owner/ in front; at most ${MAX_TASK_NAMES}.` })

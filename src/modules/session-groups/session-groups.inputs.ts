@@ -3,7 +3,7 @@ import { ArgsType, Field, Int } from 'type-graphql';
 import { MAX_FILTER_VALUES, PageArg } from '../../core/pagination';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
-import { MAX_FREE_FORM_JSON_BYTES, MaxJsonBytes } from '../../core/validation/json-bytes';
+import { FREE_FORM_JSON_LIMIT, FreeFormJson } from '../../core/validation/json-bytes';
 import { SessionGroupKindEnum, SessionGroupStatusEnum } from './session-groups.types';
 
 /** Body of create session group (spec 3). */
@@ -43,8 +43,8 @@ export class SessionGroupCreateRequest {
   @Field(() => UUIDScalar, { nullable: true, description: "The runtime's id, stored as given." })
   runtime_id?: string | null;
 
-  @Field(() => JSONObjectScalar, { nullable: true, description: 'Free-form metadata stored with the group (not returned); at most 64 KiB as JSON.' })
-  @MaxJsonBytes(MAX_FREE_FORM_JSON_BYTES)
+  @Field(() => JSONObjectScalar, { nullable: true, description: `Free-form metadata stored with the group (not returned); ${FREE_FORM_JSON_LIMIT}.` })
+  @FreeFormJson()
   metadata?: Record<string, unknown> | null;
 
   @Field(() => SessionGroupStatusEnum, { nullable: true, description: 'running sets started_at; a terminal status sets completed_at.' })

@@ -3,7 +3,7 @@ import { ArgsType, Field, Float, Int } from 'type-graphql';
 import { MAX_FILTER_VALUES, PageArg } from '../../core/pagination';
 import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
-import { MAX_FREE_FORM_JSON_BYTES, MaxJsonBytes } from '../../core/validation/json-bytes';
+import { FREE_FORM_JSON_LIMIT, FreeFormJson } from '../../core/validation/json-bytes';
 import { DEFAULT_TRANSCRIPT_PAGE, MAX_APPEND_MESSAGES, MAX_MESSAGE_TOOL_CALLS, MAX_TRANSCRIPT_PAGE } from './sessions.limits';
 import {
   SessionArchivedScope,
@@ -201,8 +201,8 @@ export class TranscriptAppendRequest {
   @ValidateNested({ each: true })
   messages: TranscriptMessageInput[];
 
-  @Field(() => JSONObjectScalar, { nullable: true, description: 'Free-form context kept with the session; at most 64 KiB as JSON.' })
-  @MaxJsonBytes(MAX_FREE_FORM_JSON_BYTES)
+  @Field(() => JSONObjectScalar, { nullable: true, description: `Free-form context kept with the session; ${FREE_FORM_JSON_LIMIT}.` })
+  @FreeFormJson()
   context?: Record<string, unknown> | null;
 }
 

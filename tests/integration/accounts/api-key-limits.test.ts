@@ -5,6 +5,7 @@ import { database } from '../../../src/db/database';
 import { createUser } from '../../factories/accounts';
 import { createApiKey } from '../../factories/api-keys';
 import { rest, type HttpResult } from '../../helpers/http';
+import { untilBlocked } from '../../helpers/locks';
 import { useTestApp } from '../../helpers/test-app';
 
 const api = useTestApp();
@@ -65,13 +66,8 @@ describe('active API keys per user (MAX_ACTIVE_API_KEYS)', () => {
         await UserModel.update({ token_version: database().literal('token_version + 1') }, { where: { id: user.id }, transaction: reset });
         await ApiKeyModel.update({ revoked_at: new Date() }, { where: { user_id: user.id, revoked_at: null }, transaction: reset });
         const pending = rest(api, 'POST', '/user/api-keys', { ...auth, body: { name: 'late' } });
-        // The creation has reached the reset's lock (a guard against a hang, not a timing): a wait this transaction blocks.
-        for (let attempt = 0; ; attempt += 1) {
-          const blocked = await database().query('SELECT 1 FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))', { transaction: reset, type: QueryTypes.SELECT });
-          if (blocked.length) break;
-          if (attempt > 400) throw new Error('the creation never waited for the reset');
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
+        // The creation has reached the reset's lock.
+        await untilBlocked((sql) => database().query(sql, { transaction: reset, type: QueryTypes.SELECT }), 'the key creation for the reset');
         await reset.commit();
         reply = await pending;
       } catch (error) {

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { ApiKeyModel, InvitationModel, MembershipModel, OrganizationModel } from '../../../models';
 import { addMember, createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { rest } from '../../helpers/http';
+import { untilBlocked } from '../../helpers/locks';
 import { operation, runOperation } from '../../helpers/operations';
 import { useTestApp } from '../../helpers/test-app';
 
@@ -296,15 +297,8 @@ describe('a member removed or demoted while their request waits for the organiza
     try {
       await locker.query('SELECT 1 FROM organizations WHERE key = $1 FOR UPDATE', [org]);
       const pending = request();
-      // The request has reached the lock (a guard against a hang, not a timing).
-      for (let attempt = 0; ; attempt += 1) {
-        // A lock this transaction itself blocks (not a wait of a suite running beside this one), read from pg_locks:
-        // pg_stat_activity would be the snapshot of its first read in this transaction.
-        const { rows } = await locker.query('SELECT 1 FROM pg_locks WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))');
-        if (rows.length) break;
-        if (attempt > 400) throw new Error('the request never waited for the organization');
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
+      // The request has reached the lock.
+      await untilBlocked(async (sql) => (await locker.query(sql)).rows, 'the request for the organization');
       await locker.query(change, values);
       await locker.query('COMMIT');
       return await pending;
