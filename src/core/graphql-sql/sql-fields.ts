@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { Extensions } from 'type-graphql';
 import type { AppContext } from '../context';
 import { jsonTimestamp } from '../../db/json-sql';
@@ -87,7 +88,8 @@ export interface SqlListRoot {
 /**
  * A type whose whole reply (every field, as declared) is also stored as
  * text: `text(row)` is that text, or NULL where it is missing or stale. A
- * selection of the whole type reads it instead of building it.
+ * selection of the whole type reads it instead of building it. Declared by
+ * SqlStored.
  */
 export interface SqlStoredReply {
   text(row: string): string;
@@ -170,9 +172,39 @@ export function SqlRootField(root: SqlRoot | SqlListRoot): MethodDecorator {
   return Extensions({ sqlRoot: root }) as MethodDecorator;
 }
 
-/** Declares a type's stored reply text (its `sqlStored` extension): see SqlStoredReply. */
-export function SqlStored(stored: SqlStoredReply): ClassDecorator {
-  return Extensions({ sqlStored: stored }) as ClassDecorator;
+/**
+ * Declares that a type's whole reply is also stored in its row (its
+ * `sqlStored` extension, see SqlStoredReply): as JSON text in the column
+ * `columns.text`, written with the row (`storedReplyJson`), beside the
+ * version of the shape it was built in (`columns.version`,
+ * `storedReplyVersion`). A text of another version is stale and reads as
+ * NULL: the reply is then built from the row's columns.
+ */
+export function SqlStored(columns: { text: string; version: string }): ClassDecorator {
+  return (target) => {
+    const Type = target as unknown as new () => object;
+    const stored: SqlStoredReply = { text: (row) => `CASE WHEN ${row}.${columns.version} = ${storedReplyVersion(Type)} THEN ${row}.${columns.text} END` };
+    (Extensions({ sqlStored: stored }) as ClassDecorator)(target);
+  };
+}
+
+/** A SqlStored type's reply over row `alias` as the JSON text its row stores (built by PostgreSQL from the columns, as GraphQL serialises it). */
+export const storedReplyJson = (Type: new () => object, alias: string): string => `${typeJson(Type, alias)}::text`;
+
+/**
+ * The version of a shape of stored reply (1–32768: 15 bits of the hash of
+ * its SQL, the column is a smallint): derived from the statement text, so
+ * any change to a field's declaration changes it and texts stored under the
+ * old shape are rebuilt when read instead of served stale.
+ */
+export const replyVersionOf = (sql: string): number => (parseInt(crypto.createHash('sha256').update(sql).digest('hex').slice(0, 4), 16) % 32768) + 1;
+
+const replyVersions = new WeakMap<object, number>();
+/** The version of a SqlStored type's reply shape as declared now (stored beside each text written). */
+export function storedReplyVersion(Type: new () => object): number {
+  let version = replyVersions.get(Type);
+  if (version === undefined) replyVersions.set(Type, (version = replyVersionOf(storedReplyJson(Type, 's'))));
+  return version;
 }
 
 /** The fields a class declared with @Sql, inherited ones first, in declaration order. */

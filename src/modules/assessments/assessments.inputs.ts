@@ -7,6 +7,7 @@ import { Visible } from '../../core/validation/visible-text';
 import { FREE_FORM_JSON_LIMIT, FreeFormJson, MaxJsonBytes } from '../../core/validation/json-bytes';
 import { isPlainObject } from '../../core/validation/coerce';
 import { AssessmentStatusEnum } from './assessments.types';
+import { ATTACK_RANGES, MAX_SPAN_LIST_ITEMS } from './assessments.limits';
 
 /** An assessment's attack manifest as JSON text, at most (a capability's manifest has the same bound). */
 const MAX_ATTACK_MANIFEST_BYTES = 128 * 1024;
@@ -16,20 +17,6 @@ export const MAX_ATTACKS_PER_INGEST = 1000;
 const MAX_TEXT = 100_000;
 const MAX_NAME = 255;
 const MAX_TRIALS = 1_000_000;
-/**
- * The range of an attack's numbers however it arrives: the attack ingest
- * refuses values outside (422); read from a span's `dreadnode.airt.*`
- * attributes (decisions §15) they are clamped to it. Bounded so sums and
- * averages over 100,000s of attacks stay finite in PostgreSQL.
- */
-export const ATTACK_RANGES = {
-  asr: [0, 1],
-  best_score: [-1e9, 1e9],
-  execution_time_s: [0, 1e9],
-} as const;
-/** Parts of a best candidate or response, and transforms, of one attack span. */
-export const MAX_SPAN_LIST_ITEMS = 100;
-
 
 /** `attack_manifest`: an array of objects, or one object (taken as a one-element array). */
 function IsObjectOrObjectList(options?: ValidationOptions): PropertyDecorator {

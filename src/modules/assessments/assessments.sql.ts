@@ -1,6 +1,5 @@
-import crypto from 'node:crypto';
-import { rowSelect, typeJson } from '../../core/graphql-sql/sql-fields';
-import { ATTACK_RANGES } from './assessments.inputs';
+import { rowSelect, storedReplyJson, storedReplyVersion } from '../../core/graphql-sql/sql-fields';
+import { ATTACK_RANGES } from './assessments.limits';
 import { AttackSpanResponse } from './assessments.types';
 /**
  * The SQL of attack-span ingest and analytics. Every number shown by an
@@ -35,29 +34,11 @@ export const attackBytes = (alias: string) =>
 /** A span row as the GraphQL resolvers read it: its keys and AttackSpanResponse's fields as they declare them. */
 export const spanRowColumns = (alias: string) => `${alias}.assessment_id, ${alias}.seq, ${alias}.organization_id, ${alias}.workspace_id, ${rowSelect(AttackSpanResponse, alias)}`;
 
-/**
- * One span as the JSON text of AttackSpanResponse, as its fields declare it
- * (@Sql in assessments.types.ts) and GraphQL serialises it, built by
- * PostgreSQL from the columns of `alias` (a stored span, or a record being
- * ingested).
- */
-export const spanReplyJson = (alias: string) => `${typeJson(AttackSpanResponse, alias)}::text`;
-
-/**
- * The version of that shape stored with each span's reply text: derived from
- * the statement text, so any change to a field's declaration changes it and
- * stored texts of the old shape are rebuilt when read instead of served
- * stale (1–32768: 15 bits of the hash, the column is a smallint).
- */
-export const replyVersionOf = (sql: string) => parseInt(crypto.createHash('sha256').update(sql).digest('hex').slice(0, 4), 16) % 32768 + 1;
-let version: number | undefined;
-export const spanReplyVersion = () => (version ??= replyVersionOf(spanReplyJson('s')));
-
 /** One INSERT … SELECT for the whole batch: the records arrive as one jsonb array, in order; each span's reply text is built once here. */
 export const insertSpansSql = () => `
   INSERT INTO airt_attack_spans (assessment_id, seq, organization_id, workspace_id, ${SPAN_COLUMNS}, reply_json, reply_version)
   SELECT $assessment_id::uuid, $base_seq::int + e.ord::int, $organization_id::uuid, $workspace_id::uuid, ${SPAN_COLUMNS.split(',').map((column) => `r.${column.trim()}`).join(', ')},
-         ${spanReplyJson('r')}, ${spanReplyVersion()}
+         ${storedReplyJson(AttackSpanResponse, 'r')}, ${storedReplyVersion(AttackSpanResponse)}
     FROM jsonb_array_elements($attacks::jsonb) WITH ORDINALITY AS e(doc, ord)
     CROSS JOIN LATERAL jsonb_to_record(e.doc) AS r(${RECORD_COLUMNS})`;
 
@@ -116,7 +97,7 @@ const STUDY_RECORD = `
 export const upsertStudyAttacksSql = () => `
   INSERT INTO airt_attack_spans (assessment_id, seq, organization_id, workspace_id, from_trace, ${SPAN_COLUMNS}, reply_json, reply_version)
   SELECT $assessment_id::uuid, $base_seq::int + (row_number() OVER (ORDER BY r.start_time, r.span_id))::int, $organization_id::uuid, $workspace_id::uuid, true,
-         ${SPAN_COLUMNS.split(',').map((column) => `r.${column.trim()}`).join(', ')}, ${spanReplyJson('r')}, ${spanReplyVersion()}
+         ${SPAN_COLUMNS.split(',').map((column) => `r.${column.trim()}`).join(', ')}, ${storedReplyJson(AttackSpanResponse, 'r')}, ${storedReplyVersion(AttackSpanResponse)}
     FROM (SELECT DISTINCT ON (st.trace_id, st.span_id) st.start_time, ${STUDY_RECORD}
             FROM spans st
            CROSS JOIN LATERAL (
@@ -212,10 +193,3 @@ export const TRACE_STATS_SQL = `
          coalesce(array_agg(DISTINCT s.attack_name ORDER BY s.attack_name), '{}') AS attack_names
     FROM airt_attack_spans s
    WHERE s.assessment_id = $assessment_id`;
-
-/**
- * A span's stored reply text (AttackSpanResponse's SqlStored): written once
- * at ingest, since spans never change; NULL when it was stored under an
- * older shape (the engine then builds it from the columns).
- */
-export const storedSpanText = (alias: string) => `CASE WHEN ${alias}.reply_version = ${spanReplyVersion()} THEN ${alias}.reply_json END`;

@@ -1,11 +1,10 @@
 import { derived, expression, fromRow, Sql, SqlStored, timestamp } from '../../core/graphql-sql/sql-fields';
-import { storedSpanText } from './assessments.sql';
 import { partsJson } from './assessments.graphql-sql';
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { UserIdentityResponse } from '../accounts/accounts.types';
-import { MAX_SPAN_LIST_ITEMS } from './assessments.inputs';
+import { MAX_SPAN_LIST_ITEMS } from './assessments.limits';
 
 export enum AssessmentStatusEnum {
   pending = 'pending',
@@ -229,7 +228,7 @@ export class MessagePart {
 }
 
 @ObjectType('AttackSpanResponse', { description: 'Per-attack data from traces, every default filled.' })
-@SqlStored({ text: (s) => storedSpanText(s) })
+@SqlStored({ text: 'reply_json', version: 'reply_version' })
 export class AttackSpanResponse {
   @Sql()
   @Field(() => String, { description: 'Name of the attack.' })

@@ -6,7 +6,7 @@ import { UUIDScalar } from '../../core/scalars';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { rowsWithinReply } from '../../core/reply-budget';
 import { getAssessment } from './assessments.service';
-import { ATTACK_RANGES } from './assessments.inputs';
+import { ATTACK_RANGES } from './assessments.limits';
 import { airtAttr, bool, num, txt } from './assessments.sql';
 
 @ObjectType('AttackTrialResponse', { description: "One trial of an attack: a `trial` span under the attack's `study` span (decisions §14, §15)." })

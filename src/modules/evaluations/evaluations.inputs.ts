@@ -9,8 +9,8 @@ import { Visible } from '../../core/validation/visible-text';
 import { FREE_FORM_JSON_LIMIT, FreeFormJson } from '../../core/validation/json-bytes';
 import { parseMember } from '../catalogs/task-sets.service';
 import { EvaluationCleanupPolicy, EvaluationItemStatus, EvaluationJobStatus, EvaluationKind } from './evaluations.types';
+import { MAX_TASK_NAMES } from './evaluations.limits';
 
-export const MAX_TASK_NAMES = 10_000;
 /** Dataset rows per evaluation (the body limit of 1 MiB bounds them first). */
 export const MAX_DATASET_ROWS = 10_000;
 

@@ -1,14 +1,8 @@
 import { EMBEDDED_LIST_CAP } from '../../core/pagination';
 import { fromRow } from '../../core/graphql-sql/sql-fields';
-import { EvaluationItemResponse, EvaluationJobResponse, type EvaluationControlPlaneSummary, type EvaluationSkippedMember, type EvaluationSummaryResponse, type TaskSetReference } from './evaluations.types';
+import { EvaluationItemResponse, EvaluationJobResponse, type EvaluationSkippedMember, type ItemState, type StoredAnalytics, type TaskSetReference } from './evaluations.types';
 
-/** The twelve item states, in state-machine order; each is also a counter column of the job row. */
-export const ITEM_STATES = [
-  'queued', 'claiming', 'provisioning', 'agent_running', 'agent_finished', 'verifying',
-  'passed', 'failed', 'errored', 'infra_error', 'timed_out', 'cancelled',
-] as const;
-export type ItemState = (typeof ITEM_STATES)[number];
-
+/** Item states an item never leaves, and those of an item being worked on. */
 export const TERMINAL_STATES: readonly ItemState[] = ['passed', 'failed', 'errored', 'infra_error', 'timed_out', 'cancelled'];
 export const IN_FLIGHT_STATES: readonly ItemState[] = ['claiming', 'provisioning', 'agent_running', 'agent_finished', 'verifying'];
 
@@ -43,7 +37,7 @@ export interface EvaluationRow extends Record<ItemState, number> {
   requested_concurrency: number;
   effective_concurrency: number;
   task_timeout_sec: number | null;
-  analytics: (Omit<EvaluationSummaryResponse, 'timestamp'> & { timestamp: string }) | null;
+  analytics: StoredAnalytics | null;
   skipped_members: EvaluationSkippedMember[];
   /** On a list's rows (listedJobSql), where skipped_members holds the first EMBEDDED_LIST_CAP. */
   skipped_members_count?: number;
@@ -71,10 +65,6 @@ export interface EvaluationItemRow {
   completed_at: Date | null;
 }
 
-export function itemCounts(row: Record<ItemState, number>): EvaluationControlPlaneSummary {
-  return Object.fromEntries(ITEM_STATES.map((state) => [state, Number(row[state])])) as unknown as EvaluationControlPlaneSummary;
-}
-
 /** Row → reply: the fields EvaluationJobResponse declares, with the task set's id its navigation reads. */
 export function toEvaluation(row: EvaluationRow): EvaluationJobResponse {
   return Object.assign(fromRow(EvaluationJobResponse, row), { task_set_id: row.task_set_id });
@@ -90,10 +80,6 @@ export function listedJobSql(row: string): string {
   return `(SELECT p.*, coalesce(jsonb_array_length((${row}).skipped_members), 0) AS skipped_members_count
      FROM jsonb_populate_record(${row}, jsonb_build_object('skipped_members',
        jsonb_path_query_array((${row}).skipped_members, '$[0 to ${EMBEDDED_LIST_CAP - 1}]'))) p)`;
-}
-
-export function toAnalytics(row: Pick<EvaluationRow, 'analytics'>): EvaluationSummaryResponse | null {
-  return row.analytics ? { ...row.analytics, timestamp: new Date(row.analytics.timestamp) } : null;
 }
 
 /** Row → reply: the fields EvaluationItemResponse declares, with the keys its task navigation reads. */

@@ -17,7 +17,7 @@ import type { TrajectoryFormat } from '../sessions/trajectory';
 import { itemTranscript, itemTrajectory } from './item-session';
 import { SessionGroupSummary } from '../session-groups/session-groups.types';
 import { CreateEvaluationRequest, EvaluationItemListArgs, EvaluationItemTransitionRequest, EvaluationListArgs } from './evaluations.inputs';
-import { toAnalytics, toEvaluation, toEvaluationItem } from './evaluations.mapper';
+import { toEvaluation, toEvaluationItem } from './evaluations.mapper';
 import {
   cancelEvaluation,
   createEvaluation,
@@ -35,6 +35,7 @@ import {
   EvaluationJobResponse,
   EvaluationListResponse,
   EvaluationSummaryResponse,
+  toAnalytics,
 } from './evaluations.types';
 
 const WS = '/org/:org/ws/:workspace';

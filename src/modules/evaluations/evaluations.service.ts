@@ -13,8 +13,8 @@ import { effectiveSandboxCeiling } from '../organizations/organization-limits';
 import { resolveProject } from '../projects/projects.service';
 import { requireOwnSecrets } from '../secrets/secrets.service';
 import { MAX_EVALUATION_ITEMS, type CreateEvaluationRequest, type EvaluationItemListArgs, type EvaluationItemTransitionRequest, type EvaluationListArgs } from './evaluations.inputs';
-import { IN_FLIGHT_STATES, ITEM_STATES, listedJobSql, TERMINAL_STATES, type EvaluationItemRow, type EvaluationRow, type ItemState } from './evaluations.mapper';
-import { EvaluationKind, EvaluationCleanupPolicy, EvaluationSummaryStatus, SkippedMemberReason, type EvaluationSkippedMember, type EvaluationSummaryResponse } from './evaluations.types';
+import { IN_FLIGHT_STATES, listedJobSql, TERMINAL_STATES, type EvaluationItemRow, type EvaluationRow } from './evaluations.mapper';
+import { EvaluationKind, EvaluationCleanupPolicy, EvaluationSummaryStatus, ITEM_STATES, SkippedMemberReason, type EvaluationSkippedMember, type EvaluationSummaryResponse, type ItemState } from './evaluations.types';
 
 /**
  * Evaluations (decisions 7, 12, 13). Every write to a job (item transition,

@@ -1,12 +1,11 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { derived, Sql, timestamp } from '../../core/graphql-sql/sql-fields';
-import { itemCounts, toAnalytics } from './evaluations.mapper';
 import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
 import { EMBEDDED_LIST_CAP } from '../../core/pagination';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
 import { UserIdentityResponse } from '../accounts/accounts.types';
 import { MAX_TASK_SET_MEMBERS } from '../catalogs/catalogs.limits';
-import { MAX_TASK_NAMES } from './evaluations.inputs';
+import { MAX_TASK_NAMES } from './evaluations.limits';
 
 /** The states of an evaluation item (spec: EvaluationControlPlaneSummary's counters). */
 export enum EvaluationItemStatus {
@@ -41,6 +40,10 @@ registerEnumType(EvaluationItemStatus, {
     cancelled: { description: 'Cancelled (terminal).' },
   },
 });
+
+/** The twelve item states, in state-machine order; each is also a counter column of the job row. */
+export const ITEM_STATES = Object.values(EvaluationItemStatus) as ItemState[];
+export type ItemState = `${EvaluationItemStatus}`;
 
 /** A job's status: queued until an item leaves `queued`, running, then completed (every item terminal) or cancelled. */
 export enum EvaluationJobStatus {
@@ -128,6 +131,11 @@ export class EvaluationControlPlaneSummary {
   @Field(() => Int, { description: 'Items cancelled.' }) cancelled: number;
 }
 
+/** A job row's counter columns as the reply's item counts. */
+function itemCounts(row: Record<ItemState, number>): EvaluationControlPlaneSummary {
+  return Object.fromEntries(ITEM_STATES.map((state) => [state, Number(row[state])])) as unknown as EvaluationControlPlaneSummary;
+}
+
 @ObjectType('EvaluationSummaryResponse', { description: 'The analytics of a completed evaluation.' })
 export class EvaluationSummaryResponse {
   @Field(() => Int, { description: 'Number of items of the evaluation.' }) dataset_size: number;
@@ -150,6 +158,14 @@ export class EvaluationSummaryResponse {
   @Field(() => Date, { description: 'When the analytics were computed (when the last item became terminal).' }) timestamp: Date;
   @Field(() => Int, { description: 'Items in a terminal state.' }) total_samples: number;
   @Field(() => String, { description: "The evaluation's trace id (the evaluation's id)." }) trace_id: string;
+}
+
+/** Analytics as a job row stores them (jsonb: the timestamp as text). */
+export type StoredAnalytics = Omit<EvaluationSummaryResponse, 'timestamp'> & { timestamp: string };
+
+/** A job row's stored analytics as the reply's (null until the job completes). */
+export function toAnalytics(row: { analytics: StoredAnalytics | null }): EvaluationSummaryResponse | null {
+  return row.analytics ? { ...row.analytics, timestamp: new Date(row.analytics.timestamp) } : null;
 }
 
 @ObjectType('EvaluationSkippedMember', { description: 'A task name or task-set member left out at creation.' })
