@@ -67,7 +67,7 @@ const schema = z.object({
   /** scrypt cost as log2 N (17: N = 131072, r = 8, p = 1, 128 MiB per hash, OWASP's minimum); below 17 only under NODE_ENV=test. */
   PASSWORD_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
   SEED_DEMO: bool.optional(),
-  /** GraphQL operation budget (README, "Resource limits"); checked before execution. */
+  /** GraphQL operation budget (docs/limits.md); checked before execution. */
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(10),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(30),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(10000),
