@@ -108,6 +108,32 @@ export const EMBEDDED_LIST_CAP = 100;
  */
 export const MAX_FILTER_VALUES = 1000;
 
+/** A list's page size: 1 to `max`, `fallback` when none is given. */
+export interface PageSize {
+  max: number;
+  fallback: number;
+}
+
+/**
+ * The page-size argument of a list (`limit` or `page_size`), declared once
+ * from its PageSize: its bounds (422 outside them), its default (in the
+ * schema and the OpenAPI document, so a generated client knows it) and the
+ * sentence that says both (`what`, then the range and the default, then
+ * `note`). Where the list is read, a size given as null is the same
+ * PageSize's `fallback`.
+ */
+export function PageSizeArg(size: PageSize, what = 'Items per page', note?: string): PropertyDecorator {
+  const count = (value: number) => value.toLocaleString('en-US');
+  return (target, key) => {
+    Field(() => Int, { nullable: true, defaultValue: size.fallback, description: `${what}, 1 to ${count(size.max)} (default ${count(size.fallback)})${note ? `; ${note}` : ''}.` })(target, key);
+    Min(1)(target, key);
+    Max(size.max)(target, key);
+  };
+}
+
+/** The page of a list that has no page envelope (a bare array or `{workspaces}`): at most, and by default, MAX_LIST_PAGE. */
+export const LIST_PAGE: PageSize = { max: MAX_LIST_PAGE, fallback: MAX_LIST_PAGE };
+
 /**
  * `page` and `limit` of a list that replies with a bare array: no reply
  * embeds an unbounded list. A shorter page than `limit` is the last one.
@@ -117,15 +143,13 @@ export class ListPageArgs {
   @PageArg()
   page?: number | null;
 
-  @Field(() => Int, { nullable: true, defaultValue: MAX_LIST_PAGE, description: `Items per page, 1 to ${MAX_LIST_PAGE} (default ${MAX_LIST_PAGE}).` })
-  @Min(1)
-  @Max(MAX_LIST_PAGE)
+  @PageSizeArg(LIST_PAGE)
   limit?: number | null;
 }
 
 /** LIMIT and OFFSET of a list page. */
 export function pageWindow(args: ListPageArgs = {}): { limit: number; offset: number } {
-  const limit = args.limit ?? MAX_LIST_PAGE;
+  const limit = args.limit ?? LIST_PAGE.fallback;
   checkPageDepth(args.page ?? 1, limit);
   return { limit, offset: ((args.page ?? 1) - 1) * limit };
 }

@@ -1,6 +1,6 @@
 import { ArrayMaxSize, ArrayMinSize, IsIn, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
 import { ArgsType, Field, Float, Int } from 'type-graphql';
-import { PageArg } from '../../core/pagination';
+import { PageArg, PageSizeArg, type PageSize } from '../../core/pagination';
 import { JSONObjectScalar, JSONScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import { Visible } from '../../core/validation/visible-text';
@@ -353,6 +353,9 @@ export class AssessmentUpdateRequest {
   sandbox_detail?: SandboxSummaryInput | null;
 }
 
+/** A page of assessments. */
+export const ASSESSMENT_PAGE: PageSize = { max: 100, fallback: 50 };
+
 @ArgsType()
 export class AssessmentListArgs {
   @Field(() => UUIDScalar, { nullable: true, description: 'Only assessments of this project (a project of another workspace is 404).' })
@@ -361,23 +364,19 @@ export class AssessmentListArgs {
   @PageArg()
   page?: number | null;
 
-  @Field(() => Int, { nullable: true, description: '1 to 100, default 50.' })
-  @Min(1)
-  @Max(100)
+  @PageSizeArg(ASSESSMENT_PAGE)
   page_size?: number | null;
 }
 
-/** Spans per attack-list read (the whole list of a 10,000-span assessment by default). */
-export const MAX_ATTACK_PAGE = 10_000;
+/** Spans per attack-list read: the whole list of a 10,000-span assessment by default. */
+export const ATTACK_PAGE: PageSize = { max: 10_000, fallback: 10_000 };
 
 /** The deepest attack-list window (`offset`). */
 export const MAX_ATTACK_OFFSET = 1_000_000;
 
 @ArgsType()
 export class AttackListArgs {
-  @Field(() => Int, { nullable: true, description: `Spans to return, 1 to ${MAX_ATTACK_PAGE} (default ${MAX_ATTACK_PAGE}).` })
-  @Min(1)
-  @Max(MAX_ATTACK_PAGE)
+  @PageSizeArg(ATTACK_PAGE, 'Spans to return')
   limit?: number | null;
 
   @Field(() => Int, { nullable: true, description: 'Spans to skip in ingest order (default 0).' })
@@ -387,4 +386,4 @@ export class AttackListArgs {
 }
 
 /** The window an attack list reads: its arguments with their defaults. */
-export const attackWindow = (args: AttackListArgs) => ({ limit: args.limit ?? MAX_ATTACK_PAGE, offset: args.offset ?? 0 });
+export const attackWindow = (args: AttackListArgs) => ({ limit: args.limit ?? ATTACK_PAGE.fallback, offset: args.offset ?? 0 });

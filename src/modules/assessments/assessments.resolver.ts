@@ -9,7 +9,7 @@ import { UserIdentityResponse } from '../accounts/accounts.types';
 import { ProjectResponse } from '../projects/projects.types';
 import { toSession } from '../sessions/sessions.mapper';
 import { SessionResponse } from '../sessions/sessions.types';
-import { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, AttackListArgs, AttackSpanIngestRequest, MAX_ATTACK_PAGE } from './assessments.inputs';
+import { AssessmentCreateRequest, AssessmentListArgs, AssessmentUpdateRequest, AttackListArgs, AttackSpanIngestRequest, ATTACK_PAGE } from './assessments.inputs';
 import {
   assessmentAnalytics,
   ANALYTICS_ROOT,
@@ -39,7 +39,7 @@ const TAGS = { tags: ['airt'] };
 
 /** A span row is a narrow read: priced per hundred spans so a whole list fits the budget. */
 const attackListCost: ComplexityEstimator = ({ args, childComplexity }) =>
-  10 + Math.ceil(((args.limit as number | undefined) ?? MAX_ATTACK_PAGE) / 100) * (1 + childComplexity);
+  10 + Math.ceil(((args.limit as number | undefined) ?? ATTACK_PAGE.fallback) / 100) * (1 + childComplexity);
 
 /** Row → reply: the fields AssessmentResponse declares. */
 const toAssessment = (row: object) => fromRow(AssessmentResponse, row);

@@ -11,7 +11,7 @@ import { plainQuery } from '../../db/hot';
 import { compiledShare, rowsWithinReply, withinCompiledShareSql } from '../../core/reply-budget';
 import { resolveProject } from '../projects/projects.service';
 import { visibleWhere } from '../sessions/session.policy';
-import { attackWindow, MAX_ATTACK_OFFSET, type AssessmentCreateRequest, type AssessmentListArgs, type AssessmentUpdateRequest, type AttackListArgs, type AttackSpanIngestRequest, type AttackSpanInput } from './assessments.inputs';
+import { ASSESSMENT_PAGE, attackWindow, MAX_ATTACK_OFFSET, type AssessmentCreateRequest, type AssessmentListArgs, type AssessmentUpdateRequest, type AttackListArgs, type AttackSpanIngestRequest, type AttackSpanInput } from './assessments.inputs';
 import { attackBytes, insertSpansSql, spanRowColumns, RECOMPUTE_SQL, TRACE_STATS_SQL } from './assessments.sql';
 
 /**
@@ -104,7 +104,7 @@ export async function listAssessments(
 ): Promise<{ items: AssessmentModel[]; total: number; page: number; page_size: number }> {
   const scope = await resolveWorkspace(ctx, org, ws);
   const page = args.page ?? 1;
-  const pageSize = args.page_size ?? 50;
+  const pageSize = args.page_size ?? ASSESSMENT_PAGE.fallback;
   checkPageDepth(page, pageSize);
   // A project of another workspace is 404, as for workflow runs (never an empty list that hides the mistake).
   if (args.project_id) await resolveProject(scope, args.project_id);

@@ -1,6 +1,6 @@
-import { ArrayMaxSize, IsIn, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { ArgsType, Field, Float, Int } from 'type-graphql';
-import { MAX_FILTER_VALUES, PageArg } from '../../core/pagination';
+import { ArrayMaxSize, IsIn, MaxLength, MinLength } from 'class-validator';
+import { ArgsType, Field, Float } from 'type-graphql';
+import { MAX_FILTER_VALUES, PageArg, PageSizeArg, type PageSize } from '../../core/pagination';
 import { JSONScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import { MaxJsonBytes } from '../../core/validation/json-bytes';
@@ -30,6 +30,9 @@ export class AssessmentReportCreateRequest {
 
 export const FINDING_SORTS = ['score', 'severity', 'category', 'attack_name', 'created_at'] as const;
 
+/** A page of a project's findings. */
+export const FINDING_PAGE: PageSize = { max: 100, fallback: 50 };
+
 @ArgsType()
 export class FindingListArgs {
   @Field(() => [FindingSeverity], { nullable: true, description: 'Only these severities (repeatable).' })
@@ -58,9 +61,7 @@ export class FindingListArgs {
   @PageArg()
   page?: number | null;
 
-  @Field(() => Int, { nullable: true, defaultValue: 50, description: 'Findings per page, 1 to 100 (default 50).' })
-  @Min(1)
-  @Max(100)
+  @PageSizeArg(FINDING_PAGE, 'Findings per page')
   page_size?: number | null;
 }
 

@@ -6,7 +6,7 @@ import { plainQuery } from '../../db/hot';
 import { projectByKeyOrId } from '../projects/projects.service';
 import { ASSESSMENT_WRITE, getAssessment } from './assessments.service';
 import { FINDING_ORDER, findingColumns, severitySql } from './findings.sql';
-import type { AssessmentReportCreateRequest, FindingListArgs, ProjectReportGenerateRequest } from './reports.inputs';
+import { FINDING_PAGE, type AssessmentReportCreateRequest, type FindingListArgs, type ProjectReportGenerateRequest } from './reports.inputs';
 import type { AssessmentReportResponse, AssessmentReportSummary, FindingListResponse, FindingResponse, GeneratedProjectReport, ProjectRedTeamSummary } from './reports.types';
 
 /**
@@ -111,7 +111,7 @@ export async function listFindings(ctx: AppContext, org: string, ws: string, pro
   const scope = await resolveWorkspace(ctx, org, ws);
   const project = await projectByKeyOrId(scope, projectRef);
   const page = args.page ?? 1;
-  const pageSize = args.page_size ?? 50;
+  const pageSize = args.page_size ?? FINDING_PAGE.fallback;
   checkPageDepth(page, pageSize);
   const query = findingFilter(project.id, scope.workspace.id, args);
   const [rows, [count]] = await Promise.all([

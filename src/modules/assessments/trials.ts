@@ -1,7 +1,8 @@
-import { Max, MaxLength, Min } from 'class-validator';
-import { Arg, Args, ArgsType, Ctx, Field, Float, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import { MaxLength } from 'class-validator';
+import { Arg, Args, ArgsType, Ctx, Field, Float, ObjectType, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { MaxItems, Rest } from '../../core/graphql-decorators';
+import { PageSizeArg, type PageSize } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { rowsWithinReply } from '../../core/reply-budget';
@@ -49,6 +50,9 @@ export class AttackTrialResponse {
   created_at: Date;
 }
 
+/** Trials one read returns. */
+const TRIAL_PAGE: PageSize = { max: 1000, fallback: 100 };
+
 @ArgsType()
 export class TrialListArgs {
   @Field(() => String, { nullable: true, description: 'Only trials of this attack.' })
@@ -61,9 +65,7 @@ export class TrialListArgs {
   @Field(() => Boolean, { nullable: true, defaultValue: false, description: 'Only trials that broke the target.' })
   jailbreaks_only?: boolean | null;
 
-  @Field(() => Int, { nullable: true, defaultValue: 100, description: 'Trials to return, 1 to 1000 (default 100).' })
-  @Min(1)
-  @Max(1000)
+  @PageSizeArg(TRIAL_PAGE, 'Trials to return')
   limit?: number | null;
 }
 
@@ -132,7 +134,7 @@ export class AssessmentTrialsResolver {
         attack_name: args.attack_name ?? null,
         min_score: args.min_score ?? null,
         jailbreaks_only: args.jailbreaks_only ?? false,
-        limit: args.limit ?? 100,
+        limit: args.limit ?? TRIAL_PAGE.fallback,
       },
     });
   }

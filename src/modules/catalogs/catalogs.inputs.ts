@@ -1,6 +1,6 @@
 import { ArrayMaxSize, IsIn, Matches, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
-import { MAX_FILTER_VALUES, MAX_OFFSET_ROWS, PageArg } from '../../core/pagination';
+import { MAX_FILTER_VALUES, MAX_OFFSET_ROWS, PageArg, PageSizeArg, type PageSize } from '../../core/pagination';
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { FREE_FORM_JSON_LIMIT, FreeFormJson, MaxJsonBytes } from '../../core/validation/json-bytes';
 import { ApiInput } from '../../core/validation/api-input';
@@ -525,6 +525,11 @@ export class DatasetFilterArgs extends CatalogScopeArgs {
   mine?: boolean | null;
 }
 
+/** A catalog list's page when no `limit` is given (catalogPage); capabilities and datasets serve up to 200 a page, tasks and task sets 100. */
+export const CATALOG_PAGE_FALLBACK = 50;
+export const ARTIFACT_PAGE: PageSize = { max: 200, fallback: CATALOG_PAGE_FALLBACK };
+export const TASK_PAGE: PageSize = { max: 100, fallback: CATALOG_PAGE_FALLBACK };
+
 @ArgsType()
 export class DatasetListArgs extends DatasetFilterArgs {
   @Field(() => DatasetSortBy, { nullable: true, description: 'Default created_at.' })
@@ -536,20 +541,16 @@ export class DatasetListArgs extends DatasetFilterArgs {
   @PageArg()
   page?: number | null;
 
-  @Field(() => Int, { nullable: true, description: '1 to 200, default 50.' })
-  @Min(1)
-  @Max(200)
+  @PageSizeArg(ARTIFACT_PAGE)
   limit?: number | null;
 }
 
-/** Activity entries a page holds when no `limit` is given. */
-export const DEFAULT_ACTIVITY_PAGE = 50;
+/** Dataset activity entries a read returns. */
+export const ACTIVITY_PAGE: PageSize = { max: 100, fallback: 50 };
 
 @ArgsType()
 export class DatasetActivityArgs {
-  @Field(() => Int, { nullable: true, defaultValue: DEFAULT_ACTIVITY_PAGE, description: `Entries to return, 1 to 100 (default ${DEFAULT_ACTIVITY_PAGE}).` })
-  @Min(1)
-  @Max(100)
+  @PageSizeArg(ACTIVITY_PAGE, 'Entries to return')
   limit?: number | null;
 
   @Field(() => Int, { nullable: true, defaultValue: 0, description: `Entries to skip, 0 to ${MAX_OFFSET_ROWS} (default 0).` })
@@ -598,9 +599,7 @@ export class CapabilityListArgs extends CapabilityFilterArgs {
   @PageArg()
   page?: number | null;
 
-  @Field(() => Int, { nullable: true, description: '1 to 200, default 50.' })
-  @Min(1)
-  @Max(200)
+  @PageSizeArg(ARTIFACT_PAGE)
   limit?: number | null;
 }
 
@@ -638,9 +637,7 @@ export class TaskListArgs extends TaskFilterArgs {
   @PageArg()
   page?: number | null;
 
-  @Field(() => Int, { nullable: true, description: '1 to 100, default 50.' })
-  @Min(1)
-  @Max(100)
+  @PageSizeArg(TASK_PAGE)
   limit?: number | null;
 }
 
@@ -674,8 +671,6 @@ export class TaskSetListArgs extends TaskSetFilterArgs {
   @PageArg()
   page?: number | null;
 
-  @Field(() => Int, { nullable: true, description: '1 to 100, default 50.' })
-  @Min(1)
-  @Max(100)
+  @PageSizeArg(TASK_PAGE)
   limit?: number | null;
 }

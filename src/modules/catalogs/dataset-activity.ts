@@ -4,7 +4,7 @@ import type { AppContext } from '../../core/context';
 import { rowSelect } from '../../core/graphql-sql/sql-fields';
 import { resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
-import { DEFAULT_ACTIVITY_PAGE, type DatasetActivityArgs } from './catalogs.inputs';
+import { ACTIVITY_PAGE, type DatasetActivityArgs } from './catalogs.inputs';
 import { nameFilter } from './versioned-artifacts';
 import { DatasetActivityEntry, type DatasetActivityListResponse } from './catalogs.types';
 
@@ -47,7 +47,7 @@ const activitySelect = () => (selected ??= rowSelect(DatasetActivityEntry, 'a'))
 
 export async function listDatasetActivity(ctx: AppContext, orgKey: string, args: DatasetActivityArgs): Promise<DatasetActivityListResponse> {
   const scope = await resolveOrg(ctx, orgKey);
-  const limit = args.limit ?? DEFAULT_ACTIVITY_PAGE;
+  const limit = args.limit ?? ACTIVITY_PAGE.fallback;
   const offset = args.offset ?? 0;
   const conditions = ['a.organization_id = $org_id'];
   const bind: Record<string, unknown> = { org_id: scope.org.id };

@@ -8,6 +8,7 @@ import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tena
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
 import { readFrom, type ArtifactTable, type CatalogListQuery } from './catalogs.sql';
+import { CATALOG_PAGE_FALLBACK } from './catalogs.inputs';
 import { isCatalogVersion, versionKey } from './semver-key';
 
 /**
@@ -221,10 +222,10 @@ export async function deleteVersion(
   return { scope, ref, deleted };
 }
 
-/** `page` and `limit` of a catalog list (defaults 1 and 50), refused past the offset cap (422 at `page`). */
+/** `page` and `limit` of a catalog list (defaults 1 and CATALOG_PAGE_FALLBACK), refused past the offset cap (422 at `page`). */
 export function catalogPage(args: { page?: number | null; limit?: number | null }): { page: number; limit: number } {
   const page = args.page ?? 1;
-  const limit = args.limit ?? 50;
+  const limit = args.limit ?? CATALOG_PAGE_FALLBACK;
   checkPageDepth(page, limit);
   return { page, limit };
 }

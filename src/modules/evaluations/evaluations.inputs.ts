@@ -1,6 +1,6 @@
 import { ArrayMaxSize, Max, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
-import { PageArg } from '../../core/pagination';
+import { PageArg, PageSizeArg, type PageSize } from '../../core/pagination';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
 import type { ValidationItem } from '../../core/errors';
 import { MAX_TASK_SET_MEMBERS } from '../catalogs/catalogs.limits';
@@ -121,14 +121,15 @@ export class EvaluationItemTransitionRequest {
   error?: string | null;
 }
 
+/** A page of evaluations. */
+export const EVALUATION_PAGE: PageSize = { max: 100, fallback: 50 };
+
 @ArgsType()
 export class EvaluationListArgs {
   @PageArg()
   page?: number | null;
 
-  @Field(() => Int, { nullable: true, defaultValue: 50, description: '1 to 100, default 50.' })
-  @Min(1)
-  @Max(100)
+  @PageSizeArg(EVALUATION_PAGE)
   page_size?: number | null;
 
   @Field(() => UUIDScalar, { nullable: true, description: 'Only evaluations of this project.' })
@@ -138,7 +139,8 @@ export class EvaluationListArgs {
   status?: EvaluationJobStatus | null;
 }
 
-export const MAX_ITEMS_PAGE = 1000;
+/** A page of an evaluation's items. */
+export const ITEM_PAGE: PageSize = { max: 1000, fallback: 1000 };
 /**
  * The most items one evaluation holds (its task names, its task set's
  * members, its dataset rows): its item pages reach that deep, past the
@@ -152,9 +154,7 @@ export class EvaluationItemListArgs {
   @Min(1)
   page?: number | null;
 
-  @Field(() => Int, { nullable: true, defaultValue: MAX_ITEMS_PAGE, description: `Items per page, 1 to ${MAX_ITEMS_PAGE} (default ${MAX_ITEMS_PAGE}).` })
-  @Min(1)
-  @Max(MAX_ITEMS_PAGE)
+  @PageSizeArg(ITEM_PAGE)
   limit?: number | null;
 
   @Field(() => EvaluationItemStatus, { nullable: true, description: 'Only items in this state.' })

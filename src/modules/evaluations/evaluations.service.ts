@@ -12,7 +12,7 @@ import { parseNameRef } from '../catalogs/versioned-artifacts';
 import { effectiveSandboxCeiling } from '../organizations/organization-limits';
 import { resolveProject } from '../projects/projects.service';
 import { requireOwnSecrets } from '../secrets/secrets.service';
-import { MAX_EVALUATION_ITEMS, type CreateEvaluationRequest, type EvaluationItemListArgs, type EvaluationItemTransitionRequest, type EvaluationListArgs } from './evaluations.inputs';
+import { EVALUATION_PAGE, ITEM_PAGE, MAX_EVALUATION_ITEMS, type CreateEvaluationRequest, type EvaluationItemListArgs, type EvaluationItemTransitionRequest, type EvaluationListArgs } from './evaluations.inputs';
 import { IN_FLIGHT_STATES, listedJobSql, TERMINAL_STATES, type EvaluationItemRow, type EvaluationRow } from './evaluations.mapper';
 import { EvaluationKind, EvaluationCleanupPolicy, EvaluationSummaryStatus, ITEM_STATES, SkippedMemberReason, type EvaluationSkippedMember, type EvaluationSummaryResponse, type ItemState } from './evaluations.types';
 
@@ -293,7 +293,7 @@ export async function getAnalytics(ctx: AppContext, org: string, ws: string, id:
 
 export async function listEvaluations(ctx: AppContext, org: string, ws: string, args: EvaluationListArgs) {
   const page = args.page ?? 1;
-  const pageSize = args.page_size ?? 50;
+  const pageSize = args.page_size ?? EVALUATION_PAGE.fallback;
   checkPageDepth(page, pageSize);
   const access = await resolveWorkspace(ctx, org, ws);
   const bind: Record<string, unknown> = { ws: access.workspace.id };
@@ -322,7 +322,7 @@ export async function listEvaluations(ctx: AppContext, org: string, ws: string, 
 }
 
 export async function listItems(ctx: AppContext, org: string, ws: string, id: string, args: EvaluationItemListArgs): Promise<EvaluationItemRow[]> {
-  const limit = args.limit ?? 1000;
+  const limit = args.limit ?? ITEM_PAGE.fallback;
   const page = args.page ?? 1;
   checkPageDepth(page, limit, MAX_EVALUATION_ITEMS);
   const access = await resolveWorkspace(ctx, org, ws);

@@ -1,6 +1,6 @@
-import { ArrayMaxSize, MaxLength, Max, Min } from 'class-validator';
-import { ArgsType, Field, Int } from 'type-graphql';
-import { MAX_FILTER_VALUES, PageArg } from '../../core/pagination';
+import { ArrayMaxSize, MaxLength } from 'class-validator';
+import { ArgsType, Field } from 'type-graphql';
+import { MAX_FILTER_VALUES, PageArg, PageSizeArg, type PageSize } from '../../core/pagination';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import { FREE_FORM_JSON_LIMIT, FreeFormJson } from '../../core/validation/json-bytes';
@@ -61,14 +61,15 @@ export class SessionGroupUpdateRequest {
   status?: SessionGroupStatusEnum | null;
 }
 
+/** A page of session groups. */
+export const GROUP_PAGE: PageSize = { max: 100, fallback: 20 };
+
 @ArgsType()
 export class SessionGroupListArgs {
   @PageArg()
   page?: number | null;
 
-  @Field(() => Int, { nullable: true, description: '1 to 100, default 20.' })
-  @Min(1)
-  @Max(100)
+  @PageSizeArg(GROUP_PAGE)
   limit?: number | null;
 
   @Field(() => [SessionGroupKindEnum], { nullable: true, description: 'Repeatable; OR.' })

@@ -8,7 +8,7 @@ import { checkPageDepth } from '../../core/pagination';
 import type { WorkspaceScope } from '../../core/tenancy/scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
-import type { SessionGroupCreateRequest, SessionGroupListArgs, SessionGroupUpdateRequest } from './session-groups.inputs';
+import { GROUP_PAGE, type SessionGroupCreateRequest, type SessionGroupListArgs, type SessionGroupUpdateRequest } from './session-groups.inputs';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
@@ -109,7 +109,7 @@ export async function listSessionGroups(
 ): Promise<{ groups: SessionGroupModel[]; total: number; page: number; limit: number }> {
   const access = await resolveWorkspace(ctx, org, ws);
   const page = args.page ?? 1;
-  const limit = args.limit ?? 20;
+  const limit = args.limit ?? GROUP_PAGE.fallback;
   checkPageDepth(page, limit);
   const where: WhereOptions = { workspace_id: access.workspace.id };
   if (args.kind?.length) Object.assign(where, { kind: args.kind });

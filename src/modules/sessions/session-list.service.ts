@@ -5,7 +5,7 @@ import type { SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import { parseLabelFilters } from './labels';
-import type { SessionListArgs } from './sessions.inputs';
+import { SESSION_PAGE, type SessionListArgs } from './sessions.inputs';
 import { sessionOfRow } from './session-relations';
 import { sessionCountSql, sessionPageIdsSql, sessionPageSql, sessionWhere } from './sessions.sql';
 import { SessionSortBy, SortDirection } from './sessions.types';
@@ -29,7 +29,7 @@ async function sessionListQuery(ctx: AppContext, org: string, ws: string, args: 
   const scope = await resolveWorkspace(ctx, org, ws);
   const where = sessionWhere(scope.workspace.id, scope.viewer.user.id, args, labels);
   const page = args.page ?? 1;
-  const limit = args.limit ?? 20;
+  const limit = args.limit ?? SESSION_PAGE.fallback;
   checkPageDepth(page, limit);
   return { where, page, limit, sortBy: args.sort_by ?? SessionSortBy.updated_at, sortDir: args.sort_dir ?? SortDirection.desc };
 }

@@ -1,6 +1,6 @@
 import { ArrayMaxSize, ArrayMinSize, IsIn, Max, MaxLength, Min, MinLength, ValidateBy, ValidateNested, type ValidationOptions } from 'class-validator';
 import { ArgsType, Field, Float, Int } from 'type-graphql';
-import { MAX_FILTER_VALUES, PageArg } from '../../core/pagination';
+import { MAX_FILTER_VALUES, PageArg, PageSizeArg, type PageSize } from '../../core/pagination';
 import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import { FREE_FORM_JSON_LIMIT, FreeFormJson } from '../../core/validation/json-bytes';
@@ -275,14 +275,15 @@ export class SessionFilterArgs {
   include_workload_sessions?: boolean | null;
 }
 
+/** A page of sessions. */
+export const SESSION_PAGE: PageSize = { max: 100, fallback: 20 };
+
 @ArgsType()
 export class SessionListArgs extends SessionFilterArgs {
   @PageArg()
   page?: number | null;
 
-  @Field(() => Int, { nullable: true, description: '1 to 100, default 20.' })
-  @Min(1)
-  @Max(100)
+  @PageSizeArg(SESSION_PAGE)
   limit?: number | null;
 
   @Field(() => SessionSortBy, { nullable: true, description: 'Default updated_at.' })
@@ -308,11 +309,12 @@ export class SessionEventsArgs {
 /** Whether a session read asks for its events (`limit` or `after_sequence` given). */
 export const asksForEvents = (args: SessionEventsArgs) => args.limit != null || args.after_sequence != null;
 
+/** A transcript page. */
+export const TRANSCRIPT_PAGE: PageSize = { max: MAX_TRANSCRIPT_PAGE, fallback: DEFAULT_TRANSCRIPT_PAGE };
+
 @ArgsType()
 export class TranscriptReadArgs {
-  @Field(() => Int, { nullable: true, description: `1 to ${MAX_TRANSCRIPT_PAGE}, default ${DEFAULT_TRANSCRIPT_PAGE}.` })
-  @Min(1)
-  @Max(MAX_TRANSCRIPT_PAGE)
+  @PageSizeArg(TRANSCRIPT_PAGE, 'Messages to return')
   limit?: number | null;
 
   @Field(() => Int, { nullable: true, description: 'Messages after this seq (default 0).' })

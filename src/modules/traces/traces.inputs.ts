@@ -1,17 +1,18 @@
 import { Max, MaxLength, Min } from 'class-validator';
 import { ArgsType, Field, Int } from 'type-graphql';
-import { PageArg } from '../../core/pagination';
+import { PageArg, PageSizeArg, type PageSize } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
 import { SpanOrderBy, SpanOrderDirection } from './traces.types';
+
+/** A page of traces. */
+export const TRACE_PAGE: PageSize = { max: 100, fallback: 20 };
 
 @ArgsType()
 export class TraceListArgs {
   @PageArg()
   page?: number | null;
 
-  @Field(() => Int, { nullable: true, defaultValue: 20, description: 'Traces per page, 1 to 100 (default 20).' })
-  @Min(1)
-  @Max(100)
+  @PageSizeArg(TRACE_PAGE, 'Traces per page')
   page_size?: number | null;
 
   @Field(() => UUIDScalar, { nullable: true, description: 'Only traces of this project of the workspace (404 for another).' })
@@ -22,14 +23,12 @@ export class TraceListArgs {
   span_type?: string | null;
 }
 
-/** Spans of a window when no `limit` is given. */
-export const DEFAULT_SPAN_PAGE = 100;
+/** Spans of one read of a trace. */
+export const SPAN_PAGE: PageSize = { max: 1000, fallback: 100 };
 
 @ArgsType()
 export class SpanListArgs {
-  @Field(() => Int, { nullable: true, defaultValue: DEFAULT_SPAN_PAGE, description: `Spans to return, 1 to 1000 (default ${DEFAULT_SPAN_PAGE}).` })
-  @Min(1)
-  @Max(1000)
+  @PageSizeArg(SPAN_PAGE, 'Spans to return')
   limit?: number | null;
 
   @Field(() => Int, { nullable: true, defaultValue: 0, description: 'Spans to skip, 0 to 1,000,000.' })
@@ -44,11 +43,12 @@ export class SpanListArgs {
   order_dir?: SpanOrderDirection | null;
 }
 
+/** An evaluation's traces per item, in one read. */
+export const TRACE_ITEM_PAGE: PageSize = { max: 10_000, fallback: 1000 };
+
 @ArgsType()
 export class TraceItemsArgs {
-  @Field(() => Int, { nullable: true, defaultValue: 1000, description: 'Items to return, 1 to 10,000 (an evaluation holds at most 10,000 tasks; default 1000).' })
-  @Min(1)
-  @Max(10_000)
+  @PageSizeArg(TRACE_ITEM_PAGE, 'Items to return', 'an evaluation holds at most 10,000 tasks')
   limit?: number | null;
 
   @Field(() => Int, { nullable: true, defaultValue: 0, description: 'Items to skip, 0 to 20,000.' })

@@ -8,7 +8,7 @@ import { getEvaluation } from '../evaluations/evaluations.service';
 import { EvaluationJobResponse } from '../evaluations/evaluations.types';
 import { WorkspaceResponse } from '../workspaces/workspaces.types';
 import { traceKey } from './traces.loaders';
-import { SpanListArgs, TraceItemsArgs, TraceListArgs } from './traces.inputs';
+import { SpanListArgs, TRACE_ITEM_PAGE, TraceItemsArgs, TraceListArgs } from './traces.inputs';
 import { evaluationTraceItems, evaluationTraceStats, getTrace, listTraces, TRACE_SPANS_ROOT, traceSpans, traceStats } from './traces.service';
 import { SqlRootField } from '../../core/graphql-sql/sql-fields';
 import {
@@ -97,7 +97,7 @@ export class TraceResolver {
   ): Promise<EvaluationTraceItemsResponse> {
     const scope = await resolveWorkspace(ctx, org, workspace);
     const evaluation = await getEvaluation(ctx, org, workspace, id);
-    return { items: await evaluationTraceItems(scope, evaluation.id, { limit: args.limit ?? 1000, offset: args.offset ?? 0 }) };
+    return { items: await evaluationTraceItems(scope, evaluation.id, { limit: args.limit ?? TRACE_ITEM_PAGE.fallback, offset: args.offset ?? 0 }) };
   }
 
   @FieldResolver(() => [SpanResponse], { description: 'The first `limit` spans of the trace by start time (GraphQL only; REST: /traces/{trace_id}/spans).' })

@@ -6,7 +6,7 @@ import { plainQuery } from '../../db/hot';
 import { compiledShare, loadWithinReply, rowsWithinReply, withinCompiledShareSql } from '../../core/reply-budget';
 import type { SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { resolveProject } from '../projects/projects.service';
-import { DEFAULT_SPAN_PAGE, type SpanListArgs, type TraceListArgs } from './traces.inputs';
+import { SPAN_PAGE, TRACE_PAGE, type SpanListArgs, type TraceListArgs } from './traces.inputs';
 import { NEWEST_FIRST, spanBytes, spanStatsSql, spanWindowSql, traceCounts, traceCountSql, traceSummariesSql } from './traces.sql';
 import { SPAN_META, spanSelect, SpanOrderBy, SpanOrderDirection, type SpanResponse, type TraceDetail, type TraceListResponse, type TraceSpansResponse, type TraceStatsResponse, type TraceSummary } from './traces.types';
 
@@ -29,7 +29,7 @@ function checkTraceId(traceId: string): string {
 export async function listTraces(ctx: AppContext, org: string, ws: string, args: TraceListArgs): Promise<TraceListResponse> {
   const scope = await resolveWorkspace(ctx, org, ws);
   const page = args.page ?? 1;
-  const limit = args.page_size ?? 20;
+  const limit = args.page_size ?? TRACE_PAGE.fallback;
   checkPageDepth(page, limit);
   const bind: Record<string, unknown> = { workspace_id: scope.workspace.id, limit, offset: (page - 1) * limit };
   const where = ['s.workspace_id = $workspace_id'];
@@ -88,7 +88,7 @@ async function spanWindow(ctx: AppContext, org: string, ws: string, traceId: str
     columns,
     order,
     orderOf: (alias: string) => order.map((column) => `${alias}.${column}`).join(', '),
-    bind: { organization_id: scope.org.id, workspace_id: scope.workspace.id, trace_id: id, limit: args.limit ?? DEFAULT_SPAN_PAGE, offset: args.offset ?? 0 },
+    bind: { organization_id: scope.org.id, workspace_id: scope.workspace.id, trace_id: id, limit: args.limit ?? SPAN_PAGE.fallback, offset: args.offset ?? 0 },
   };
 }
 

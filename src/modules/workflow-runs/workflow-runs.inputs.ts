@@ -1,6 +1,6 @@
-import { ArrayMaxSize, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { ArgsType, Field, Int } from 'type-graphql';
-import { MAX_FILTER_VALUES, PageArg } from '../../core/pagination';
+import { ArrayMaxSize, MaxLength, MinLength } from 'class-validator';
+import { ArgsType, Field } from 'type-graphql';
+import { MAX_FILTER_VALUES, PageArg, PageSizeArg, type PageSize } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import { WorkflowRunStatusEnum } from './workflow-runs.types';
@@ -29,6 +29,9 @@ export class WorkflowRunCreateRequest {
   session_group_id?: string | null;
 }
 
+/** A page of workflow runs. */
+export const RUN_PAGE: PageSize = { max: 100, fallback: 20 };
+
 @ArgsType()
 export class WorkflowRunListArgs {
   @Field(() => UUIDScalar, { nullable: true, description: 'Only runs of this project.' })
@@ -41,8 +44,6 @@ export class WorkflowRunListArgs {
   @PageArg()
   page?: number | null;
 
-  @Field(() => Int, { nullable: true, description: '1 to 100, default 20.' })
-  @Min(1)
-  @Max(100)
+  @PageSizeArg(RUN_PAGE)
   limit?: number | null;
 }

@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError, validationFailure } from '../../core/erro
 import { checkPageDepth } from '../../core/pagination';
 import { requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { resolveProject } from '../projects/projects.service';
-import { DEFAULT_HOST_KIND, type WorkflowRunCreateRequest, type WorkflowRunListArgs } from './workflow-runs.inputs';
+import { DEFAULT_HOST_KIND, RUN_PAGE, type WorkflowRunCreateRequest, type WorkflowRunListArgs } from './workflow-runs.inputs';
 
 /**
  * Workflow runs (spec 15, decisions §9). Status moves out of `pending` are
@@ -56,7 +56,7 @@ export async function listWorkflowRuns(
 ): Promise<{ runs: WorkflowRunModel[]; total: number; page: number; limit: number }> {
   const scope = await resolveWorkspace(ctx, org, ws);
   const page = args.page ?? 1;
-  const limit = args.limit ?? 20;
+  const limit = args.limit ?? RUN_PAGE.fallback;
   checkPageDepth(page, limit);
   const where: WhereOptions = { workspace_id: scope.workspace.id };
   if (args.project_id) Object.assign(where, { project_id: (await resolveProject(scope, args.project_id)).id });

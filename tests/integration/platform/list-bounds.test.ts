@@ -165,6 +165,25 @@ describe('bounded lists', () => {
     expect(maxima).toEqual([]);
   });
 
+  it("declares every list's page size with its default (PageSizeArg), in the schema and in the OpenAPI document", () => {
+    const withoutDefault: string[] = [];
+    for (const type of Object.values(api.app.schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      for (const field of Object.values(type.getFields())) {
+        for (const arg of field.args) if ((arg.name === 'limit' || arg.name === 'page_size') && arg.defaultValue === undefined) withoutDefault.push(`${type.name}.${field.name}`);
+      }
+    }
+    // A session read's `limit` asks for its events: left out, it asks for none.
+    expect(withoutDefault).toEqual(['Query.session']);
+    const openApi = api.app.openApi() as { paths: Record<string, Record<string, { parameters?: { name: string; schema: { default?: number } }[] }>> };
+    const undocumented = Object.entries(openApi.paths).flatMap(([path, operations]) =>
+      Object.values(operations).flatMap((operation) =>
+        (operation.parameters ?? []).filter((parameter) => (parameter.name === 'limit' || parameter.name === 'page_size') && parameter.schema.default === undefined).map(() => path),
+      ),
+    );
+    expect(undocumented).toEqual(['/api/v1/org/{org}/ws/{workspace}/sessions/{session_id}']);
+  });
+
   it('gives every list field of the schema a limit argument or a declared bound', () => {
     const unbounded: string[] = [];
     for (const type of Object.values(api.app.schema.getTypeMap())) {
