@@ -391,7 +391,7 @@ export class DatasetActivityListResponse {
   @Field(() => Int, { description: 'Entries matching the filters, over every page.' })
   total: number;
 
-  @Field(() => Int, { description: 'Entries per page, as asked (default 50).' })
+  @Field(() => Int, { description: 'Entries per page, as asked (or its default).' })
   limit: number;
 
   @Field(() => Int, { description: 'Entries skipped, as asked (default 0).' })
