@@ -19,6 +19,7 @@ import {
 } from 'graphql';
 import { argsClasses } from '../core/validation/arg-rules';
 import { inputClassOf, jsonSchemaRules } from '../core/validation/json-schema-rules';
+import { rejectsUnknownKeys } from '../core/validation/api-input';
 import type { BodyRoute } from '../core/module';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency';
 import { REST_BASE, type RestOperation } from './rest-routes';
@@ -133,6 +134,8 @@ function componentFor(type: GraphQLObjectType | GraphQLInputObjectType): Json {
     type: 'object',
     ...(required.length ? { required } : {}),
     properties,
+    // A strict input's unknown keys are 422 extra_forbidden; any other input's are ignored.
+    ...(input && rejectsUnknownKeys(type) ? { additionalProperties: false } : {}),
     ...(type.description ? { description: type.description } : {}),
     ...(input && type.extensions?.example ? { examples: [type.extensions.example] } : {}),
   };

@@ -17,6 +17,11 @@ export function ApiInput(name: string, options: { strict?: boolean; description?
   };
 }
 
+/** Whether an input type rejects unknown keys on REST (`strict`): what the coercion checks and what the OpenAPI document says (`additionalProperties: false`). */
+export function rejectsUnknownKeys(type: { extensions: Readonly<Record<string, unknown>> | null | undefined }): boolean {
+  return Boolean(type.extensions?.strict);
+}
+
 export function inputClass(name: string): (new () => object) | undefined {
   return inputClasses.get(name);
 }

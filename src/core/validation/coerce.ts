@@ -18,6 +18,7 @@ import {
 } from 'graphql';
 import { MAX_COLLECTED_PROBLEMS, type ValidationItem } from '../errors';
 import { inputClassOf, jsonSchemaRules } from './json-schema-rules';
+import { rejectsUnknownKeys } from './api-input';
 
 /**
  * Strict, pydantic-like checking of a plain JSON value against a GraphQL input
@@ -64,7 +65,7 @@ export function checkInput(type: GraphQLInputType, value: unknown, loc: (string 
       return undefined;
     }
     const fields = type.getFields();
-    const strict = extra === 'forbid' || Boolean((type.extensions as { strict?: boolean }).strict);
+    const strict = extra === 'forbid' || rejectsUnknownKeys(type);
     const out: Record<string, unknown> = {};
     if (strict) {
       for (const key of Object.keys(value as Record<string, unknown>)) {

@@ -132,7 +132,7 @@ export class EvaluationListArgs {
   @PageSizeArg(EVALUATION_PAGE)
   page_size?: number | null;
 
-  @Field(() => UUIDScalar, { nullable: true, description: 'Only evaluations of this project.' })
+  @Field(() => UUIDScalar, { nullable: true, description: 'Only evaluations of this project (a project of another workspace is 404).' })
   project_id?: string | null;
 
   @Field(() => EvaluationJobStatus, { nullable: true, description: 'Only evaluations with this job status.' })

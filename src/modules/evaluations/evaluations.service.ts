@@ -299,7 +299,8 @@ export async function listEvaluations(ctx: AppContext, org: string, ws: string, 
   const bind: Record<string, unknown> = { ws: access.workspace.id };
   const filters = ['e.workspace_id = $ws'];
   if (args.project_id) {
-    bind.project_id = args.project_id;
+    // A project outside the workspace is 404, as every list's project filter is.
+    bind.project_id = (await resolveProject(access, args.project_id)).id;
     filters.push('e.project_id = $project_id');
   }
   if (args.status) {

@@ -15,7 +15,7 @@ export class TraceListArgs {
   @PageSizeArg(TRACE_PAGE, 'Traces per page')
   page_size?: number | null;
 
-  @Field(() => UUIDScalar, { nullable: true, description: 'Only traces of this project of the workspace (404 for another).' })
+  @Field(() => UUIDScalar, { nullable: true, description: 'Only traces of this project (a project of another workspace is 404).' })
   project_id?: string | null;
 
   @Field(() => String, { nullable: true, description: "Only traces whose root span has this `dreadnode.type` (task, evaluation, study, …)." })

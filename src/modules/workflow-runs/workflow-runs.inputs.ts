@@ -34,7 +34,7 @@ export const RUN_PAGE: PageSize = { max: 100, fallback: 20 };
 
 @ArgsType()
 export class WorkflowRunListArgs {
-  @Field(() => UUIDScalar, { nullable: true, description: 'Only runs of this project.' })
+  @Field(() => UUIDScalar, { nullable: true, description: 'Only runs of this project (a project of another workspace is 404).' })
   project_id?: string | null;
 
   @Field(() => [WorkflowRunStatusEnum], { nullable: true, description: 'Repeatable; OR.' })

@@ -434,6 +434,13 @@ describe('lists', () => {
     expect(paged.body.items.map((job: any) => job.id)).toEqual([a.id]);
     expect((await rest(api, 'GET', path, { token: fresh.token, query: { project_id: project.id } })).body.items.map((job: any) => job.id)).toEqual([b.id]);
     expect((await rest(api, 'GET', path, { token: fresh.token, query: { status: 'cancelled' } })).body.items.map((job: any) => job.id)).toEqual([c.id]);
+    // A project of another workspace, or of another organization, is 404 (as for assessments, runs and traces), not an empty page.
+    const elsewhere = await createProject(fresh.orgKey, (await createWorkspace(fresh.orgKey)).key);
+    for (const foreign of [elsewhere.id, (await defaultProject(owner.orgKey)).id]) {
+      const refused = await rest(api, 'GET', path, { token: fresh.token, query: { project_id: foreign } });
+      expect(refused.status).toBe(404);
+      expect(refused.body.type).toBe('not_found_error');
+    }
     const bad = await rest(api, 'GET', path, { token: fresh.token, query: { status: 'nope', project_id: 'x' } });
     expect(bad.status).toBe(422);
     expect(locs(bad.body)).toEqual(expect.arrayContaining([['query', 'status'], ['query', 'project_id']]));

@@ -107,6 +107,10 @@ describe('PUT ORG/integrations/chat/settings', () => {
     expect(res.status).toBe(422);
     expect(res.body.type).toBe('validation_error');
     expect(res.body.errors).toEqual([{ loc: ['body', 'colour'], msg: expect.any(String), type: 'extra_forbidden' }]);
+    // The OpenAPI document says so, for a generated client; an input that ignores unknown keys says nothing.
+    const schemas = (api.app.openApi() as { components: { schemas: Record<string, { additionalProperties?: unknown }> } }).components.schemas;
+    expect(schemas.ChatSettingsUpdateInput.additionalProperties).toBe(false);
+    expect(Object.entries(schemas).filter(([, schema]) => schema.additionalProperties === false).map(([name]) => name).sort()).toEqual(['ChatSettingsUpdateInput', 'MediaSourceInput', 'MessagePartInput']);
   });
 
   it('rejects values outside each enum with 422 enum, all at once', async () => {
