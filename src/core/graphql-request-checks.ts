@@ -1,15 +1,17 @@
 import {
-  getNullableType,
   getOperationAST,
   GraphQLError,
-  isScalarType,
+  isInputType,
   Kind,
   parse,
   TypeInfo,
   typeFromAST,
+  valueFromASTUntyped,
   visit,
   visitWithTypeInfo,
+  BREAK,
   type DocumentNode,
+  type ValueNode,
   type GraphQLInputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -18,7 +20,7 @@ import {
 import { requireViewer, type AppContext } from './context';
 import { AppError, ValidationError, type ValidationItem } from './errors';
 import { checkDocumentLimits, type DocumentLimits } from './graphql-document-limits';
-import { badString, checkInput, MAX_JSON_DEPTH } from './validation/coerce';
+import { checkInput } from './validation/coerce';
 
 /**
  * GraphQL keeps the REST order of checks: a request that selects a non-public
@@ -147,11 +149,62 @@ function judgeDocument(schema: GraphQLSchema, query: string, operationName: stri
     if (!(error instanceof AppError)) throw error;
     problem = error;
   }
+  if (!problem) {
+    const literals = literalProblems(schema, document);
+    if (literals.length) problem = new ValidationError(literals);
+  }
   return {
     label: operation ? `graphql:${operation.name?.value ?? operation.operation}` : null,
     needsViewer: operation ? needsViewer(schema, operation, document) : false,
     problem,
   };
+}
+
+/**
+ * The values written in the document (an argument's, with no variable
+ * inside, and a variable's default) judged as variables and REST input are
+ * (checkInput: the same rules and the same problem types, so no NUL
+ * character, no lone surrogate, no number past a double, no JSON nested past
+ * MAX_JSON_DEPTH), each at `["body", "query", argument or $variable, …]`:
+ * graphql-js would refuse such a value in prose, without saying where or
+ * what kind of problem (`uuid_parsing`, `enum`, …), and would pass some on
+ * (a NUL character, which PostgreSQL refuses; `1e400` as Infinity). Judged
+ * once per document text, with the rest of its verdict; an argument or a
+ * type the schema does not have is left to validation.
+ */
+function literalProblems(schema: GraphQLSchema, document: DocumentNode): ValidationItem[] {
+  const typeInfo = new TypeInfo(schema);
+  const errors: ValidationItem[] = [];
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Argument(node) {
+        const argument = typeInfo.getArgument();
+        if (argument && !holdsVariable(node.value)) checkInput(argument.type, valueFromASTUntyped(node.value), ['body', 'query', node.name.value], errors, 'forbid');
+        // Its value was judged whole (or is a variable's, judged with the variables).
+        return false;
+      },
+      VariableDefinition(node) {
+        const type = typeFromAST(schema, node.type as never);
+        if (node.defaultValue && type && isInputType(type)) {
+          checkInput(type, valueFromASTUntyped(node.defaultValue), ['body', 'query', `$${node.variable.name.value}`], errors, 'forbid');
+        }
+        return false;
+      },
+    }),
+  );
+  return errors;
+}
+
+function holdsVariable(value: ValueNode): boolean {
+  let found = false;
+  visit(value, {
+    Variable() {
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
 }
 
 /**
@@ -165,79 +218,15 @@ export function asRequestError(error: unknown): unknown {
 }
 
 /**
- * Whether JSON written inline (a list or object where a scalar is expected)
- * nests past MAX_JSON_DEPTH, as a variable's JSON may not: the levels are
- * counted from the scalar's value (graphql-js knows no type inside it), so
- * the input objects around it do not count.
- */
-function inlineJsonTooDeep(schema: GraphQLSchema, document: DocumentNode): boolean {
-  const typeInfo = new TypeInfo(schema);
-  let json = 0;
-  let tooDeep = false;
-  const container = {
-    enter() {
-      if (json === 0 && !isScalarType(getNullableType(typeInfo.getInputType()))) return;
-      json += 1;
-      if (json > MAX_JSON_DEPTH) tooDeep = true;
-    },
-    leave() {
-      if (json > 0) json -= 1;
-    },
-  };
-  visit(document, visitWithTypeInfo(typeInfo, { ListValue: container, ObjectValue: container }));
-  return tooDeep;
-}
-
-/**
  * The GraphQL side of strict input checking: variables are checked against
  * the operation's variable types before execution, with the same rules and
  * item types as REST bodies, and every problem reported at once at
  * `["variables", name, ...]`. (graphql-js would stop at the first problem and
- * only describe it in prose.) Strings written inline in the document meet
- * the same string rules (no NUL, no lone surrogate) and nest lists and
- * objects at most MAX_JSON_DEPTH deep, reported at `["body", "query"]`.
+ * only describe it in prose.) Values written in the document are judged the
+ * same way before validation (literalProblems).
  */
-export function checkOperationVariables(
-  schema: GraphQLSchema,
-  operation: OperationDefinitionNode,
-  variables: Record<string, unknown> | undefined,
-  document?: DocumentNode,
-): void {
+export function checkOperationVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined): void {
   const errors: ValidationItem[] = [];
-  // Values written inline in the document meet the same string rules as variables (graphql-js parses
-  // "\u0000" into a NUL character, which PostgreSQL refuses), reported at the query.
-  if (document) {
-    // Lists and objects nested past MAX_JSON_DEPTH anywhere in the document (rare): only then are the levels
-    // counted with the types, which say where JSON starts.
-    let nesting = 0;
-    let deep = false;
-    const container = {
-      enter() {
-        nesting += 1;
-        if (nesting > MAX_JSON_DEPTH) deep = true;
-      },
-      leave() {
-        nesting -= 1;
-      },
-    };
-    const infinite = (node: { value: string }) => {
-      if (!Number.isFinite(Number(node.value))) errors.push({ loc: ['body', 'query'], msg: 'Input should be a finite number (a value written in the query)', type: 'float_parsing' });
-    };
-    visit(document, {
-      StringValue(node) {
-        const problem = badString(node.value, ['body', 'query']);
-        if (problem) errors.push({ ...problem, msg: `${problem.msg} (a value written in the query)` });
-      },
-      // graphql-js reads a Float literal with parseFloat: `1e400` (or 400 digits) would reach the resolvers as Infinity.
-      FloatValue: infinite,
-      IntValue: infinite,
-      ListValue: container,
-      ObjectValue: container,
-    });
-    if (deep && inlineJsonTooDeep(schema, document)) {
-      errors.push({ loc: ['body', 'query'], msg: `JSON nested more than ${MAX_JSON_DEPTH} levels deep (a value written in the query)`, type: 'value_error' });
-    }
-  }
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
     const type = typeFromAST(schema, definition.type as never) as GraphQLInputType | undefined;

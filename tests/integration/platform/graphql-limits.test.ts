@@ -127,7 +127,7 @@ describe('GraphQL resource limits', () => {
     // 65 levels: refused, as the same metadata in a variable (below) is.
     const deep = await refused({ query: mutation(nested(65)) });
     expect(deep.status).toBe(422);
-    expect(deep.body.errors[0].extensions.errors).toEqual([expect.objectContaining({ loc: ['body', 'query'], type: 'value_error' })]);
+    expect(deep.body.errors[0].extensions.errors).toEqual([expect.objectContaining({ loc: ['body', 'query', 'input', 'metadata', ...Array(64).fill('a')], type: 'value_error' })]);
     expect(deep.statements.some((sql) => /session_groups/.test(sql))).toBe(false);
     const asVariable = await refused({
       query: `mutation($m: JSONObject) { create_session_group(${scope}, input: { kind: workflow, project_id: "${projects.body[0].id}", metadata: $m }) { id } }`,

@@ -191,7 +191,7 @@ describe('REST layer', () => {
     const inline = String.raw`mutation { create_workspace(org: "ORG", input: { key: "nul-inline", name: "bad\u0000name" }) { id } }`.replace('ORG', user.orgKey);
     const res = await rest(api, 'POST', '/graphql', { token: user.token, body: { query: inline } });
     expect(res.status).toBe(422);
-    expect(res.body.errors[0].extensions).toMatchObject({ status: 422, type: 'validation_error', errors: [expect.objectContaining({ loc: ['body', 'query'], type: 'string_type' })] });
+    expect(res.body.errors[0].extensions).toMatchObject({ status: 422, type: 'validation_error', errors: [expect.objectContaining({ loc: ['body', 'query', 'input', 'name'], type: 'string_type' })] });
     const search = String.raw`query { sessions(org: "ORG", workspace: "default", search: "x\u0000y") { total } }`.replace('ORG', user.orgKey);
     expect((await rest(api, 'POST', '/graphql', { token: user.token, body: { query: search } })).status).toBe(422);
   });
@@ -201,7 +201,7 @@ describe('REST layer', () => {
     for (const value of ['1e400', '-1e400', '1'.repeat(400)]) {
       const res = await rest(api, 'POST', '/graphql', { token: user.token, body: { query: query(value) } });
       expect(res.status).toBe(422);
-      expect(res.body.errors[0].extensions.errors).toEqual([{ loc: ['body', 'query'], msg: 'Input should be a finite number (a value written in the query)', type: 'float_parsing' }]);
+      expect(res.body.errors[0].extensions.errors).toEqual([{ loc: ['body', 'query', 'min_score'], msg: 'Input should be a valid number', type: 'float_parsing' }]);
     }
     const variable = await rest(api, 'POST', '/graphql', { token: user.token, rawBody: `{"query": ${JSON.stringify(query('$s').replace('query {', 'query($s: Float) {'))}, "variables": {"s": 1e400}}` });
     expect(variable.status).toBe(422);
@@ -255,6 +255,44 @@ describe('GraphQL input checks', () => {
     expect(res.body.errors[0].extensions.errors).toEqual([{ loc: ['variables', 'input', 'zzz'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }]);
     // Nothing was created.
     expect((await rest(api, 'GET', `/org/${user.orgKey}/ws/extra-field`, { token: user.token })).status).toBe(404);
+  });
+
+  it('judges values written in the query as variables are judged: every problem, its argument and its type', async () => {
+    const where = `org: "${user.orgKey}", workspace: "default"`;
+    const res = await rest(api, 'POST', '/graphql', {
+      token: user.token,
+      body: { query: `{ session_group(${where}, group_id: "nope") { id } sessions(${where}, limit: 1.5, sort_by: nope) { total } }` },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0].extensions).toMatchObject({ type: 'validation_error', status: 422 });
+    expect(res.body.errors[0].extensions.errors).toEqual([
+      { loc: ['body', 'query', 'group_id'], msg: 'Input should be a valid UUID', type: 'uuid_parsing' },
+      { loc: ['body', 'query', 'limit'], msg: 'Input should be a valid integer', type: 'int_from_float' },
+      { loc: ['body', 'query', 'sort_by'], msg: expect.any(String), type: 'enum' },
+    ]);
+    // As a variable, the same value is the same problem at its variable.
+    const variable = await rest(api, 'POST', '/graphql', {
+      token: user.token,
+      body: { query: `query($g: UUID!) { session_group(${where}, group_id: $g) { id } }`, variables: { g: 'nope' } },
+    });
+    expect(variable.body.errors[0].extensions.errors).toEqual([{ loc: ['variables', 'g'], msg: 'Input should be a valid UUID', type: 'uuid_parsing' }]);
+    // A variable's default is a value written in the query too.
+    const defaulted = await rest(api, 'POST', '/graphql', {
+      token: user.token,
+      body: { query: `query($g: UUID = "nope") { session_group(${where}, group_id: $g) { id } }` },
+    });
+    expect(defaulted.status).toBe(422);
+    expect(defaulted.body.errors[0].extensions.errors).toEqual([{ loc: ['body', 'query', '$g'], msg: 'Input should be a valid UUID', type: 'uuid_parsing' }]);
+    // A value with a variable inside is judged with the variables, not taken for a missing field.
+    const mixed = await rest(api, 'POST', '/graphql', {
+      token: user.token,
+      body: { query: 'mutation($org: String!, $key: String!) { create_workspace(org: $org, input: { key: $key, name: "Mixed" }) { key } }', variables: { org: user.orgKey, key: 'mixed-literal' } },
+    });
+    expect(mixed.body.errors).toBeUndefined();
+    expect(mixed.body.data.create_workspace.key).toBe('mixed-literal');
+    // Without a credential the answer is 401 first, as for variables.
+    const anonymous = await rest(api, 'POST', '/graphql', { body: { query: `{ session_group(${where}, group_id: "nope") { id } }` } });
+    expect(anonymous.status).toBe(401);
   });
 
   it('reports the error of every failing root field, in the order they were asked for, every time (a non-null root failing ends the execution)', async () => {
