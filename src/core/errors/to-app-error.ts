@@ -40,8 +40,7 @@ export function toAppError(error: unknown, transport: Transport = 'rest'): { app
     };
   }
   if (current instanceof ConnectionError || isConnectionFailure(current)) return { appError: new DatabaseUnavailableError(), unexpected: null };
-  // 57014 query_canceled: the statement ran past statement_timeout (from Sequelize, or from pg directly on the hot path).
-  if (sqlState(current) === '57014') return { appError: new GatewayTimeoutError(), unexpected: null };
+  if (isStatementTimeout(current)) return { appError: new GatewayTimeoutError(), unexpected: null };
   if (refusedValue(current)) {
     const message = 'A value of the request cannot be stored: too long, out of range or malformed';
     return { appError: new ValidationError([{ loc: ['body'], msg: message, type: 'value_error' }], message), unexpected: null };
@@ -77,6 +76,9 @@ function driverErrorOf(error: unknown): unknown {
 }
 
 /** The SQLSTATE of a Sequelize error or of a pg driver error alike (PostgreSQL answered with an error). */
+/** 57014 query_canceled: the statement ran past statement_timeout (DB_STATEMENT_TIMEOUT_MS; from Sequelize, or from pg directly on the hot path): 504. */
+export const isStatementTimeout = (error: unknown): boolean => sqlState(error) === '57014';
+
 export function sqlState(error: unknown): string | undefined {
   const driver = driverErrorOf(error);
   return driver instanceof PgDatabaseError ? driver.code : undefined;

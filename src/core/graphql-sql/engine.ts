@@ -1,7 +1,7 @@
 import { execute, GraphQLError, type DocumentNode, type ExecutionResult, type FormattedExecutionResult, type GraphQLSchema } from 'graphql';
 import { config } from '../../config/config';
 import type { AppContext } from '../context';
-import { AppError } from '../errors';
+import { AppError, isStatementTimeout } from '../errors';
 import { plainQuery, streamQuery } from '../../db/hot';
 import { StatementReadTooLarge } from '../../db/driver-errors';
 import { JsonArrayReply } from '../json-array-reply';
@@ -68,9 +68,9 @@ export function createEngine(schema: GraphQLSchema) {
     } catch (error) {
       // The resolvers answer instead: an API error (not found, forbidden) exactly as they always report it,
       // a root that found several rows (an ambiguous reference: 409), two roots binding one name differently.
-      // (A statement cancelled at DB_STATEMENT_TIMEOUT_MS is run again by them too, and answers 504 then.)
-      // A reply PostgreSQL built past MAX_STATEMENT_READ_BYTES is past MAX_REPLY_BYTES too: refused now, not read again by the resolvers.
-      if (error instanceof StatementReadTooLarge) throw error;
+      // A reply PostgreSQL built past MAX_STATEMENT_READ_BYTES is past MAX_REPLY_BYTES too: refused now, not read again by the resolvers;
+      // a statement cancelled at DB_STATEMENT_TIMEOUT_MS is 504 now, not run again by them (twice the wait, on a database already slow).
+      if (error instanceof StatementReadTooLarge || isStatementTimeout(error)) throw error;
       if (!(error instanceof AppError) && !(error instanceof ParameterConflict) && (error as { code?: string }).code !== CARDINALITY_VIOLATION) {
         ctx.logger.warn({ err: error }, 'compiled GraphQL query failed; executing it');
       }
@@ -88,8 +88,8 @@ export function createEngine(schema: GraphQLSchema) {
       try {
         data = await compiled(request, ctx, options.elements ?? false);
       } catch (error) {
-        // The query's one error (422 reply_too_large where it is mapped), as an execution reports one.
-        if (error instanceof StatementReadTooLarge) return { errors: [new GraphQLError(error.message, { originalError: error })] };
+        // The query's one error (422 reply_too_large, 504 where they are mapped), as an execution reports one.
+        if (error instanceof StatementReadTooLarge || isStatementTimeout(error)) return { errors: [new GraphQLError((error as Error).message, { originalError: error as Error })] };
         throw error;
       }
       if (data) return { data };

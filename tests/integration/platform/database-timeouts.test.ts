@@ -6,6 +6,7 @@ import { database } from '../../../src/db/database';
 import { STREAM_CHUNK_CHARS } from '../../../src/http/respond';
 import { createUser, randomKey, type TestUser } from '../../factories/accounts';
 import { gql, rest } from '../../helpers/http';
+import { countStatements } from '../../helpers/statements';
 import { useIsolatedTestApp } from '../../helpers/isolated-database';
 
 /**
@@ -99,9 +100,14 @@ describe('statement timeouts on the prepared hot path', () => {
     try {
       await client.query('BEGIN');
       await client.query('LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE');
-      const res = await rest(api, 'GET', `/org/${owner.orgKey}/ws/default/sessions/${session.body.id}`, { token: owner.token });
+      const { result: res, statements } = await countStatements(() => rest(api, 'GET', `/org/${owner.orgKey}/ws/default/sessions/${session.body.id}`, { token: owner.token }));
       expect(res.status).toBe(504);
       expect(res.body).toMatchObject({ code: 504, type: 'gateway_timeout_error' });
+      // The cancelled statement is not run again by the resolvers (twice the wait, on a database already slow).
+      expect(statements.filter((sql) => /\bsessions\b/.test(sql))).toHaveLength(1);
+      const graphql = await countStatements(() => gql(api, `{ sessions(org: "${owner.orgKey}", workspace: "default") { total } }`, {}, owner.token));
+      expect(graphql.result.body.errors![0].extensions).toMatchObject({ type: 'gateway_timeout_error', status: 504 });
+      expect(graphql.statements.filter((sql) => /\bsessions\b/.test(sql))).toHaveLength(1);
     } finally {
       await client.query('ROLLBACK');
       await client.end();
