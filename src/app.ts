@@ -186,13 +186,14 @@ export const MAX_HEADER_BYTES = 256 * 1024;
  */
 export function createHttpServer(app: App): http.Server {
   const requestTimeout = config().REQUEST_TIMEOUT_MS;
+  // Node refuses a head timeout longer than the request's.
+  const headersTimeout = requestTimeout ? Math.min(HEADERS_TIMEOUT_MS, requestTimeout) : HEADERS_TIMEOUT_MS;
   const server = http.createServer(
     {
       maxHeaderSize: MAX_HEADER_BYTES,
       requireHostHeader: false,
       requestTimeout,
-      // Node refuses a head timeout longer than the request's.
-      headersTimeout: requestTimeout ? Math.min(HEADERS_TIMEOUT_MS, requestTimeout) : HEADERS_TIMEOUT_MS,
+      headersTimeout,
       // Node checks the timeouts on this interval (30 s by default, which would let a request overrun by as much).
       connectionsCheckingInterval: Math.max(100, Math.min(5000, Math.floor((requestTimeout || HEADERS_TIMEOUT_MS) / 4))),
     },
@@ -213,8 +214,11 @@ export function createHttpServer(app: App): http.Server {
     const status = timedOut ? 408 : 400;
     // The request's head may not have been parsed, so none of its headers (nor a client's X-Request-Id) is trusted: the id is always made here.
     const requestId = newRequestId(null);
+    // Which limit fired: the head's (no request parsed yet) or the whole request's.
     const detail = timedOut
-      ? `The request did not arrive within ${requestTimeout} ms (REQUEST_TIMEOUT_MS)`
+      ? pending
+        ? `The request did not arrive within ${requestTimeout} ms (REQUEST_TIMEOUT_MS)`
+        : `The request's head did not arrive within ${headersTimeout} ms`
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? `Request headers exceed ${MAX_HEADER_BYTES} bytes`
         : 'Malformed HTTP request';

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
+import type { Server } from 'node:net';
 import { config } from './config/config';
 import { drainBackground } from './core/background';
 import { logger } from './config/logger';
@@ -24,6 +25,32 @@ import { seedDemo } from '../seeders/demo.seeder';
  * live in PostgreSQL, so every worker answers alike.
  */
 type Demo = Awaited<ReturnType<typeof seedDemo>>;
+
+/** A failure to start that its message says all of (a port in use, a worker that could not start): logged without a stack. */
+class StartupError extends Error {}
+
+/**
+ * How long after SHUTDOWN_TIMEOUT_MS (which cuts the connections still open)
+ * a process may take to let go of the database and stop; past it, it exits
+ * 1 anyway: a database that stops answering would otherwise hold the exit
+ * for as long as it does. The primary of workers waits for theirs first.
+ */
+const EXIT_GRACE_MS = 5000;
+
+/** Listens on `port` and `host`, or fails to start saying why (a port in use, a host not on this machine, …). */
+function listen(server: Server, port: number, host: string, what: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const fail = (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'EADDRINUSE' ? 'the port is already in use' : error.code === 'EADDRNOTAVAIL' ? 'the address is not one of this machine' : error.message;
+      reject(new StartupError(`cannot listen on ${host}:${port} (${what}): ${why}`));
+    };
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.off('error', fail);
+      resolve();
+    });
+  });
+}
 
 function banner(port: number, demo: Demo, workers: number, databaseUrl: string, embedded: boolean): void {
   const settings = config();
@@ -53,9 +80,9 @@ async function serve(): Promise<{ port: number; close: () => Promise<void> }> {
   const stopUpkeep = await platform.startUpkeep();
   const server = createHttpServer(app);
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(settings.PORT, settings.HOST, resolve));
+  await listen(server, settings.PORT, settings.HOST, 'PORT');
   const metrics = settings.METRICS_PORT ? createMetricsServer() : null;
-  if (metrics) await new Promise<void>((resolve) => metrics.listen(settings.METRICS_PORT, settings.HOST, resolve));
+  if (metrics) await listen(metrics, settings.METRICS_PORT!, settings.HOST, 'METRICS_PORT');
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : settings.PORT;
   const close = async () => {
@@ -85,12 +112,17 @@ async function serve(): Promise<{ port: number; close: () => Promise<void> }> {
   return { port, close };
 }
 
-function onSignals(stop: (signal: string) => Promise<void>): void {
+/** Stops on SIGTERM or SIGINT with `stop`, and exits 1 if that has not finished `graceMs` after SHUTDOWN_TIMEOUT_MS. */
+function onSignals(stop: (signal: string) => Promise<void>, graceMs = EXIT_GRACE_MS): void {
   let stopping = false;
   const handle = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      logger.error({ signal }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config().SHUTDOWN_TIMEOUT_MS + graceMs).unref();
     void stop(signal).then(() => {
       logger.info('stopped');
       process.exit(0);
@@ -124,28 +156,40 @@ async function primary(workers: number): Promise<void> {
   await closeDatabase();
   let stopping = false;
   let ready = 0;
+  /** Workers that have listened: one that exits before is a failure to start, not a crash to recover from. */
+  const listened = new Set<number>();
   const fork = () => {
     const worker = cluster.fork({ DATABASE_URL: url });
     worker.on('message', (message: { listening?: number }) => {
-      if (message.listening !== undefined && (ready += 1) === workers) banner(message.listening, demo, workers, url, embedded !== null);
+      if (message.listening === undefined) return;
+      listened.add(worker.id);
+      if ((ready += 1) === workers) banner(message.listening, demo, workers, url, embedded !== null);
     });
   };
-  cluster.on('exit', (worker, code, signal) => {
-    if (stopping) return;
-    // A worker that keeps failing at start is not re-forked in a tight loop.
-    logger.error({ worker: worker.process.pid, code, signal }, 'worker exited; starting another in 1 s');
-    setTimeout(() => stopping || fork(), 1000).unref();
-  });
-  for (let index = 0; index < workers; index += 1) fork();
-  onSignals(async (signal) => {
+  const stopAll = async (signal: NodeJS.Signals) => {
     stopping = true;
     const exits = Object.values(cluster.workers ?? {}).map(
       (worker) => new Promise<void>((resolve) => (worker!.isDead() ? resolve() : worker!.once('exit', () => resolve()))),
     );
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal as NodeJS.Signals);
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
     await Promise.all(exits);
     await stopEmbedded(embedded);
+  };
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    if (!listened.has(worker.id)) {
+      // It failed to start (its own log says why): the others would too. Exit 1, so a supervisor sees the failure.
+      logger.fatal({ worker: worker.process.pid, code, signal }, 'a worker failed to start; stopping');
+      void stopAll('SIGTERM').finally(() => process.exit(1));
+      return;
+    }
+    // A crash: another in 1 s, not in a tight loop. The timer keeps the primary alive until then.
+    logger.error({ worker: worker.process.pid, code, signal }, 'worker exited; starting another in 1 s');
+    setTimeout(() => stopping || fork(), 1000);
   });
+  for (let index = 0; index < workers; index += 1) fork();
+  // The workers' own deadlines come first, then the embedded PostgreSQL's stop.
+  onSignals((signal) => stopAll(signal as NodeJS.Signals), EXIT_GRACE_MS * 2);
 }
 
 async function stopEmbedded(embedded: EmbeddedDatabase | null): Promise<void> {
@@ -176,7 +220,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  logger.fatal({ err: error }, 'failed to start');
+  if (error instanceof StartupError) logger.fatal(`failed to start: ${error.message}`);
+  else logger.fatal({ err: error }, 'failed to start');
   process.exitCode = 1;
   setTimeout(() => process.exit(1), 100).unref();
 });

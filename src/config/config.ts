@@ -2,10 +2,13 @@ import { z } from 'zod';
 
 /**
  * Every environment variable the service reads, validated once at boot.
- * The README's configuration table mirrors this schema.
+ * The README's configuration table mirrors this schema. A variable set to
+ * an empty (or blank) value is unset: its default applies, as OpenTelemetry
+ * specifies for its own variables (`PORT=` or `REQUIRE_EMAIL_VERIFICATION=`
+ * in a compose file must not read as 0 or false and switch a protection off).
  */
 const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 /** 32 bytes as 64 hex digits or base64 (43 characters, `=` optional; either alphabet); decoded by src/modules/secrets/secrets-crypto.ts. */
@@ -13,6 +16,14 @@ const secretsKey = z
   .string()
   .trim()
   .refine((text) => /^[0-9a-fA-F]{64}$/.test(text) || /^[A-Za-z0-9+/_-]{43}=?$/.test(text), 'must be 32 bytes: 64 hex digits or base64');
+
+/** The longest timer Node keeps (and the largest statement_timeout PostgreSQL takes): 2^31 - 1 ms, about 24.8 days. */
+const MAX_TIMER_MS = 2_147_483_647;
+/** Access tokens live at most a year. */
+const MAX_JWT_TTL_SECONDS = 365 * 86400;
+
+/** A problem with the environment's settings (what loadConfig found), told at boot without a stack. */
+export class ConfigurationError extends Error {}
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -24,7 +35,7 @@ const schema = z.object({
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DB_LOG_SQL: bool.default('false'),
   /** statement_timeout of the service's own connections, in ms (0 = none); migrations and bulk loads run without it. */
-  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(15000),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(MAX_TIMER_MS).default(15000),
   /** PostgreSQL JIT for the service's own connections (off: its compile time dwarfs our short statements). */
   DB_JIT: bool.default('false'),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
@@ -34,7 +45,8 @@ const schema = z.object({
     .regex(/^\d+[smhd]?$/, 'JWT_TTL must be seconds or a number followed by s, m, h or d')
     .default('24h')
     .transform((text) => Number.parseInt(text, 10) * ({ s: 1, m: 60, h: 3600, d: 86400 }[text.slice(-1)] ?? 1))
-    .refine((seconds) => seconds >= 60, 'JWT_TTL must be at least 60 seconds'),
+    .refine((seconds) => seconds >= 60, 'JWT_TTL must be at least 60 seconds')
+    .refine((seconds) => seconds <= MAX_JWT_TTL_SECONDS, 'JWT_TTL must be at most 365d'),
   /**
    * The key that seals user secrets (AES-256-GCM): 32 bytes as 64 hex digits
    * or base64. Required in production; otherwise generated once into
@@ -127,12 +139,12 @@ const schema = z.object({
   OTEL_SERVICE_NAME: z.string().default('agent-platform-api'),
   /** HTTP worker processes (node:cluster); 1 serves from the main process. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(MAX_TIMER_MS).default(10000),
   /**
    * How long a request's head and body together may take to arrive (0: no limit); past it, 408 and the connection
    * closes. Without it a client trickling a large body held its buffered part, and the connection, for Node's 300 s.
    */
-  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).default(120_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).max(MAX_TIMER_MS).default(120_000),
 });
 
 /** Settings whose default depends on NODE_ENV (on outside production, off in it). */
@@ -147,20 +159,21 @@ export const CONFIG_VARIABLES = Object.keys(schema.shape);
 const MIN_SCRYPT_LOG_N = 17;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(env);
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''));
+  const parsed = schema.safeParse(given);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n');
-    throw new Error(`Invalid configuration:\n${problems}`);
+    throw new ConfigurationError(`Invalid configuration:\n${problems}`);
   }
   const value = parsed.data;
   if (value.NODE_ENV === 'production' && !value.JWT_SECRET) {
-    throw new Error('Invalid configuration:\n  JWT_SECRET: required when NODE_ENV=production');
+    throw new ConfigurationError('Invalid configuration:\n  JWT_SECRET: required when NODE_ENV=production');
   }
   if (value.NODE_ENV !== 'test' && value.PASSWORD_SCRYPT_LOG_N < MIN_SCRYPT_LOG_N) {
-    throw new Error(`Invalid configuration:\n  PASSWORD_SCRYPT_LOG_N: at least ${MIN_SCRYPT_LOG_N} (lower values are for the test suite only)`);
+    throw new ConfigurationError(`Invalid configuration:\n  PASSWORD_SCRYPT_LOG_N: at least ${MIN_SCRYPT_LOG_N} (lower values are for the test suite only)`);
   }
   if (value.NODE_ENV === 'production' && !value.SECRETS_KEY) {
-    throw new Error('Invalid configuration:\n  SECRETS_KEY: required when NODE_ENV=production (32 bytes: 64 hex digits or base64)');
+    throw new ConfigurationError('Invalid configuration:\n  SECRETS_KEY: required when NODE_ENV=production (32 bytes: 64 hex digits or base64)');
   }
   const production = value.NODE_ENV === 'production';
   return {
@@ -176,9 +189,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 let current: Config | undefined;
 
-/** The configuration read once per process. */
+/**
+ * The configuration read once per process. Its first read is at boot (often
+ * while the logger is being made, before anything could log): a bad setting
+ * then prints its problems, one per line, and the process exits 1.
+ */
 export function config(): Config {
-  current ??= loadConfig();
+  if (!current) {
+    try {
+      current = loadConfig();
+    } catch (error) {
+      if (!(error instanceof ConfigurationError)) throw error;
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+  }
   return current;
 }
 

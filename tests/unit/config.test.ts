@@ -34,4 +34,22 @@ describe('configuration', () => {
     expect(loadConfig({}).REQUIRE_EMAIL_VERIFICATION).toBe(false);
     expect(loadConfig({ REQUIRE_EMAIL_VERIFICATION: 'true' }).REQUIRE_EMAIL_VERIFICATION).toBe(true);
   });
+
+  it('reads an empty or blank setting as unset (its default), so `PORT=` or `REQUIRE_EMAIL_VERIFICATION=` switch nothing off', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), SECRETS_KEY: 'ab'.repeat(32) };
+    const read = loadConfig({ ...production, PORT: '', REQUIRE_EMAIL_VERIFICATION: '', AUTH_RATE_LIMIT_PER_MINUTE: ' ', LOGIN_ACCOUNT_RATE_LIMIT: '', DB_STATEMENT_TIMEOUT_MS: '', REQUEST_TIMEOUT_MS: '' });
+    expect(read).toMatchObject({ PORT: 8000, REQUIRE_EMAIL_VERIFICATION: true, AUTH_RATE_LIMIT_PER_MINUTE: 30, LOGIN_ACCOUNT_RATE_LIMIT: 10, DB_STATEMENT_TIMEOUT_MS: 15000, REQUEST_TIMEOUT_MS: 120_000 });
+    // An explicit value still counts.
+    expect(loadConfig({ ...production, REQUIRE_EMAIL_VERIFICATION: 'false', AUTH_RATE_LIMIT_PER_MINUTE: '0' })).toMatchObject({ REQUIRE_EMAIL_VERIFICATION: false, AUTH_RATE_LIMIT_PER_MINUTE: 0 });
+  });
+
+  it('refuses a token lifetime past a year and a timer past what Node and PostgreSQL keep', () => {
+    expect(loadConfig({ JWT_TTL: '365d' }).JWT_TTL).toBe(365 * 86400);
+    expect(() => loadConfig({ JWT_TTL: '366d' })).toThrow(/JWT_TTL must be at most 365d/);
+    expect(() => loadConfig({ JWT_TTL: '99999999999999d' })).toThrow(/JWT_TTL/);
+    for (const name of ['DB_STATEMENT_TIMEOUT_MS', 'SHUTDOWN_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS']) {
+      expect(loadConfig({ [name]: '2147483647' })).toMatchObject({ [name]: 2147483647 });
+      expect(() => loadConfig({ [name]: '3000000000' })).toThrow(new RegExp(name));
+    }
+  });
 });

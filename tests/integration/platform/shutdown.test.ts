@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from 'pg';
+import { createIsolatedDatabase } from '../../helpers/isolated-database';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -326,6 +328,84 @@ describe('server lifecycle', () => {
       } finally {
         await stopRunning();
         fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    TEST_MS,
+  );
+});
+
+describe('failures to start and to stop', () => {
+  it(
+    'stops with its problems on a bad setting, one per line and no stack',
+    async () => {
+      const bad = startServer({ DATABASE_URL: process.env.DATABASE_URL!, DB_POOL_MAX: 'abc', JWT_TTL: '99999999999999d' });
+      expect(await within(bad.exited, STARTUP_MS, 'exiting on a bad setting', bad.output)).toBe(1);
+      expect(bad.output()).toContain('Invalid configuration:');
+      expect(bad.output()).toMatch(/DB_POOL_MAX: /);
+      expect(bad.output()).toMatch(/JWT_TTL: JWT_TTL must be at most 365d/);
+      expect(bad.output()).not.toMatch(/^\s+at /m);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'exits 1 saying why when its port is taken, with one process and with workers',
+    async () => {
+      const blocker = net.createServer();
+      await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+      const port = String((blocker.address() as net.AddressInfo).port);
+      try {
+        for (const workers of ['1', '2']) {
+          const server = startServer({ DATABASE_URL: process.env.DATABASE_URL!, PORT: port, WEB_CONCURRENCY: workers });
+          expect(await within(server.exited, STARTUP_MS, `exiting with ${workers} worker(s) on a port in use`, server.output)).toBe(1);
+          expect(server.output()).toContain(`failed to start: cannot listen on 127.0.0.1:${port} (PORT): the port is already in use`);
+          if (workers === '2') expect(server.output()).toContain('a worker failed to start; stopping');
+          expect(server.output()).not.toMatch(/^\s+at /m);
+        }
+      } finally {
+        blocker.close();
+      }
+    },
+    TEST_MS,
+  );
+
+  it(
+    'exits 1 soon after SHUTDOWN_TIMEOUT_MS when a request waits on a database that does not answer',
+    async () => {
+      const isolated = await createIsolatedDatabase();
+      const locker = new Client({ connectionString: isolated.url });
+      await locker.connect();
+      try {
+        const server = startServer({ DATABASE_URL: isolated.url, SHUTDOWN_TIMEOUT_MS: '1000', DB_STATEMENT_TIMEOUT_MS: '0' });
+        const base = await server.ready();
+        const signup = await within(
+          fetch(`${base}/api/v1/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `stuck-${Date.now()}@example.com`, password: 'a long enough password' }) }),
+          STEP_MS,
+          'signing up',
+          server.output,
+        );
+        const { access_token: token } = (await signup.json()) as { access_token: string };
+        // Every read of the users table now waits for this lock, which is held until the test ends.
+        await locker.query('BEGIN');
+        await locker.query('LOCK TABLE users IN ACCESS EXCLUSIVE MODE');
+        const stuck = fetch(`${base}/api/v1/user`, { headers: { authorization: `Bearer ${token}` } }).catch(() => null);
+        const watcher = new Client({ connectionString: isolated.url });
+        await watcher.connect();
+        const waiting = async (): Promise<void> => {
+          const { rows } = await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+          if (!rows[0].n) return new Promise((resolve) => setTimeout(resolve, 50)).then(waiting);
+        };
+        await within(waiting(), STEP_MS, 'the request waiting on the lock', server.output).finally(() => watcher.end());
+        server.child.kill('SIGTERM');
+        // The backstop cuts the connection at 1 s; the database's pool is let go of 5 s later at the latest.
+        expect(await within(server.exited, STEP_MS, 'exiting while the database does not answer', server.output)).toBe(1);
+        expect(server.output()).toContain('shutdown did not finish in time; exiting');
+        await stuck;
+      } finally {
+        await locker.query('ROLLBACK').catch(() => undefined);
+        await locker.end();
+        await stopRunning();
+        await isolated.drop();
       }
     },
     TEST_MS,
