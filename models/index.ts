@@ -52,16 +52,29 @@ export type UserIdentityRecord = Pick<UserModel, 'id' | 'email' | 'username' | '
  */
 export function createSequelize(
   url: string,
-  options: { poolMax: number; models?: readonly ModelCtor[]; statementTimeoutMs?: number; jit?: boolean; logSql?: (sql: string) => void },
+  options: {
+    poolMax: number;
+    models?: readonly ModelCtor[];
+    statementTimeoutMs?: number;
+    jit?: boolean;
+    logSql?: (sql: string) => void;
+    /** How long opening a connection may take (0 or unset: no limit), and waiting for one of the pool's. */
+    connectTimeoutMs?: number;
+    acquireTimeoutMs?: number;
+  },
 ): Sequelize {
   return new Sequelize(url, {
     dialect: 'postgres',
     models: [...(options.models ?? [])],
     logging: options.logSql ?? false,
-    pool: { max: options.poolMax, min: 0, idle: 10000 },
+    pool: { max: options.poolMax, min: 0, idle: 10000, ...(options.acquireTimeoutMs ? { acquire: options.acquireTimeoutMs } : {}) },
     // Set on every connection at connect time (a startup parameter, no extra statement per checkout).
     dialectOptions: {
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      // A server that accepts the connection but never answers fails it instead of holding the request; TCP
+      // keep-alive finds a peer that went away (a host or network gone) on a connection left open.
+      ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+      keepAlive: true,
       // Startup parameters (no statement per connection): JIT stays off unless
       // asked for, and named prepared statements (src/db/hot.ts: key lookups)
       // keep one generic plan per connection instead of being re-planned on

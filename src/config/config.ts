@@ -33,6 +33,10 @@ const schema = z.object({
   DATABASE_URL: z.string().optional(),
   DATA_DIR: z.string().default('.data'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /** How long a new connection may take to open (TCP and PostgreSQL's startup), in ms (0 = no limit): past it the request answers 503. */
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).max(MAX_TIMER_MS).default(10_000),
+  /** How long a request may wait for one of the pool's DB_POOL_MAX connections, in ms: past it 503 (Sequelize's default was 60 s). */
+  DB_POOL_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(1).max(MAX_TIMER_MS).default(15_000),
   DB_LOG_SQL: bool.default('false'),
   /** statement_timeout of the service's own connections, in ms (0 = none); migrations and bulk loads run without it. */
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(MAX_TIMER_MS).default(15000),

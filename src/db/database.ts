@@ -25,6 +25,8 @@ export function connectDatabase(
     models: options.models,
     statementTimeoutMs: options.statementTimeoutMs,
     jit: options.jit,
+    connectTimeoutMs: config().DB_CONNECT_TIMEOUT_MS,
+    acquireTimeoutMs: config().DB_POOL_ACQUIRE_TIMEOUT_MS,
     logSql: (sql) => {
       for (const listener of statementListeners) listener(sql);
       if (options.logSql) logger.debug({ sql }, 'sql');

@@ -5,19 +5,32 @@ import net from 'node:net';
  * connections of its own app (and only those) the way a network or a
  * crashed server does: `cut('end')` closes them (node-postgres reports
  * "Connection terminated unexpectedly", no SQLSTATE), `cut('reset')`
- * resets them (ECONNRESET).
+ * resets them (ECONNRESET). `stall()` makes it a server that stops
+ * answering (frozen, or behind a network that drops packets): nothing more
+ * is passed either way, and new connections are accepted and never
+ * answered, until `resume()`.
  */
 export interface TcpProxy {
   /** `url` with its host and port replaced by the proxy's. */
   url: string;
   cut(mode: 'end' | 'reset'): void;
+  stall(): void;
+  resume(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
   const target = new URL(targetUrl);
   const pairs = new Set<{ client: net.Socket; upstream: net.Socket }>();
+  const unanswered = new Set<net.Socket>();
+  let stalled = false;
   const server = net.createServer((client) => {
+    if (stalled) {
+      unanswered.add(client);
+      client.on('error', () => client.destroy());
+      client.on('close', () => unanswered.delete(client));
+      return;
+    }
     const upstream = net.connect(Number(target.port), target.hostname);
     const pair = { client, upstream };
     pairs.add(pair);
@@ -47,10 +60,30 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
       else pair.client.end();
     }
   };
+  const stall = () => {
+    stalled = true;
+    for (const { client, upstream } of pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
+  };
+  const resume = () => {
+    stalled = false;
+    for (const { client, upstream } of pairs) {
+      client.pipe(upstream);
+      upstream.pipe(client);
+    }
+    for (const client of [...unanswered]) client.destroy();
+  };
   return {
     url: url.toString(),
     cut,
+    stall,
+    resume,
     async close() {
+      resume();
       cut('end');
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

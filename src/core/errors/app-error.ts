@@ -180,8 +180,8 @@ export class GatewayTimeoutError extends AppError {
  * Retry-After for a dependency that is down.
  */
 export class DatabaseUnavailableError extends AppError {
-  constructor(retryAfterSeconds = 5) {
-    super(503, 'database_error', 'The database is unavailable; retry later', { headers: { 'Retry-After': String(retryAfterSeconds) } });
+  constructor(retryAfterSeconds = 5, detail = 'The database is unavailable; retry later') {
+    super(503, 'database_error', detail, { headers: { 'Retry-After': String(retryAfterSeconds) } });
   }
 }
 

@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { DatabaseError as PgDatabaseError } from 'pg';
 import {
+  ConnectionAcquireTimeoutError,
   ConnectionError,
   DatabaseError,
   ForeignKeyConstraintError,
@@ -39,6 +40,8 @@ export function toAppError(error: unknown, transport: Transport = 'rest'): { app
       unexpected: null,
     };
   }
+  // Every connection of the pool stayed busy (or none could be opened) for DB_POOL_ACQUIRE_TIMEOUT_MS.
+  if (current instanceof ConnectionAcquireTimeoutError) return { appError: new DatabaseUnavailableError(5, 'No database connection became free in time; retry later'), unexpected: null };
   if (current instanceof ConnectionError || isConnectionFailure(current)) return { appError: new DatabaseUnavailableError(), unexpected: null };
   if (isStatementTimeout(current)) return { appError: new GatewayTimeoutError(), unexpected: null };
   if (refusedValue(current)) {

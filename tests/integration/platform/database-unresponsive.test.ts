@@ -1,0 +1,73 @@
+import crypto from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createApp, createHttpServer } from '../../../src/app';
+import { overrideConfig } from '../../../src/config/config';
+import { closeDatabase, connectDatabase } from '../../../src/db/database';
+import { platform } from '../../../src/modules';
+import { signAccessToken } from '../../../src/modules/accounts/jwt';
+import { rest } from '../../helpers/http';
+import { createIsolatedDatabase } from '../../helpers/isolated-database';
+import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy';
+import type { TestApp } from '../../helpers/test-app';
+
+/**
+ * A database that stops answering (frozen, or behind a network that drops
+ * packets) rather than refusing: a request that needs a new connection
+ * answers 503 once DB_CONNECT_TIMEOUT_MS has passed, and readiness answers
+ * 503 within its own deadline even when its statement waits on an open
+ * connection, instead of both waiting for as long as the database does. The
+ * app reaches its own isolated database through a TCP proxy that stops
+ * passing anything on, and starts again. (A statement already sent on an
+ * open connection still waits for the database: README, DB_CONNECT_TIMEOUT_MS.)
+ */
+overrideConfig({ DB_CONNECT_TIMEOUT_MS: 1000, DB_POOL_ACQUIRE_TIMEOUT_MS: 5000 });
+const api = {} as TestApp;
+let server: ReturnType<typeof createHttpServer>;
+let isolated: Awaited<ReturnType<typeof createIsolatedDatabase>>;
+let proxy: TcpProxy;
+// A user the database does not have: once it answers, 401.
+const token = signAccessToken({ id: crypto.randomUUID(), token_version: 0 });
+
+beforeAll(async () => {
+  isolated = await createIsolatedDatabase();
+  proxy = await startTcpProxy(isolated.url);
+  connectDatabase(proxy.url, { poolMax: 2, models: platform.models });
+  const app = await createApp();
+  server = createHttpServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  Object.assign(api, { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, app });
+});
+
+afterAll(async () => {
+  proxy.resume();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await api.app.stop();
+  await closeDatabase().catch(() => undefined);
+  await proxy.close();
+  await isolated.drop();
+});
+
+describe('a database that does not answer', () => {
+  it('answers a request needing a new connection 503 after the connect timeout, and serves again once it answers', async () => {
+    // No connection is open yet: each one the database accepts and never answers.
+    proxy.stall();
+    const request = await rest(api, 'GET', '/user', { token });
+    expect(request.status).toBe(503);
+    expect(request.body).toMatchObject({ code: 503, type: 'database_error' });
+    expect(Number(request.headers.get('retry-after'))).toBeGreaterThan(0);
+    const ready = await rest(api, 'GET', '/health/ready');
+    expect([ready.status, ready.body]).toEqual([503, { status: 'unavailable', database: 'unreachable' }]);
+    proxy.resume();
+    expect((await rest(api, 'GET', '/user', { token })).status).toBe(401);
+  });
+
+  it('answers readiness 503 within its deadline when its statement waits on an open connection', async () => {
+    expect((await rest(api, 'GET', '/health/ready')).status).toBe(200);
+    proxy.stall();
+    const ready = await rest(api, 'GET', '/health/ready');
+    expect([ready.status, ready.body]).toEqual([503, { status: 'unavailable', database: 'unreachable' }]);
+    proxy.resume();
+    expect((await rest(api, 'GET', '/health/ready')).status).toBe(200);
+  });
+});
