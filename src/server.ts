@@ -26,7 +26,7 @@ import { seedDemo } from '../seeders/demo.seeder';
  */
 type Demo = Awaited<ReturnType<typeof seedDemo>>;
 
-/** A failure to start that its message says all of (a port in use, a worker that could not start): logged without a stack. */
+/** A failure to start that its message says all of (a port in use, an address not on this machine): logged without a stack. */
 class StartupError extends Error {}
 
 /**

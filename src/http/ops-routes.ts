@@ -66,10 +66,10 @@ function noContent(res: ServerResponse): void {
   endReply(res);
 }
 
-/** Health, readiness, metrics, the OpenAPI document, the docs page and the browser assets. */
 /** How long readiness waits for the database's answer: a probe gets its 503 in time rather than hanging with it. */
 const READY_DEADLINE_MS = 2000;
 
+/** Health, readiness, metrics, the OpenAPI document, the docs page and the browser assets. */
 export function opsRoutes(openApi: () => object): RouteTable<OpsRoute> {
   const docsServed = () => config().API_DOCS;
   // The document never changes while the process runs: serialised, tagged and compressed once (about 850 KB; 20 ms a request).
