@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
 import type { Server } from 'node:net';
-import { config } from './config/config';
+import { config, MAX_TIMER_MS } from './config/config';
 import { drainBackground } from './core/background';
 import { logger } from './config/logger';
 import { bootDatabase, displayUrl } from './db/bootstrap';
@@ -112,6 +112,14 @@ async function serve(): Promise<{ port: number; close: () => Promise<void> }> {
   return { port, close };
 }
 
+/** Exits 1 if the process has not stopped `graceMs` after SHUTDOWN_TIMEOUT_MS (at most Node's longest timer). */
+function exitAfterDeadline(graceMs: number): void {
+  setTimeout(() => {
+    logger.error('shutdown did not finish in time; exiting');
+    process.exit(1);
+  }, Math.min(MAX_TIMER_MS, config().SHUTDOWN_TIMEOUT_MS + graceMs)).unref();
+}
+
 /** Stops on SIGTERM or SIGINT with `stop`, and exits 1 if that has not finished `graceMs` after SHUTDOWN_TIMEOUT_MS. */
 function onSignals(stop: (signal: string) => Promise<void>, graceMs = EXIT_GRACE_MS): void {
   let stopping = false;
@@ -119,10 +127,7 @@ function onSignals(stop: (signal: string) => Promise<void>, graceMs = EXIT_GRACE
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    setTimeout(() => {
-      logger.error({ signal }, 'shutdown did not finish in time; exiting');
-      process.exit(1);
-    }, config().SHUTDOWN_TIMEOUT_MS + graceMs).unref();
+    exitAfterDeadline(graceMs);
     void stop(signal).then(() => {
       logger.info('stopped');
       process.exit(0);
@@ -156,30 +161,31 @@ async function primary(workers: number): Promise<void> {
   await closeDatabase();
   let stopping = false;
   let ready = 0;
-  /** Workers that have listened: one that exits before is a failure to start, not a crash to recover from. */
-  const listened = new Set<number>();
   const fork = () => {
     const worker = cluster.fork({ DATABASE_URL: url });
     worker.on('message', (message: { listening?: number }) => {
-      if (message.listening === undefined) return;
-      listened.add(worker.id);
-      if ((ready += 1) === workers) banner(message.listening, demo, workers, url, embedded !== null);
+      if (message.listening !== undefined && (ready += 1) === workers) banner(message.listening, demo, workers, url, embedded !== null);
     });
   };
-  const stopAll = async (signal: NodeJS.Signals) => {
-    stopping = true;
-    const exits = Object.values(cluster.workers ?? {}).map(
-      (worker) => new Promise<void>((resolve) => (worker!.isDead() ? resolve() : worker!.once('exit', () => resolve()))),
-    );
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-    await Promise.all(exits);
-    await stopEmbedded(embedded);
-  };
+  // Once, whoever asks first (a signal, or a worker that failed to start).
+  let stopped: Promise<void> | null = null;
+  const stopAll = (signal: NodeJS.Signals) =>
+    (stopped ??= (async () => {
+      stopping = true;
+      const exits = Object.values(cluster.workers ?? {}).map(
+        (worker) => new Promise<void>((resolve) => (worker!.isDead() ? resolve() : worker!.once('exit', () => resolve()))),
+      );
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+      await Promise.all(exits);
+      await stopEmbedded(embedded);
+    })());
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) return;
-    if (!listened.has(worker.id)) {
-      // It failed to start (its own log says why): the others would too. Exit 1, so a supervisor sees the failure.
+    if (ready < workers) {
+      // A worker of the first ones failed to start (its own log says why): the others would too. Exit 1, so a
+      // supervisor sees the failure. (Once all have listened, a worker that exits is replaced, as below.)
       logger.fatal({ worker: worker.process.pid, code, signal }, 'a worker failed to start; stopping');
+      exitAfterDeadline(EXIT_GRACE_MS * 2);
       void stopAll('SIGTERM').finally(() => process.exit(1));
       return;
     }

@@ -18,7 +18,7 @@ const secretsKey = z
   .refine((text) => /^[0-9a-fA-F]{64}$/.test(text) || /^[A-Za-z0-9+/_-]{43}=?$/.test(text), 'must be 32 bytes: 64 hex digits or base64');
 
 /** The longest timer Node keeps (and the largest statement_timeout PostgreSQL takes): 2^31 - 1 ms, about 24.8 days. */
-const MAX_TIMER_MS = 2_147_483_647;
+export const MAX_TIMER_MS = 2_147_483_647;
 /** Access tokens live at most a year. */
 const MAX_JWT_TTL_SECONDS = 365 * 86400;
 

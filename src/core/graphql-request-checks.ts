@@ -1,7 +1,10 @@
 import {
   getOperationAST,
   GraphQLError,
+  getNullableType,
+  isInputObjectType,
   isInputType,
+  isListType,
   Kind,
   parse,
   TypeInfo,
@@ -161,16 +164,16 @@ function judgeDocument(schema: GraphQLSchema, query: string, operationName: stri
 }
 
 /**
- * The values written in the document (an argument's, with no variable
- * inside, and a variable's default) judged as variables and REST input are
- * (checkInput: the same rules and the same problem types, so no NUL
- * character, no lone surrogate, no number past a double, no JSON nested past
- * MAX_JSON_DEPTH), each at `["body", "query", argument or $variable, …]`:
- * graphql-js would refuse such a value in prose, without saying where or
- * what kind of problem (`uuid_parsing`, `enum`, …), and would pass some on
- * (a NUL character, which PostgreSQL refuses; `1e400` as Infinity). Judged
- * once per document text, with the rest of its verdict; an argument or a
- * type the schema does not have is left to validation.
+ * The values written in the document (arguments' and variables' defaults)
+ * judged as variables and REST input are (checkInput: the same rules and
+ * the same problem types, so no NUL character, no lone surrogate, no number
+ * past a double, no JSON nested past MAX_JSON_DEPTH), each at `["body",
+ * "query", argument or $variable, …]`: graphql-js would refuse such a value
+ * in prose, without saying where or what kind of problem (`uuid_parsing`,
+ * `enum`, …), and would pass some on (a NUL character, which PostgreSQL
+ * refuses; `1e400` as Infinity). Judged once per document text, with the
+ * rest of its verdict; an argument or a type the schema does not have is
+ * left to validation.
  */
 function literalProblems(schema: GraphQLSchema, document: DocumentNode): ValidationItem[] {
   const typeInfo = new TypeInfo(schema);
@@ -180,20 +183,44 @@ function literalProblems(schema: GraphQLSchema, document: DocumentNode): Validat
     visitWithTypeInfo(typeInfo, {
       Argument(node) {
         const argument = typeInfo.getArgument();
-        if (argument && !holdsVariable(node.value)) checkInput(argument.type, valueFromASTUntyped(node.value), ['body', 'query', node.name.value], errors, 'forbid');
-        // Its value was judged whole (or is a variable's, judged with the variables).
+        if (argument) judgeLiteral(argument.type, node.value, ['body', 'query', node.name.value], errors);
         return false;
       },
       VariableDefinition(node) {
         const type = typeFromAST(schema, node.type as never);
-        if (node.defaultValue && type && isInputType(type)) {
-          checkInput(type, valueFromASTUntyped(node.defaultValue), ['body', 'query', `$${node.variable.name.value}`], errors, 'forbid');
-        }
+        if (node.defaultValue && type && isInputType(type)) judgeLiteral(type, node.defaultValue, ['body', 'query', `$${node.variable.name.value}`], errors);
         return false;
       },
     }),
   );
   return errors;
+}
+
+/**
+ * A value written in the document, judged whole where it holds no variable;
+ * where it does, its parts that hold none (a variable's own value is judged
+ * with the variables). A single value where a list is expected is judged as
+ * the list of it that GraphQL's input coercion makes of a literal.
+ */
+function judgeLiteral(type: GraphQLInputType, value: ValueNode, loc: (string | number)[], errors: ValidationItem[]): void {
+  const nullable = getNullableType(type);
+  if (isListType(nullable) && value.kind !== Kind.LIST && value.kind !== Kind.VARIABLE && value.kind !== Kind.NULL) {
+    judgeLiteral(nullable.ofType, value, loc, errors);
+    return;
+  }
+  if (!holdsVariable(value)) {
+    checkInput(type, valueFromASTUntyped(value), loc, errors, 'forbid');
+    return;
+  }
+  if (value.kind === Kind.LIST && isListType(nullable)) {
+    value.values.forEach((item, index) => judgeLiteral(nullable.ofType, item, [...loc, index], errors));
+  } else if (value.kind === Kind.OBJECT && isInputObjectType(nullable)) {
+    const fields = nullable.getFields();
+    for (const field of value.fields) {
+      const declared = fields[field.name.value];
+      if (declared) judgeLiteral(declared.type, field.value, [...loc, field.name.value], errors);
+    }
+  }
 }
 
 function holdsVariable(value: ValueNode): boolean {

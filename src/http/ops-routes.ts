@@ -69,6 +69,24 @@ function noContent(res: ServerResponse): void {
 /** How long readiness waits for the database's answer: a probe gets its 503 in time rather than hanging with it. */
 const READY_DEADLINE_MS = 2000;
 
+/**
+ * Whether the database answers a `SELECT 1` within READY_DEADLINE_MS. One
+ * statement at a time: probes arriving while one is unanswered wait for the
+ * same (so a database that stopped answering holds one pool connection for
+ * them, not one per probe).
+ */
+let probing: Promise<boolean> | null = null;
+async function databaseAnswers(): Promise<boolean> {
+  probing ??= plainQuery('SELECT 1', {}).then(
+    () => true,
+    () => false,
+  ).finally(() => (probing = null));
+  let deadline: NodeJS.Timeout | undefined;
+  const answered = await Promise.race([probing, new Promise<false>((resolve) => (deadline = setTimeout(() => resolve(false), READY_DEADLINE_MS)))]);
+  clearTimeout(deadline);
+  return answered;
+}
+
 /** Health, readiness, metrics, the OpenAPI document, the docs page and the browser assets. */
 export function opsRoutes(openApi: () => object): RouteTable<OpsRoute> {
   const docsServed = () => config().API_DOCS;
@@ -82,13 +100,7 @@ export function opsRoutes(openApi: () => object): RouteTable<OpsRoute> {
       label: 'health_ready',
       async handle(_req, res) {
         // A database that does not answer within READY_DEADLINE_MS is as unreachable as one that refuses.
-        let deadline: NodeJS.Timeout | undefined;
-        const answered = await Promise.race([
-          plainQuery('SELECT 1', {}).then(() => true, () => false),
-          new Promise<false>((resolve) => (deadline = setTimeout(() => resolve(false), READY_DEADLINE_MS))),
-        ]);
-        clearTimeout(deadline);
-        if (answered) sendJson(res, 200, { status: 'ok', database: 'ok' });
+        if (await databaseAnswers()) sendJson(res, 200, { status: 'ok', database: 'ok' });
         else sendJson(res, 503, { status: 'unavailable', database: 'unreachable' });
       },
     })

@@ -78,10 +78,10 @@ function driverErrorOf(error: unknown): unknown {
   return isDriverError(error) || error instanceof PgDatabaseError ? error : null;
 }
 
-/** The SQLSTATE of a Sequelize error or of a pg driver error alike (PostgreSQL answered with an error). */
 /** 57014 query_canceled: the statement ran past statement_timeout (DB_STATEMENT_TIMEOUT_MS; from Sequelize, or from pg directly on the hot path): 504. */
 export const isStatementTimeout = (error: unknown): boolean => sqlState(error) === '57014';
 
+/** The SQLSTATE of a Sequelize error or of a pg driver error alike (PostgreSQL answered with an error). */
 export function sqlState(error: unknown): string | undefined {
   const driver = driverErrorOf(error);
   return driver instanceof PgDatabaseError ? driver.code : undefined;

@@ -4,7 +4,7 @@ import { requireScope, resolveOrg } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import { loadWithinReply } from '../../core/reply-budget';
 import { buildCapabilityBundle } from './capability-bundle';
-import type { CapabilityFilterArgs, CapabilityListArgs, PublishCapabilityRequest } from './catalogs.inputs';
+import { ARTIFACT_PAGE, type CapabilityFilterArgs, type CapabilityListArgs, type PublishCapabilityRequest } from './catalogs.inputs';
 import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
 import { toCapability, type CapabilityRow } from './catalogs.mapper';
 import {
@@ -56,7 +56,7 @@ const SORTS: Record<CapabilitySortBy, string> = {
 };
 
 export async function listCapabilities(ctx: AppContext, orgKey: string, args: CapabilityListArgs) {
-  const { page, limit } = catalogPage(args);
+  const { page, limit } = catalogPage(args, ARTIFACT_PAGE);
   const scope = await resolveOrg(ctx, orgKey);
   const where = capabilityWhere(scope.org.id, scope.viewer.user.id, args);
   const query = catalogListQuery('capabilities', CAPABILITY_SELECT, where, {

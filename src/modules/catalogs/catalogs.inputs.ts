@@ -525,10 +525,9 @@ export class DatasetFilterArgs extends CatalogScopeArgs {
   mine?: boolean | null;
 }
 
-/** A catalog list's page when no `limit` is given (catalogPage); capabilities and datasets serve up to 200 a page, tasks and task sets 100. */
-export const CATALOG_PAGE_FALLBACK = 50;
-export const ARTIFACT_PAGE: PageSize = { max: 200, fallback: CATALOG_PAGE_FALLBACK };
-export const TASK_PAGE: PageSize = { max: 100, fallback: CATALOG_PAGE_FALLBACK };
+/** A page of capabilities or datasets, and of tasks or task sets. */
+export const ARTIFACT_PAGE: PageSize = { max: 200, fallback: 50 };
+export const TASK_PAGE: PageSize = { max: 100, fallback: 50 };
 
 @ArgsType()
 export class DatasetListArgs extends DatasetFilterArgs {

@@ -3,7 +3,7 @@ import type { AppContext } from '../../core/context';
 import { rowSelect, type SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
-import type { DatasetFilterArgs, DatasetListArgs, PublishDatasetRequest } from './catalogs.inputs';
+import { ARTIFACT_PAGE, type DatasetFilterArgs, type DatasetListArgs, type PublishDatasetRequest } from './catalogs.inputs';
 import { DEFAULT_DATASET_FORMAT } from './dataset-format';
 import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
 import { DatasetArtifactSummary, DatasetSortBy, type DatasetFacetsResponse, type DatasetVersionList } from './catalogs.types';
@@ -72,7 +72,7 @@ function datasetListQuery(scope: OrgScope, args: DatasetListArgs) {
 }
 
 export async function listDatasets(ctx: AppContext, orgKey: string, args: DatasetListArgs) {
-  const { page, limit } = catalogPage(args);
+  const { page, limit } = catalogPage(args, ARTIFACT_PAGE);
   const { rows, total } = await pageAndCount<DatasetArtifactSummary>(datasetListQuery(await resolveOrg(ctx, orgKey), args), page, limit);
   return { datasets: rows, total, page, limit };
 }
@@ -80,7 +80,7 @@ export async function listDatasets(ctx: AppContext, orgKey: string, args: Datase
 /** The same list as the compiled reply's root (SqlRoot of `datasets`): the checks, the count, then the page's ids. */
 export const DATASET_LIST_ROOT: SqlRoot = {
   async from(ctx, args, params, as) {
-    const { page, limit } = catalogPage(args);
+    const { page, limit } = catalogPage(args, ARTIFACT_PAGE);
     const query = datasetListQuery(await resolveOrg(ctx, String(args.org)), args as DatasetListArgs);
     return catalogPageRow(query, params, as, page, limit);
   },

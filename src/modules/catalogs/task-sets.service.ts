@@ -5,7 +5,7 @@ import { AlreadyExistsError, NotFoundError, ValidationError, type ValidationItem
 import { EMBEDDED_LIST_CAP } from '../../core/pagination';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
-import { CATALOG_NAME_PATTERN, type TaskSetFilterArgs, type TaskSetListArgs, type TaskSetRequest } from './catalogs.inputs';
+import { CATALOG_NAME_PATTERN, TASK_PAGE, type TaskSetFilterArgs, type TaskSetListArgs, type TaskSetRequest } from './catalogs.inputs';
 import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
 import { toTaskSet, type TaskSetRow } from './catalogs.mapper';
 import { TaskSetSortBy, type TaskSetDeleteResponse, type TaskSetFacetsResponse, type TaskSetResponse } from './catalogs.types';
@@ -97,7 +97,7 @@ const SORTS: Record<TaskSetSortBy, string> = {
 };
 
 export async function listTaskSets(ctx: AppContext, orgKey: string, args: TaskSetListArgs) {
-  const { page, limit } = catalogPage(args);
+  const { page, limit } = catalogPage(args, TASK_PAGE);
   const scope = await resolveOrg(ctx, orgKey);
   const query = catalogListQuery('task_sets', TASK_SET_LIST_SELECT, taskSetWhere(scope.org.id, args), {
     column: SORTS[args.sort_by ?? TaskSetSortBy.created_at],

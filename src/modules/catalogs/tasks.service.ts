@@ -5,7 +5,7 @@ import { rowSelect, type SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { requireScope, resolveOrg } from '../../core/tenancy/tenant-scope';
 import { checkIndexEntry, textArrayBytes, textBytes } from '../../core/validation/index-entry';
 import { plainQuery } from '../../db/hot';
-import type { PublishTaskRequest, TaskFilterArgs, TaskListArgs, VerificationInput } from './catalogs.inputs';
+import { TASK_PAGE, type PublishTaskRequest, type TaskFilterArgs, type TaskListArgs, type VerificationInput } from './catalogs.inputs';
 import { anyOf, catalogListQuery, facetLists, facetSql, newWhere, overlaps, searchIn, type CatalogWhere, type FacetRow } from './catalogs.sql';
 import {
   TaskSortBy,
@@ -64,7 +64,7 @@ function taskListQuery(orgId: string, args: TaskListArgs) {
 
 /** Spec 19: one entry per name (its latest version) the caller can access. */
 export async function listTasks(ctx: AppContext, orgKey: string, args: TaskListArgs) {
-  const { page, limit } = catalogPage(args);
+  const { page, limit } = catalogPage(args, TASK_PAGE);
   const scope = await resolveOrg(ctx, orgKey);
   const { rows, total } = await pageAndCount<TaskSummary>(taskListQuery(scope.org.id, args), page, limit);
   return { tasks: rows, total, page, limit };
@@ -73,7 +73,7 @@ export async function listTasks(ctx: AppContext, orgKey: string, args: TaskListA
 /** The same list as the compiled reply's root (SqlRoot of `tasks`): the checks, the count, then the page's ids. */
 export const TASK_LIST_ROOT: SqlRoot = {
   async from(ctx, args, params, as) {
-    const { page, limit } = catalogPage(args);
+    const { page, limit } = catalogPage(args, TASK_PAGE);
     const scope = await resolveOrg(ctx, String(args.org));
     return catalogPageRow(taskListQuery(scope.org.id, args as TaskListArgs), params, as, page, limit);
   },

@@ -1,14 +1,13 @@
 import { UniqueConstraintError, type Transaction } from 'sequelize';
 import type { QueryResultRow } from 'pg';
 import { AlreadyExistsError, NotFoundError, validationFailure } from '../../core/errors';
-import { checkPageDepth, pageRow } from '../../core/pagination';
+import { checkPageDepth, pageRow, type PageSize } from '../../core/pagination';
 import type { SqlParams } from '../../core/graphql-sql/sql-fields';
 import type { AppContext } from '../../core/context';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
 import { readFrom, type ArtifactTable, type CatalogListQuery } from './catalogs.sql';
-import { CATALOG_PAGE_FALLBACK } from './catalogs.inputs';
 import { isCatalogVersion, versionKey } from './semver-key';
 
 /**
@@ -222,10 +221,10 @@ export async function deleteVersion(
   return { scope, ref, deleted };
 }
 
-/** `page` and `limit` of a catalog list (defaults 1 and CATALOG_PAGE_FALLBACK), refused past the offset cap (422 at `page`). */
-export function catalogPage(args: { page?: number | null; limit?: number | null }): { page: number; limit: number } {
+/** `page` and `limit` of a catalog list (defaults 1 and the list's own page size), refused past the offset cap (422 at `page`). */
+export function catalogPage(args: { page?: number | null; limit?: number | null }, size: PageSize): { page: number; limit: number } {
   const page = args.page ?? 1;
-  const limit = args.limit ?? CATALOG_PAGE_FALLBACK;
+  const limit = args.limit ?? size.fallback;
   checkPageDepth(page, limit);
   return { page, limit };
 }

@@ -13,7 +13,7 @@ import { messageRows } from './sessions.sql';
 import { findSession, resolveSessionWorkspace } from './session-ref';
 import { forgetSession } from './sessions.service';
 import { addToGroupRollup, recountGroups } from '../session-groups/group-rollups';
-import { asksForEvents, type SessionEventsArgs, type TranscriptAppendRequest, type TranscriptCompactRequest, type TranscriptMessageInput, type TranscriptReadArgs, type TranscriptRewindRequest } from './sessions.inputs';
+import { asksForEvents, TRANSCRIPT_PAGE, type SessionEventsArgs, type TranscriptAppendRequest, type TranscriptCompactRequest, type TranscriptMessageInput, type TranscriptReadArgs, type TranscriptRewindRequest } from './sessions.inputs';
 import { DEFAULT_TRANSCRIPT_PAGE } from './sessions.limits';
 
 /**
@@ -264,7 +264,7 @@ export async function readTranscript(
 ): Promise<{ session: SessionModel; messages: SessionMessageModel[]; has_more: boolean }> {
   const scope = await resolveSessionWorkspace(ctx, org, ws, ref);
   const session = await findSession(scope, ref);
-  const limit = args.limit ?? DEFAULT_TRANSCRIPT_PAGE;
+  const limit = args.limit ?? TRANSCRIPT_PAGE.fallback;
   const { messages, more } = await messagesAfter(ctx, session.id, args.after_seq ?? 0, limit, Boolean(args.include_compacted));
   return { session, messages, has_more: more };
 }
