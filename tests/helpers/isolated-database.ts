@@ -34,26 +34,40 @@ export async function createIsolatedDatabase(): Promise<{ url: string; drop: () 
 }
 
 /**
+ * The real HTTP handler on 127.0.0.1, connected to the database at `url`
+ * (the process's one database: one per test file), and how to stop both.
+ */
+export async function serveAppOn(url: string, options: { poolMax?: number; statementTimeoutMs?: number } = {}): Promise<{ api: TestApp; stop: () => Promise<void> }> {
+  connectDatabase(url, { poolMax: options.poolMax ?? 3, models: platform.models, statementTimeoutMs: options.statementTimeoutMs, jit: config().DB_JIT });
+  const app = await createApp();
+  const server = createHttpServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    api: { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, app } as TestApp,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.stop();
+      await closeDatabase().catch(() => undefined);
+    },
+  };
+}
+
+/**
  * The real HTTP handler on its own isolated database, for files that break
  * or count things in the database. Use at the top of a file.
  */
 export function useIsolatedTestApp(options: { statementTimeoutMs?: number } = {}): TestApp {
   const holder = {} as TestApp;
-  let server: ReturnType<typeof createHttpServer>;
+  let served: Awaited<ReturnType<typeof serveAppOn>>;
   let isolated: Awaited<ReturnType<typeof createIsolatedDatabase>>;
   beforeAll(async () => {
     isolated = await createIsolatedDatabase();
-    connectDatabase(isolated.url, { poolMax: 3, models: platform.models, statementTimeoutMs: options.statementTimeoutMs, jit: config().DB_JIT });
-    const app = await createApp();
-    server = createHttpServer(app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    Object.assign(holder, { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, app, dropDatabase: () => isolated.drop() });
+    served = await serveAppOn(isolated.url, options);
+    Object.assign(holder, served.api, { dropDatabase: () => isolated.drop() });
   });
   afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await holder.app.stop();
-    await closeDatabase().catch(() => undefined);
+    await served.stop();
     await isolated.drop();
   });
   return holder;

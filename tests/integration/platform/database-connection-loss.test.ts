@@ -1,12 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
-import { createApp, createHttpServer } from '../../../src/app';
-import { closeDatabase, connectDatabase } from '../../../src/db/database';
-import { platform } from '../../../src/modules';
 import { createUser, type TestUser } from '../../factories/accounts';
 import { saveSession, sessionsPath } from '../../factories/sessions';
 import { rest, type HttpResult } from '../../helpers/http';
-import { createIsolatedDatabase } from '../../helpers/isolated-database';
+import { createIsolatedDatabase, serveAppOn } from '../../helpers/isolated-database';
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy';
 import type { TestApp } from '../../helpers/test-app';
 
@@ -21,7 +17,7 @@ import type { TestApp } from '../../helpers/test-app';
  * connection takes, and killed while it waits.
  */
 const api = {} as TestApp;
-let server: ReturnType<typeof createHttpServer>;
+let served: Awaited<ReturnType<typeof serveAppOn>>;
 let isolated: Awaited<ReturnType<typeof createIsolatedDatabase>>;
 let proxy: TcpProxy;
 let locker: Client;
@@ -31,11 +27,8 @@ let sessionId: string;
 beforeAll(async () => {
   isolated = await createIsolatedDatabase();
   proxy = await startTcpProxy(isolated.url);
-  connectDatabase(proxy.url, { poolMax: 3, models: platform.models });
-  const app = await createApp();
-  server = createHttpServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  Object.assign(api, { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, app });
+  served = await serveAppOn(proxy.url);
+  Object.assign(api, served.api);
   locker = new Client({ connectionString: isolated.url });
   await locker.connect();
   user = await createUser();
@@ -44,10 +37,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await locker.end().catch(() => undefined);
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await api.app.stop();
-  await closeDatabase().catch(() => undefined);
+  await served.stop();
   await proxy.close();
   await isolated.drop();
 });

@@ -1,11 +1,8 @@
 import crypto from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { createApp, createHttpServer } from '../../../src/app';
-import { closeDatabase, connectDatabase } from '../../../src/db/database';
 import { freePort } from '../../../src/db/free-port';
-import { platform } from '../../../src/modules';
 import { signAccessToken } from '../../../src/modules/accounts/jwt';
 import { gql, rest } from '../../helpers/http';
+import { serveAppOn } from '../../helpers/isolated-database';
 import type { TestApp } from '../../helpers/test-app';
 
 /**
@@ -13,23 +10,17 @@ import type { TestApp } from '../../helpers/test-app';
  * (not a masked 500), on both transports, while liveness stays 200.
  */
 const api = {} as TestApp;
-let server: ReturnType<typeof createHttpServer>;
+let served: Awaited<ReturnType<typeof serveAppOn>>;
 const token = signAccessToken({ id: crypto.randomUUID(), token_version: 0 });
 
 beforeAll(async () => {
   const port = await freePort();
-  connectDatabase(`postgres://postgres:postgres@127.0.0.1:${port}/nowhere`, { poolMax: 2, models: platform.models });
-  const app = await createApp();
-  server = createHttpServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  Object.assign(api, { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, app });
+  served = await serveAppOn(`postgres://postgres:postgres@127.0.0.1:${port}/nowhere`, { poolMax: 2 });
+  Object.assign(api, served.api);
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await api.app.stop();
-  await closeDatabase().catch(() => undefined);
+  await served.stop();
 });
 
 describe('an unreachable database', () => {

@@ -1,12 +1,8 @@
 import crypto from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { createApp, createHttpServer } from '../../../src/app';
 import { overrideConfig } from '../../../src/config/config';
-import { closeDatabase, connectDatabase } from '../../../src/db/database';
-import { platform } from '../../../src/modules';
 import { signAccessToken } from '../../../src/modules/accounts/jwt';
 import { rest } from '../../helpers/http';
-import { createIsolatedDatabase } from '../../helpers/isolated-database';
+import { createIsolatedDatabase, serveAppOn } from '../../helpers/isolated-database';
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy';
 import type { TestApp } from '../../helpers/test-app';
 
@@ -22,7 +18,7 @@ import type { TestApp } from '../../helpers/test-app';
  */
 overrideConfig({ DB_CONNECT_TIMEOUT_MS: 1000, DB_POOL_ACQUIRE_TIMEOUT_MS: 5000 });
 const api = {} as TestApp;
-let server: ReturnType<typeof createHttpServer>;
+let served: Awaited<ReturnType<typeof serveAppOn>>;
 let isolated: Awaited<ReturnType<typeof createIsolatedDatabase>>;
 let proxy: TcpProxy;
 // A user the database does not have: once it answers, 401.
@@ -31,19 +27,13 @@ const token = signAccessToken({ id: crypto.randomUUID(), token_version: 0 });
 beforeAll(async () => {
   isolated = await createIsolatedDatabase();
   proxy = await startTcpProxy(isolated.url);
-  connectDatabase(proxy.url, { poolMax: 2, models: platform.models });
-  const app = await createApp();
-  server = createHttpServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  Object.assign(api, { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, app });
+  served = await serveAppOn(proxy.url, { poolMax: 2 });
+  Object.assign(api, served.api);
 });
 
 afterAll(async () => {
   proxy.resume();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await api.app.stop();
-  await closeDatabase().catch(() => undefined);
+  await served.stop();
   await proxy.close();
   await isolated.drop();
 });
