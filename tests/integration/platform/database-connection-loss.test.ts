@@ -2,9 +2,9 @@ import { Client } from 'pg';
 import { createUser, type TestUser } from '../../factories/accounts';
 import { saveSession, sessionsPath } from '../../factories/sessions';
 import { rest, type HttpResult } from '../../helpers/http';
-import { createIsolatedDatabase, serveAppOn } from '../../helpers/isolated-database';
+import { createIsolatedDatabase } from '../../helpers/isolated-database';
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy';
-import type { TestApp } from '../../helpers/test-app';
+import { startTestApp, type TestApp } from '../../helpers/test-app';
 
 /**
  * PostgreSQL going away under a running statement answers 503
@@ -17,7 +17,7 @@ import type { TestApp } from '../../helpers/test-app';
  * connection takes, and killed while it waits.
  */
 const api = {} as TestApp;
-let served: Awaited<ReturnType<typeof serveAppOn>>;
+let served: Awaited<ReturnType<typeof startTestApp>>;
 let isolated: Awaited<ReturnType<typeof createIsolatedDatabase>>;
 let proxy: TcpProxy;
 let locker: Client;
@@ -27,8 +27,8 @@ let sessionId: string;
 beforeAll(async () => {
   isolated = await createIsolatedDatabase();
   proxy = await startTcpProxy(isolated.url);
-  served = await serveAppOn(proxy.url);
-  Object.assign(api, served.api);
+  served = await startTestApp(proxy.url, { poolMax: 3 });
+  Object.assign(api, served.testApp);
   locker = new Client({ connectionString: isolated.url });
   await locker.connect();
   user = await createUser();
@@ -37,7 +37,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await locker.end().catch(() => undefined);
-  await served.stop();
+  await served.close();
   await proxy.close();
   await isolated.drop();
 });

@@ -2,25 +2,24 @@ import crypto from 'node:crypto';
 import { freePort } from '../../../src/db/free-port';
 import { signAccessToken } from '../../../src/modules/accounts/jwt';
 import { gql, rest } from '../../helpers/http';
-import { serveAppOn } from '../../helpers/isolated-database';
-import type { TestApp } from '../../helpers/test-app';
+import { startTestApp, type TestApp } from '../../helpers/test-app';
 
 /**
  * A database that cannot be reached: 503 database_error with Retry-After
  * (not a masked 500), on both transports, while liveness stays 200.
  */
 const api = {} as TestApp;
-let served: Awaited<ReturnType<typeof serveAppOn>>;
+let served: Awaited<ReturnType<typeof startTestApp>>;
 const token = signAccessToken({ id: crypto.randomUUID(), token_version: 0 });
 
 beforeAll(async () => {
   const port = await freePort();
-  served = await serveAppOn(`postgres://postgres:postgres@127.0.0.1:${port}/nowhere`, { poolMax: 2 });
-  Object.assign(api, served.api);
+  served = await startTestApp(`postgres://postgres:postgres@127.0.0.1:${port}/nowhere`, { poolMax: 2 });
+  Object.assign(api, served.testApp);
 });
 
 afterAll(async () => {
-  await served.stop();
+  await served.close();
 });
 
 describe('an unreachable database', () => {

@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import { overrideConfig } from '../../../src/config/config';
 import { signAccessToken } from '../../../src/modules/accounts/jwt';
 import { rest } from '../../helpers/http';
-import { createIsolatedDatabase, serveAppOn } from '../../helpers/isolated-database';
+import { createIsolatedDatabase } from '../../helpers/isolated-database';
 import { startTcpProxy, type TcpProxy } from '../../helpers/tcp-proxy';
-import type { TestApp } from '../../helpers/test-app';
+import { startTestApp, type TestApp } from '../../helpers/test-app';
 
 /**
  * A database that stops answering (frozen, or behind a network that drops
@@ -18,7 +18,7 @@ import type { TestApp } from '../../helpers/test-app';
  */
 overrideConfig({ DB_CONNECT_TIMEOUT_MS: 1000, DB_POOL_ACQUIRE_TIMEOUT_MS: 5000 });
 const api = {} as TestApp;
-let served: Awaited<ReturnType<typeof serveAppOn>>;
+let served: Awaited<ReturnType<typeof startTestApp>>;
 let isolated: Awaited<ReturnType<typeof createIsolatedDatabase>>;
 let proxy: TcpProxy;
 // A user the database does not have: once it answers, 401.
@@ -27,13 +27,13 @@ const token = signAccessToken({ id: crypto.randomUUID(), token_version: 0 });
 beforeAll(async () => {
   isolated = await createIsolatedDatabase();
   proxy = await startTcpProxy(isolated.url);
-  served = await serveAppOn(proxy.url, { poolMax: 2 });
-  Object.assign(api, served.api);
+  served = await startTestApp(proxy.url, { poolMax: 2 });
+  Object.assign(api, served.testApp);
 });
 
 afterAll(async () => {
   proxy.resume();
-  await served.stop();
+  await served.close();
   await proxy.close();
   await isolated.drop();
 });
