@@ -70,6 +70,8 @@ export async function startTcpProxy(targetUrl: string): Promise<TcpProxy> {
     }
   };
   const resume = () => {
+    // Once: piping a pair twice would pass its bytes twice.
+    if (!stalled) return;
     stalled = false;
     for (const { client, upstream } of pairs) {
       client.pipe(upstream);
