@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { overrideConfig } from '../../../src/config/config';
+import { database } from '../../../src/db/database';
 import { signAccessToken } from '../../../src/modules/accounts/jwt';
 import { rest } from '../../helpers/http';
 import { createIsolatedDatabase } from '../../helpers/isolated-database';
@@ -61,5 +62,19 @@ describe('a database that does not answer', () => {
     expect(probes.map((probe) => [probe.status, probe.body])).toEqual(Array(3).fill([503, { status: 'unavailable', database: 'unreachable' }]));
     proxy.resume();
     expect((await rest(api, 'GET', '/health/ready')).status).toBe(200);
+  });
+
+  it('answers 503 once DB_POOL_ACQUIRE_TIMEOUT_MS has passed when every connection of the pool stays taken', async () => {
+    // The pool's two connections, taken and held here as two long requests would hold them.
+    const manager = database().connectionManager;
+    const held = await Promise.all([1, 2].map(() => manager.getConnection({ type: 'read' })));
+    try {
+      const request = await rest(api, 'GET', '/user', { token });
+      expect([request.status, request.body]).toEqual([503, { code: 503, detail: 'No database connection became free in time; retry later', errors: null, type: 'database_error' }]);
+      expect(request.headers.get('retry-after')).toBe('5');
+    } finally {
+      for (const connection of held) manager.releaseConnection(connection);
+    }
+    expect((await rest(api, 'GET', '/user', { token })).status).toBe(401);
   });
 });
