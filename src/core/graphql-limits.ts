@@ -2,6 +2,7 @@ import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { getNamedType, getNullableType, isLeafType, isListType, validate, type DocumentNode, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
+import { config } from '../config/config';
 import { ValidationError } from './errors';
 
 /**
@@ -20,7 +21,9 @@ import { ValidationError } from './errors';
  *   its parent's row holds (`@MaxItems(n)`) at n elements, an object element
  *   a tenth of an object (plus a tenth of its selection) and a leaf element
  *   a hundredth, which is what completing them costs next to an object read
- *   by a statement. Root fields that run heavy statements declare a base cost with
+ *   by a statement. A leaf declared large (`@MaxBytes(n)`) costs n bytes
+ *   at MAX_REPLY_BYTES ÷ GRAPHQL_MAX_COST bytes a unit, so the budget bounds
+ *   what a query's large values may come to by MAX_REPLY_BYTES. Root fields that run heavy statements declare a base cost with
  *   `complexity: withBaseCost(n)` (or a fixed number) beside their resolver.
  *
  * The parse itself is bounded by Apollo's `parseOptions.maxTokens`, and the
@@ -45,8 +48,20 @@ const ABSENT_PAGE = 100;
 /** Elements of a list its parent holds per cost unit: objects, and leaves (strings, numbers). */
 const EMBEDDED_OBJECTS_PER_UNIT = 10;
 const EMBEDDED_LEAVES_PER_UNIT = 100;
+/** `__schema`, whatever its selection (one per object would price the whole introspection query near 1). */
+const SCHEMA_INTROSPECTION_COST = 2_500;
 /** A list nobody bounded (the schema test refuses one) is priced as this many elements. */
 const UNBOUNDED_ITEMS = 20_000;
+
+/** The declared size of a large leaf (MaxBytes), if any. */
+function maxBytes(field: GraphQLField<unknown, unknown>): number | null {
+  const bytes = field.extensions?.maxBytes;
+  if (typeof bytes === 'function') return bytes();
+  return typeof bytes === 'number' ? bytes : null;
+}
+
+/** The bytes of a large leaf per cost unit: the budget (GRAPHQL_MAX_COST) covers MAX_REPLY_BYTES of them. */
+const bytesPerUnit = () => config().MAX_REPLY_BYTES / config().GRAPHQL_MAX_COST;
 
 /** The declared bound of a list field without a `limit` (MaxItems, PageItems), if any. */
 export function listBound(field: GraphQLField<unknown, unknown>): number | 'page' | null {
@@ -62,12 +77,19 @@ export function takesPage(field: GraphQLField<unknown, unknown>): boolean {
 /**
  * Leaves cost 0 and every object 1 plus its selection; a page size
  * multiplies both, and a list without one is priced at its declared bound.
- * Introspection keeps one per object (it is bounded by the token limit).
+ * Introspection keeps one per object (it is bounded by the token limit),
+ * but `__schema` costs SCHEMA_INTROSPECTION_COST, so aliases of it cannot
+ * multiply its reply.
  */
 const pageAwareEstimator: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
   const leaf = isLeafType(getNamedType(field.type));
   const one = leaf ? 0 : 1 + childComplexity;
+  // A whole schema's introspection is a reply of some 400 KB built in the event loop: a few per operation at most.
+  if (field.name === '__schema') return SCHEMA_INTROSPECTION_COST;
   if (type.name.startsWith('__') || field.name.startsWith('__')) return one;
+  // A large leaf (a list of them too) costs what it may hold.
+  const bytes = maxBytes(field);
+  if (bytes !== null) return Math.ceil(bytes / bytesPerUnit());
   // A page envelope's root field is not a list, but its page is priced here.
   if (takesPage(field)) return (pageSize(args) ?? ABSENT_PAGE) * one;
   if (!isListType(getNullableType(field.type))) return one;

@@ -16,6 +16,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
+import { config } from '../../config/config';
 import { collectFields } from '../graphql-selection';
 import type { AppContext } from '../context';
 import { SqlParams, type SqlField, type SqlListRoot, type SqlRoot, type SqlStoredReply } from './sql-fields';
@@ -185,7 +186,11 @@ export function compileQuery(
           }
         }
         const select = keys.map((key, index) => `coalesce(${columns.get(key)}, 'null'::json)::text AS ${rootColumn(index)}`).join(', ');
-        return { text: `SELECT ${select}`, params: params.values };
+        // PostgreSQL measures the reply before sending it: past MAX_REPLY_BYTES it sends only the size (OFFSET 0 keeps each root built once).
+        const size = keys.map((_key, index) => `octet_length(r.${rootColumn(index)})`).join(' + ');
+        const kept = keys.map((_key, index) => `CASE WHEN b.${REPLY_BYTES} <= $max_reply_bytes THEN r.${rootColumn(index)} END AS ${rootColumn(index)}`).join(', ');
+        const text = `SELECT ${kept}, b.${REPLY_BYTES} FROM (SELECT ${select} OFFSET 0) r CROSS JOIN LATERAL (SELECT ${size} AS ${REPLY_BYTES}) b`;
+        return { text, params: { ...params.values, max_reply_bytes: config().MAX_REPLY_BYTES } };
       },
       elements:
         single && elementText
@@ -204,6 +209,14 @@ export function compileQuery(
 
 /** The column of the statement's row that holds the reply's `index`-th root key (CompiledQuery.keys). */
 export const rootColumn = (index: number) => `c${index}`;
+
+/**
+ * The column of the statement's row that holds the root keys' JSON size in
+ * bytes; past MAX_REPLY_BYTES, every root key's column is null and the
+ * reply is refused with that size, so no worker holds a reply it would not
+ * send.
+ */
+export const REPLY_BYTES = 'reply_bytes';
 
 /**
  * A reply key as a column name. PostgreSQL cuts names at 63 bytes, which

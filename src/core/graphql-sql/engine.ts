@@ -1,17 +1,26 @@
 import { execute, GraphQLError, type DocumentNode, type ExecutionResult, type FormattedExecutionResult, type GraphQLSchema } from 'graphql';
 import { config } from '../../config/config';
 import type { AppContext } from '../context';
-import { AppError, isStatementTimeout } from '../errors';
+import { AppError, isStatementTimeout, replyTooLarge } from '../errors';
 import { plainQuery, streamQuery } from '../../db/hot';
 import { StatementReadTooLarge } from '../../db/driver-errors';
 import { JsonArrayReply } from '../json-array-reply';
 import { argsRuleErrors } from '../validation/arg-rules';
-import { compileQuery, rootColumn } from './compile';
+import { compileQuery, REPLY_BYTES, rootColumn } from './compile';
 import { ParameterConflict } from './sql-fields';
 import { withEveryRootError } from '../root-errors';
 
+/** A compiled reply PostgreSQL measured past MAX_REPLY_BYTES (compile.ts REPLY_BYTES): refused with its size, not read. */
+class CompiledReplyTooLarge extends Error {
+  constructor(readonly bytes: number | null) {
+    super(`The reply would be ${bytes ?? 'over 1 GB'} bytes`);
+  }
+}
+
 /** PostgreSQL's error when a subquery used as a value returns more than one row. */
 const CARDINALITY_VIOLATION = '21000';
+/** PostgreSQL's error for a value past its limits (a root's JSON over 1 GB). */
+const PROGRAM_LIMIT_EXCEEDED = '54000';
 
 /**
  * The data of a query PostgreSQL answered: the JSON text of each root key,
@@ -61,6 +70,8 @@ export function createEngine(schema: GraphQLSchema) {
       }
       const { text, params } = await query.statement(ctx);
       const [row] = await plainQuery<Record<string, string>>(text, params, { prepare: { quota: 'graphql' } });
+      const replyBytes = Number(row[REPLY_BYTES]);
+      if (replyBytes > config().MAX_REPLY_BYTES) throw new CompiledReplyTooLarge(replyBytes);
       const fields = new Map(query.keys.map((key, index) => [key, row[rootColumn(index)]]));
       // A root that found no row: the resolvers report why (a lookup's 404 beside the other roots' data).
       if (query.roots.some(({ key }) => fields.get(key) === 'null')) return null;
@@ -68,9 +79,11 @@ export function createEngine(schema: GraphQLSchema) {
     } catch (error) {
       // The resolvers answer instead: an API error (not found, forbidden) exactly as they always report it,
       // a root that found several rows (an ambiguous reference: 409), two roots binding one name differently.
-      // A reply PostgreSQL built past MAX_STATEMENT_READ_BYTES is past MAX_REPLY_BYTES too: refused now, not read again by the resolvers;
+      // A reply PostgreSQL built past MAX_STATEMENT_READ_BYTES or MAX_REPLY_BYTES (or past its own limit of a value) is refused now,
+      // not read again by the resolvers;
       // a statement cancelled at DB_STATEMENT_TIMEOUT_MS is 504 now, not run again by them (twice the wait, on a database already slow).
-      if (error instanceof StatementReadTooLarge || isStatementTimeout(error)) throw error;
+      if (error instanceof StatementReadTooLarge || error instanceof CompiledReplyTooLarge || isStatementTimeout(error)) throw error;
+      if ((error as { code?: string }).code === PROGRAM_LIMIT_EXCEEDED) throw new CompiledReplyTooLarge(null);
       if (!(error instanceof AppError) && !(error instanceof ParameterConflict) && (error as { code?: string }).code !== CARDINALITY_VIOLATION) {
         ctx.logger.warn({ err: error }, 'compiled GraphQL query failed; executing it');
       }
@@ -89,7 +102,8 @@ export function createEngine(schema: GraphQLSchema) {
         data = await compiled(request, ctx, options.elements ?? false);
       } catch (error) {
         // The query's one error (422 reply_too_large, 504 where they are mapped), as an execution reports one.
-        if (error instanceof StatementReadTooLarge || isStatementTimeout(error)) return { errors: [new GraphQLError((error as Error).message, { originalError: error as Error })] };
+        const refusal = error instanceof CompiledReplyTooLarge ? replyTooLarge(ctx.rest ? 'rest' : 'graphql', error.bytes) : error;
+        if (refusal !== error || error instanceof StatementReadTooLarge || isStatementTimeout(error)) return { errors: [new GraphQLError((refusal as Error).message, { originalError: refusal as Error })] };
         throw error;
       }
       if (data) return { data };

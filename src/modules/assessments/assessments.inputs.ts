@@ -7,10 +7,9 @@ import { Visible } from '../../core/validation/visible-text';
 import { FREE_FORM_JSON_LIMIT, FreeFormJson, MaxJsonBytes } from '../../core/validation/json-bytes';
 import { isPlainObject } from '../../core/validation/coerce';
 import { AssessmentStatusEnum } from './assessments.types';
-import { ATTACK_RANGES, MAX_SPAN_LIST_ITEMS } from './assessments.limits';
+import { ATTACK_RANGES, MAX_ATTACK_MANIFEST_BYTES, MAX_SPAN_LIST_ITEMS } from './assessments.limits';
 
 /** An assessment's attack manifest as JSON text, at most (a capability's manifest has the same bound). */
-const MAX_ATTACK_MANIFEST_BYTES = 128 * 1024;
 
 /** Attack spans per ingest request. */
 export const MAX_ATTACKS_PER_INGEST = 1000;

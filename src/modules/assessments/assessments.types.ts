@@ -1,10 +1,11 @@
 import { derived, expression, fromRow, Sql, SqlStored, timestamp } from '../../core/graphql-sql/sql-fields';
 import { partsJson } from './assessments.graphql-sql';
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
+import { MaxBytes, MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
+import { MAX_FREE_FORM_JSON_BYTES } from '../../core/validation/json-bytes';
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { UserIdentityResponse } from '../accounts/accounts.types';
-import { MAX_SPAN_LIST_ITEMS } from './assessments.limits';
+import { MAX_ATTACK_MANIFEST_BYTES, MAX_SPAN_LIST_ITEMS } from './assessments.limits';
 
 export enum AssessmentStatusEnum {
   pending = 'pending',
@@ -94,14 +95,17 @@ export class AssessmentResponse {
   @Sql()
   @Field(() => [JSONObjectScalar], { nullable: true, description: 'The planned attacks, as given at creation (a list of objects); null when none.' })
   @MaxItems(NOMINAL_MAX_ITEMS)
+  @MaxBytes(MAX_ATTACK_MANIFEST_BYTES)
   attack_manifest: Record<string, unknown>[] | null;
 
   @Sql()
   @Field(() => JSONObjectScalar, { nullable: true, description: "The attacker's configuration, as given at creation; null when none." })
+  @MaxBytes(MAX_FREE_FORM_JSON_BYTES)
   attacker_config: Record<string, unknown> | null;
 
   @Sql()
   @Field(() => JSONObjectScalar, { nullable: true, description: "The target's configuration, as given at creation; null when none." })
+  @MaxBytes(MAX_FREE_FORM_JSON_BYTES)
   target_config: Record<string, unknown> | null;
 
   @Sql()

@@ -5,9 +5,7 @@ import { JSONScalar } from '../../core/scalars';
 import { ApiInput } from '../../core/validation/api-input';
 import { MaxJsonBytes } from '../../core/validation/json-bytes';
 import { FindingSeverity } from './reports.types';
-
-/** The largest markdown report stored (1 MiB bodies bound the request anyway). */
-export const MAX_REPORT_CONTENT = 500_000;
+import { MAX_REPORT_CONTENT } from './assessments.limits';
 
 @ApiInput('AssessmentReportCreateRequest', {
   description: 'A report to store for an assessment.',

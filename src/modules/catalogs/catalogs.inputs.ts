@@ -7,7 +7,7 @@ import { ApiInput } from '../../core/validation/api-input';
 import { bundlePathProblem, isStrictBase64, MAX_BUNDLE_PATH_LENGTH } from './capability-file-rules';
 import { DEFAULT_DATASET_FORMAT } from './dataset-format';
 import { isCatalogVersion } from './semver-key';
-import { MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.limits';
+import { MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_MANIFEST_BYTES, MAX_ORIGIN_BYTES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.limits';
 import {
   CapabilitySortBy,
   CatalogSortDirection,
@@ -47,13 +47,6 @@ function NotReservedName(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
-/**
- * Free-form JSON of a catalog row: a capability's manifest, a dataset's
- * origin. Every list of public artifacts carries them for each row (up to
- * 200 a page), so they stay within MAX_REPLY_BYTES together.
- */
-export const MAX_MANIFEST_BYTES = 128 * 1024;
-export const MAX_ORIGIN_BYTES = 16 * 1024;
 /** Publishing files (capabilities, datasets): these routes alone take REST bodies up to 50 MiB (GraphQL keeps 1 MiB). */
 export const FILES_BODY_LIMIT = 50 * 1024 * 1024;
 /** A dataset split: letters, digits, `-`, `_` and `.`, 1 to 64 characters. */

@@ -1,5 +1,13 @@
 /** Bounds a request's input and a reply's lists share (a reply holds no more than a request may give). */
 
+/**
+ * Free-form JSON of a catalog row: a capability's manifest, a dataset's
+ * origin. Every list of public artifacts carries them for each row (up to
+ * 200 a page), so they stay within MAX_REPLY_BYTES together.
+ */
+export const MAX_MANIFEST_BYTES = 128 * 1024;
+export const MAX_ORIGIN_BYTES = 16 * 1024;
+
 export const MAX_TAGS = 100;
 export const MAX_TASK_SET_MEMBERS = 10_000;
 export const MAX_CAPABILITY_FILES = 2000;

@@ -2,12 +2,13 @@ import { derived, expression, fromRow, Sql, timestamp } from '../../core/graphql
 import { jsonOr } from '../../db/json-sql';
 import { TASKS_READ_BY_ROUTE, verificationSql } from './task-verification.policy';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
+import { MaxBytes, MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
+import { MAX_FREE_FORM_JSON_BYTES } from '../../core/validation/json-bytes';
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { LabelFacetEntry } from '../sessions/sessions.types';
 import { EMBEDDED_LIST_CAP, PageEnvelope, pageItems } from '../../core/pagination';
 import { DEFAULT_DATASET_FORMAT } from './dataset-format';
-import { MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.limits';
+import { MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_MANIFEST_BYTES, MAX_ORIGIN_BYTES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.limits';
 
 export enum CatalogSortDirection {
   asc = 'asc',
@@ -199,6 +200,7 @@ export class DatasetArtifactSummary {
 
   @Sql(expression((a) => jsonOr(`${a}.origin`, '{}')))
   @Field(() => JSONObjectScalar, { description: 'Where the data comes from (free-form, as published); empty when not given.' })
+  @MaxBytes(MAX_ORIGIN_BYTES)
   origin: Record<string, unknown>;
 
   @Sql()
@@ -491,6 +493,7 @@ export class CapabilityArtifactSummary {
 
   @Sql(derived((row) => row.origin ?? {}))
   @Field(() => JSONObjectScalar, { description: 'Where the capability comes from (free-form, from the manifest); empty when not given.' })
+  @MaxBytes(MAX_ORIGIN_BYTES)
   origin: Record<string, unknown>;
 
   @Sql(derived((row) => row.component_counts ?? {}))
@@ -534,6 +537,7 @@ export class CapabilityArtifactDetail extends CapabilityArtifactSummary {
 
   @Sql(derived((row) => row.manifest ?? {}))
   @Field(() => JSONObjectScalar, { description: 'The parsed capability manifest.' })
+  @MaxBytes(MAX_MANIFEST_BYTES)
   manifest: Record<string, unknown>;
 
   @Sql(derived((row) => row.file_manifest ?? []))
@@ -598,6 +602,7 @@ export class TrajectoryJudgeConfig {
   model: string;
 
   @Field(() => JSONObjectScalar, { description: 'Parameters for the judge model (free-form); empty when none.' })
+  @MaxBytes(MAX_FREE_FORM_JSON_BYTES)
   model_params: Record<string, unknown>;
 
   @Field(() => String, { nullable: true, description: 'The rubric the judge grades against; null when none.' })
@@ -607,6 +612,7 @@ export class TrajectoryJudgeConfig {
   system_prompt: string | null;
 
   @Field(() => JSONObjectScalar, { description: 'Extra task context for the judge (free-form); empty when none.' })
+  @MaxBytes(MAX_FREE_FORM_JSON_BYTES)
   task_context: Record<string, unknown>;
 }
 
@@ -710,6 +716,7 @@ export class TaskSummary {
 
   @Sql()
   @Field(() => JSONObjectScalar, { nullable: true, description: 'Key → list of port numbers.' })
+  @MaxBytes(MAX_FREE_FORM_JSON_BYTES)
   ports: Record<string, number[]> | null;
 
   @Sql(expression(verificationSql))

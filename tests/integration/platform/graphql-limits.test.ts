@@ -1,4 +1,4 @@
-import { getIntrospectionQuery, isNonNullType, Kind, typeFromAST, type GraphQLInputType, type OperationDefinitionNode } from 'graphql';
+import { getIntrospectionQuery, isNonNullType, Kind, parse, typeFromAST, type GraphQLInputType, type OperationDefinitionNode } from 'graphql';
 import { config } from '../../../src/config/config';
 import { checkDocumentLimits } from '../../../src/core/graphql-document-limits';
 import { operationCost } from '../../../src/core/graphql-limits';
@@ -332,6 +332,32 @@ describe('GraphQL resource limits', () => {
     const anonymous = await gql(api, graphiql);
     expect(anonymous.status).toBe(200);
     expect(anonymous.body.data.__schema.types.length).toBeGreaterThan(10);
+  });
+
+  it('prices `__schema` at 2,500 whatever its selection: aliases cannot multiply the introspection reply', async () => {
+    const schemaOnce = (alias: string) => `${alias}: __schema { types { name fields(includeDeprecated: true) { name description } } }`;
+    const four = await gql(api, `{ ${[0, 1, 2, 3].map((index) => schemaOnce(`s${index}`)).join(' ')} }`);
+    expect(four.status).toBe(200);
+    expect(four.body.data.s3.types.length).toBeGreaterThan(10);
+    // Anonymous, as the playground's may be: refused before anything is built.
+    const result = await refused({ query: `{ ${[0, 1, 2, 3, 4].map((index) => schemaOnce(`s${index}`)).join(' ')} }` });
+    expectRefusedBeforeExecution(result, 'query_cost', /Query cost 12500 exceeds the limit of 10000/);
+  });
+
+  it('prices a large value (@MaxBytes) by the bytes it may hold, so that large values within the budget stay within MAX_REPLY_BYTES', async () => {
+    const unit = config().MAX_REPLY_BYTES / config().GRAPHQL_MAX_COST;
+    const configs = Math.ceil((64 * 1024) / unit);
+    const manifest = Math.ceil((128 * 1024) / unit);
+    const list = (alias: string) => `${alias}: assessments(${scope}, page_size: 100) { items { attacker_config target_config attack_manifest } }`;
+    const document = (count: number) => `{ ${Array.from({ length: count }, (_, index) => list(`a${index}`)).join(' ')} }`;
+    // A page of 100 assessments: 100 × (1 + two configurations + the manifest), besides the list's own cost.
+    const one = operationCost(api.app.schema, parse(document(1)));
+    expect(one).toBeGreaterThanOrEqual(100 * (1 + 2 * configs + manifest));
+    expect(100 * (2 * 64 * 1024 + 128 * 1024)).toBeLessThanOrEqual(one * unit);
+    // Two such pages could hold more than MAX_REPLY_BYTES: refused before any assessment is read.
+    const result = await refused({ query: document(2) });
+    expectRefusedBeforeExecution(result, 'query_cost', /Query cost \d+ exceeds the limit of 10000/);
+    expect(result.statements.filter((sql) => /\bairt_assessments\b/.test(sql))).toEqual([]);
   });
 
   it('admits every named example operation with its default variables', async () => {

@@ -11,6 +11,7 @@ import { gql, rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
 import { countStatements } from '../../helpers/statements';
 import { createApiKey } from '../../factories/api-keys';
+import { publishTask } from '../../factories/catalogs';
 import crypto from 'node:crypto';
 
 /**
@@ -74,7 +75,8 @@ it('answers a list that would load more than it, whatever it returns, with 422 r
   expect(page.status).toBe(200);
 });
 
-it('answers a compiled GraphQL reply past it with 422 at once, without reading it again through the resolvers', async () => {
+/** A trace of 20 spans, each with a 5,000-character attribute, sent over OTLP/JSON: its id. */
+async function sendTrace(): Promise<string> {
   const key = (await createApiKey(api, owner)).key;
   const traceId = crypto.randomBytes(16).toString('hex');
   const start = BigInt(Date.now()) * 1_000_000n;
@@ -89,6 +91,11 @@ it('answers a compiled GraphQL reply past it with 422 at once, without reading i
   }));
   const sent = await rest(api, 'POST', `/org/${owner.orgKey}/otel/traces`, { headers: { 'x-api-key': key }, body: { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans }] }] } });
   expect(sent.status).toBe(200);
+  return traceId;
+}
+
+it('answers a compiled GraphQL reply past it with 422 at once, without reading it again through the resolvers', async () => {
+  const traceId = await sendTrace();
   const query = `query ($org: String!) { trace_spans(org: $org, workspace: "default", trace_id: "${traceId}", limit: 100) { rows data { attributes } } }`;
   expect((await gql(api, query, { org: owner.orgKey }, owner.token)).body.data.trace_spans.rows).toBe(20);
   // ~100 KB in the one compiled row, over a 64 KiB bound.
@@ -98,4 +105,30 @@ it('answers a compiled GraphQL reply past it with 422 at once, without reading i
   // The compiled statement was the last: the resolvers' window read (cut at the reply budget, y.loaded) never ran.
   expect(refused.statements.at(-1)).toContain('compiled_share');
   expect(refused.statements.some((sql) => sql.includes('y.loaded'))).toBe(false);
+});
+
+it('answers a compiled GraphQL reply past MAX_REPLY_BYTES with its size, measured by PostgreSQL: the reply is never sent to the worker', async () => {
+  // Twenty aliases of a task list holding one task with ~50 KB of ports: about 1 MB of replies in the one compiled row.
+  const ports = Object.fromEntries(Array.from({ length: 2500 }, (_, index) => [`port-${index}`, [65535]]));
+  const name = `large-ports-${crypto.randomBytes(3).toString('hex')}`;
+  await publishTask(api, owner, { name, ports });
+  const aliases = Array.from({ length: 20 }, (_, index) => `g${index}: tasks(org: $org, search: "${name}") { tasks { ports } }`);
+  const query = `query ($org: String!) { ${aliases.join(' ')} }`;
+  const replyBefore = config().MAX_REPLY_BYTES;
+  overrideConfig({ MAX_REPLY_BYTES: 512 * 1024, MAX_STATEMENT_READ_BYTES: 768 * 1024 });
+  try {
+    const refused = await countStatements(() => gql(api, query, { org: owner.orgKey }, owner.token));
+    const [item] = refused.result.body.errors![0].extensions.errors;
+    // Had the row come back, it would have passed the read bound first ("reads more than …").
+    expect(item).toEqual({ loc: ['body', 'query'], msg: expect.stringMatching(/^The reply would be \d+ bytes, over the limit of 524288;/), type: 'reply_too_large' });
+    expect(Number(/would be (\d+)/.exec(item.msg)![1])).toBeGreaterThan(1_000_000);
+    expect(refused.statements.at(-1)).toContain('reply_bytes');
+    // Within it, the same query is answered.
+    overrideConfig({ MAX_REPLY_BYTES: 4 * 1024 * 1024, MAX_STATEMENT_READ_BYTES: 8 * 1024 * 1024 });
+    const answered = await gql(api, query, { org: owner.orgKey }, owner.token);
+    expect(answered.body.errors).toBeUndefined();
+    expect(answered.body.data.g19.tasks).toEqual([{ ports }]);
+  } finally {
+    overrideConfig({ MAX_REPLY_BYTES: replyBefore });
+  }
 });
