@@ -14,7 +14,7 @@ import { targetPath } from './request';
  */
 
 /** Request headers a page may send cross-origin. */
-export const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'X-API-Key', 'X-Request-Id', 'X-Client-Version', 'Idempotency-Key', 'X-Captcha-Token', 'traceparent'];
+export const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'X-API-Key', 'X-Request-Id', 'X-Client-Version', 'Idempotency-Key', 'X-Captcha-Token', 'traceparent', 'Apollo-Require-Preflight', 'X-Apollo-Operation-Name'];
 
 /** Reply headers a page may read. */
 export const CORS_EXPOSED_HEADERS = [

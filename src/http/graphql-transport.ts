@@ -3,9 +3,9 @@ import { ApolloServer, HeaderMap, type ApolloServerOptionsWithGateway, type Base
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError, Kind, type ASTVisitor, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode, type ValidationContext } from 'graphql';
 import type { AppContext } from '../core/context';
-import { stringifyResult, type Engine } from '../core/graphql-sql/engine';
+import { stringifyResult, UNWRITABLE_REPLY, type Engine } from '../core/graphql-sql/engine';
 import type { ScopeHint } from '../core/tenancy/scope';
-import { ForbiddenError, MethodNotAllowedError, RateLimitedError, reportError, ValidationError, type ValidationItem } from '../core/errors';
+import { ForbiddenError, MethodNotAllowedError, RateLimitedError, replyTooLarge, reportError, ValidationError, type ValidationItem } from '../core/errors';
 import { operationHash, trustedHashes } from '../core/trusted-documents';
 import { startSpan, type ActiveSpan } from '../core/telemetry';
 import { formatGraphQLError } from '../core/errors/graphql-errors';
@@ -183,7 +183,7 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
     // The schema has no @defer or @stream: Apollo's reply is always complete.
     if (response.body.kind !== 'complete') throw new Error('GraphQL replied incrementally, which this server does not offer');
     const text = response.body.string;
-    const tooLarge = oversizedReply(text, 'graphql');
+    const tooLarge = text === UNWRITABLE_REPLY ? replyTooLarge('graphql', null) : oversizedReply(text, 'graphql');
     if (tooLarge) throw tooLarge;
     // A field refused by a quota (the account operations' per-IP and per-account quotas) tells the client when to come
     // back; when every root field failed, the reply is the quota's 429 as on REST, with its X-RateLimit-* (beside a

@@ -292,7 +292,7 @@ export function buildOpenApiDocument(
         content: { 'application/json': { schema: wireSchema(isNonNullType(field.type) ? field.type : new GraphQLNonNull(field.type)) } },
       };
     }
-    if (route.method === 'GET') responses['304'] = { description: 'Not modified: If-None-Match named the current ETag', headers: { ETag: ETAG_HEADER } };
+    if (route.method === 'GET') Object.assign(responses, NOT_MODIFIED);
     for (const code of Object.keys(ERROR_STATUSES)) if (!BODY_ROUTE_ONLY.includes(code)) responses[code] = { $ref: `#/components/responses/Error${code}` };
     paths[openPath] ??= {};
     paths[openPath][route.method.toLowerCase()] = {
@@ -315,7 +315,7 @@ export function buildOpenApiDocument(
     const own = route.openapi.responses as Record<string, Json>;
     const errors = Object.fromEntries(Object.keys(ERROR_STATUSES).filter((code) => !BODY_ROUTE_ONLY.includes(code) || code in own).map((code) => [code, { $ref: `#/components/responses/Error${code}` }]));
     paths[openPath] ??= {};
-    paths[openPath][route.method.toLowerCase()] = { ...route.openapi, parameters: pathParams, responses: { ...errors, ...own } };
+    paths[openPath][route.method.toLowerCase()] = { ...route.openapi, parameters: pathParams, responses: { ...errors, ...own, ...(route.method === 'GET' ? NOT_MODIFIED : {}) } };
   }
 
   Object.assign(schemas, HEALTH_SCHEMAS);
@@ -379,6 +379,9 @@ const jsonResponse = (description: string, name: string): Json => ({
   content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
 });
 
+/** Every GET's 200 is conditional (http/respond.ts): If-None-Match naming its ETag, or `*`, is answered 304. */
+const NOT_MODIFIED: Record<string, Json> = { '304': { description: 'Not modified: If-None-Match named the current ETag (or `*`)', headers: { ETag: ETAG_HEADER } } };
+
 /** Node answers a malformed or oversized request head before any route runs (createHttpServer). */
 const BAD_REQUEST_HEAD = { '400': jsonResponse('Malformed or oversized request head', 'APIErrorPayload') };
 
@@ -391,7 +394,7 @@ const HEALTH_PATHS: Record<string, Record<string, Json>> = {
       tags: ['platform'],
       security: [],
       parameters: [],
-      responses: { '200': jsonResponse('The process is up', 'HealthResponse'), ...BAD_REQUEST_HEAD },
+      responses: { '200': jsonResponse('The process is up', 'HealthResponse'), ...NOT_MODIFIED, ...BAD_REQUEST_HEAD },
     },
   },
   [`${REST_BASE}/health/ready`]: {
@@ -404,6 +407,7 @@ const HEALTH_PATHS: Record<string, Record<string, Json>> = {
       responses: {
         '200': jsonResponse('Ready', 'ReadinessResponse'),
         '503': jsonResponse('The database does not answer', 'ReadinessResponse'),
+        ...NOT_MODIFIED,
         ...BAD_REQUEST_HEAD,
       },
     },

@@ -121,10 +121,23 @@ export function createEngine(schema: GraphQLSchema) {
 
 export type Engine = ReturnType<typeof createEngine>;
 
+/**
+ * What stringifyResult gives for a result longer than V8's longest string
+ * (about 512 MiB): far past MAX_REPLY_BYTES, answered as a reply too large
+ * by the transport (Apollo would answer a throw with 500). Not JSON, so no
+ * result's text can be it.
+ */
+export const UNWRITABLE_REPLY = '\u0000 reply past the longest string';
+
 /** Apollo's stringifyResult: a result as JSON text, PostgreSQL's data written as it is. */
 export function stringifyResult(value: FormattedExecutionResult): string {
-  const { data, ...rest } = value as FormattedExecutionResult & { data?: unknown };
-  if (!(data instanceof SqlData)) return `${JSON.stringify(value)}\n`;
-  const head = JSON.stringify(Object.fromEntries(Object.entries(rest).filter(([, item]) => item !== undefined)));
-  return `${head === '{}' ? '{' : `${head.slice(0, -1)},`}"data":${data.text}}\n`;
+  try {
+    const { data, ...rest } = value as FormattedExecutionResult & { data?: unknown };
+    if (!(data instanceof SqlData)) return `${JSON.stringify(value)}\n`;
+    const head = JSON.stringify(Object.fromEntries(Object.entries(rest).filter(([, item]) => item !== undefined)));
+    return `${head === '{}' ? '{' : `${head.slice(0, -1)},`}"data":${data.text}}\n`;
+  } catch (error) {
+    if (error instanceof RangeError) return UNWRITABLE_REPLY;
+    throw error;
+  }
 }

@@ -108,6 +108,11 @@ describe('contract files and docs', () => {
     const attacks = document.paths['/api/v1/org/{org}/ws/{workspace}/airt/assessments/{assessment_id}/traces/attacks'];
     expect(Object.keys(attacks.get.responses['200'].headers)).toEqual(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'ETag', 'X-Total-Count', 'Link']);
     expect(attacks.get.responses['304']).toBeDefined();
+    // Every GET is conditional, the routes the server answers itself and the file downloads too.
+    const gets = Object.entries(document.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>).flatMap(([path, item]) => (item.get ? [[path, item.get] as const] : []));
+    expect(gets.length).toBeGreaterThan(50);
+    expect(gets.filter(([, operation]) => !operation.responses['304']).map(([path]) => path)).toEqual([]);
+    expect((await rest(api, 'GET', '/health', { headers: { 'If-None-Match': '*' } })).status).toBe(304);
     expect(attacks.post.parameters.map((param: { name: string; in: string }) => `${param.in} ${param.name}`)).toContain('header Idempotency-Key');
     expect(attacks.post.responses['201'].headers['Idempotent-Replayed'].schema).toEqual({ type: 'string', enum: ['true'] });
     // Keys are kept per credential: an anonymous route says nothing of them (the server does not evaluate them there).

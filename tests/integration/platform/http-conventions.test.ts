@@ -178,13 +178,13 @@ describe('CORS', () => {
     const preflight = await raw('OPTIONS', '/api/v1/user', {
       Origin: 'https://dashboard.example',
       'Access-Control-Request-Method': 'GET',
-      'Access-Control-Request-Headers': 'authorization, idempotency-key, x-captcha-token, traceparent',
+      'Access-Control-Request-Headers': 'authorization, idempotency-key, x-captcha-token, traceparent, apollo-require-preflight',
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers).toMatchObject({
       'access-control-allow-origin': 'https://dashboard.example',
       'access-control-allow-methods': 'GET,HEAD,POST,PUT,PATCH,DELETE',
-      'access-control-allow-headers': 'Authorization,Content-Type,X-API-Key,X-Request-Id,X-Client-Version,Idempotency-Key,X-Captcha-Token,traceparent',
+      'access-control-allow-headers': 'Authorization,Content-Type,X-API-Key,X-Request-Id,X-Client-Version,Idempotency-Key,X-Captcha-Token,traceparent,Apollo-Require-Preflight,X-Apollo-Operation-Name',
       'access-control-max-age': '600',
     });
     const reply = await raw('GET', '/api/v1/user', { Origin: 'https://dashboard.example', Authorization: `Bearer ${owner.token}` });
