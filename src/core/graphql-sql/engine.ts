@@ -1,11 +1,13 @@
-import { execute, GraphQLError, type DocumentNode, type ExecutionResult, type FormattedExecutionResult, type GraphQLSchema } from 'graphql';
+import { execute, getArgumentValues, getOperationAST, getVariableValues, GraphQLError, Kind, type DocumentNode, type FragmentDefinitionNode, type ExecutionResult, type FormattedExecutionResult, type GraphQLSchema } from 'graphql';
 import { config } from '../../config/config';
 import type { AppContext } from '../context';
-import { AppError, isStatementTimeout, replyTooLarge } from '../errors';
+import { AppError, isStatementTimeout, replyTooLarge, ValidationError } from '../errors';
 import { plainQuery, streamQuery } from '../../db/hot';
 import { StatementReadTooLarge } from '../../db/driver-errors';
 import { JsonArrayReply } from '../json-array-reply';
 import { argsRuleErrors } from '../validation/arg-rules';
+import { validateInputValue } from '../validation/class-validation';
+import { collectFields } from '../graphql-selection';
 import { compileQuery, REPLY_BYTES, rootColumn } from './compile';
 import { ParameterConflict } from './sql-fields';
 import { withEveryRootError } from '../root-errors';
@@ -107,6 +109,9 @@ export function createEngine(schema: GraphQLSchema) {
         throw error;
       }
       if (data) return { data };
+      // A mutation's root fields run one after the other: one refused by its rules must not leave the ones before it done.
+      const refused = mutationRuleErrors(schema, request);
+      if (refused) return refused;
       const result = await execute({
         schema,
         document: request.document,
@@ -120,6 +125,47 @@ export function createEngine(schema: GraphQLSchema) {
 }
 
 export type Engine = ReturnType<typeof createEngine>;
+
+/**
+ * A mutation of several root fields whose arguments break their rules (a
+ * title too long, a page size out of range), refused before any of them
+ * runs: the rules each field's resolver would check (argument classes,
+ * input types) run on every root field first, with the locations the
+ * resolver gives; null when every field passes (or the mutation has one
+ * field, whose resolver checks before it writes; or graphql-js will refuse
+ * its variables).
+ */
+function mutationRuleErrors(schema: GraphQLSchema, request: EngineRequest): ExecutionResult | null {
+  const operation = getOperationAST(request.document, request.operationName);
+  const mutationType = schema.getMutationType();
+  if (operation?.operation !== 'mutation' || !mutationType) return null;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
+  if (coerced.errors) return null;
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const definition of request.document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments[definition.name.value] = definition;
+  const roots = collectFields(schema, fragments, coerced.coerced, mutationType, [operation.selectionSet]);
+  if (roots.size < 2) return null;
+  const errors: GraphQLError[] = [];
+  for (const [key, [selection]] of roots) {
+    const field = mutationType.getFields()[selection.name.value];
+    if (!field) continue;
+    let args: Record<string, unknown>;
+    try {
+      args = getArgumentValues(field, selection, coerced.coerced);
+    } catch {
+      continue;
+    }
+    const items = [
+      ...argsRuleErrors('mutation', field.name, args),
+      ...field.args.flatMap((arg) => (args[arg.name] === undefined ? [] : validateInputValue(arg.type, args[arg.name], [arg.name]))),
+    ];
+    if (items.length) {
+      const error = new ValidationError(items);
+      errors.push(new GraphQLError(error.message, { nodes: [selection], path: [key], originalError: error }));
+    }
+  }
+  return errors.length ? { data: null, errors } : null;
+}
 
 /**
  * What stringifyResult gives for a result longer than V8's longest string

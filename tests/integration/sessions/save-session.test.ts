@@ -328,4 +328,22 @@ describe('save session (POST WS/sessions)', () => {
     const bad = await gql(api, mutation, { org: roles.orgKey, input: { id: crypto.randomUUID(), model: 'm', labels: { env: [1] } } }, roles.contributor.token);
     expect(bad.body.errors?.[0].extensions).toMatchObject({ type: 'validation_error', errors: [expect.objectContaining({ loc: ['input', 'labels', 'env', 0] })] });
   });
+
+  it('refuses a mutation of several fields before any runs when one breaks a rule: nothing is half written', async () => {
+    const [first, second] = [crypto.randomUUID(), crypto.randomUUID()];
+    const mutation = `mutation($org: String!, $b: SessionCreateRequest!) {
+      a: save_session(org: $org, workspace: "default", input: { id: "${first}", model: "m", title: "first" }) { id }
+      b: save_session(org: $org, workspace: "default", input: $b) { id }
+    }`;
+    const res = await gql(api, mutation, { org: roles.orgKey, b: { id: second, model: 'm', title: 't'.repeat(300) } }, roles.contributor.token);
+    expect(res.body.data).toBeNull();
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors![0].path).toEqual(['b']);
+    expect(res.body.errors![0].extensions).toMatchObject({ type: 'validation_error', status: 422, errors: [expect.objectContaining({ loc: ['input', 'title'] })] });
+    // The first field, valid, did not run either.
+    expect((await rest(api, 'GET', `${path}/${first}`, { token: roles.contributor.token })).status).toBe(404);
+    // Both valid: both run.
+    const both = await gql(api, mutation, { org: roles.orgKey, b: { id: second, model: 'm', title: 'second' } }, roles.contributor.token);
+    expect(both.body.data).toEqual({ a: { id: first }, b: { id: second } });
+  });
 });
