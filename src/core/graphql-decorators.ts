@@ -1,4 +1,6 @@
-import { Extensions } from 'type-graphql';
+import { createParameterDecorator, Extensions, Int } from 'type-graphql';
+import { childLimit } from './loaders/children-loader';
+import { MAX_LIST_PAGE } from './pagination';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -68,4 +70,25 @@ export function MaxBytes(bytes: number | (() => number)): PropertyDecorator & Me
 /** The list of a page envelope: as long as the page its root field's `limit` (or `page_size`) sets, which is priced there. */
 export function PageItems(): PropertyDecorator & MethodDecorator {
   return Extensions({ maxItems: 'page' });
+}
+
+/**
+ * The `limit` argument of a GraphQL navigation field (a parent's first
+ * children): 1 to `max`, `defaultValue` when left out; the resolver gets it
+ * brought into that range (childLimit: a dashboard asking for more gets the
+ * most the field serves, not a refusal), and the cost budget prices it the
+ * same way (`childLimit` in the field's extensions, core/graphql-limits.ts).
+ * `what` names the children in its description; `max` is MAX_LIST_PAGE
+ * unless given.
+ */
+export function ChildLimit(defaultValue: number, { max = MAX_LIST_PAGE, what }: { max?: number; what?: string } = {}): ParameterDecorator {
+  const description = `${what ? `${what} to return` : 'How many'}, 1 to ${max} (default ${defaultValue}); more is served as ${max}.`;
+  const argument = createParameterDecorator(({ args }) => childLimit(args.limit as number, max), {
+    arg: { name: 'limit', typeFunc: () => Int, options: { defaultValue, description } },
+  });
+  return (prototype, key, index) => {
+    if (typeof key !== 'string') throw new Error('ChildLimit is for a field resolver method');
+    argument(prototype, key, index);
+    Extensions({ childLimit: max })(prototype, key);
+  };
 }

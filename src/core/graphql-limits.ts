@@ -38,9 +38,12 @@ export interface GraphQLLimits {
 /** Nodes graphql-query-complexity visits at most before it gives up (fragment explosions). */
 const MAX_QUERY_NODES = 10_000;
 
-function pageSize(args: Record<string, unknown>): number | null {
+/** The page a field's arguments ask for; a navigation field's `limit` as it serves it (ChildLimit: at most its `childLimit`). */
+function pageSize(args: Record<string, unknown>, field?: GraphQLField<unknown, unknown>): number | null {
   const value = args.limit ?? args.page_size;
-  return typeof value === 'number' && value > 0 ? value : null;
+  if (typeof value !== 'number' || value <= 0) return null;
+  const max = field?.extensions?.childLimit;
+  return typeof max === 'number' ? Math.min(value, max) : value;
 }
 
 /** The page of a list whose `limit` (or `page_size`) is left out without a default in the schema: no list serves more by default. */
@@ -91,7 +94,7 @@ const pageAwareEstimator: ComplexityEstimator = ({ type, field, args, childCompl
   const bytes = maxBytes(field);
   if (bytes !== null) return Math.ceil(bytes / bytesPerUnit());
   // A page envelope's root field is not a list, but its page is priced here.
-  if (takesPage(field)) return (pageSize(args) ?? ABSENT_PAGE) * one;
+  if (takesPage(field)) return (pageSize(args, field) ?? ABSENT_PAGE) * one;
   if (!isListType(getNullableType(field.type))) return one;
   const bound = listBound(field) ?? UNBOUNDED_ITEMS;
   if (bound === 'page') return one;

@@ -5,6 +5,7 @@ import {
   isInputObjectType,
   isInputType,
   isListType,
+  isNonNullType,
   Kind,
   parse,
   TypeInfo,
@@ -252,7 +253,7 @@ export function asRequestError(error: unknown): unknown {
  * only describe it in prose.) Values written in the document are judged the
  * same way before validation (literalProblems).
  */
-export function checkOperationVariables(schema: GraphQLSchema, operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined): void {
+export function checkOperationVariables(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined): void {
   const errors: ValidationItem[] = [];
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
@@ -261,5 +262,31 @@ export function checkOperationVariables(schema: GraphQLSchema, operation: Operat
     if (!type || (value === undefined && definition.defaultValue)) continue;
     checkInput(type, value, ['variables', name], errors, 'forbid');
   }
+  if (!errors.length && variables && Object.values(variables).includes(null)) nullsWhereRequired(schema, document, operation, variables, errors);
   if (errors.length) throw new ValidationError(errors);
+}
+
+/**
+ * A variable declared nullable and sent as null, used where a value is
+ * required (an argument with a default, `limit: Int! = 20`, may take a
+ * nullable variable): refused at the variable as a null for that type,
+ * rather than by graphql-js while it runs the field (or by the cost
+ * estimate, which reads the arguments first).
+ */
+function nullsWhereRequired(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, errors: ValidationItem[]): void {
+  const typeInfo = new TypeInfo(schema);
+  const reported = new Set<string>();
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      OperationDefinition: (node) => (node === operation ? undefined : false),
+      Variable(node) {
+        const name = node.name.value;
+        const expected = typeInfo.getInputType();
+        if (variables[name] !== null || !expected || !isNonNullType(expected) || reported.has(name)) return;
+        reported.add(name);
+        checkInput(expected, null, ['variables', name], errors);
+      },
+    }),
+  );
 }

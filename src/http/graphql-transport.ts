@@ -114,7 +114,7 @@ export async function createGraphQLTransport(schema: GraphQLSchema, engine: Engi
               try {
                 checkTrustedDocument(document, operationName);
                 checkOperationAuthentication(schema, operation, contextValue, document);
-                checkOperationVariables(schema, operation, request.variables);
+                checkOperationVariables(schema, document, operation, request.variables);
                 checkOperationLimits(schema, document, operationName ?? undefined, request.variables, {
                   maxDepth: settings.GRAPHQL_MAX_DEPTH,
                   maxAliases: settings.GRAPHQL_MAX_ALIASES,

@@ -1,6 +1,6 @@
 import { SqlRootField, fromRow } from '../../core/graphql-sql/sql-fields';
-import { childLimit } from '../../core/loaders/children-loader';
-import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ChildLimit } from '../../core/graphql-decorators';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ComplexityEstimator } from 'graphql-query-complexity';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
@@ -171,10 +171,10 @@ export class AssessmentResolver {
   @Extensions({ graphqlOnly: true })
   async attacks(
     @Root() assessment: AssessmentResponse,
-    @Arg('limit', () => Int, { defaultValue: 100, description: 'At most 1000.' }) limit: number,
+    @ChildLimit(100, { max: 1000 }) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<AttackSpanResponse[]> {
-    return ctx.loaders.attacksByAssessment.load({ parent_id: assessment.id, limit: childLimit(limit, 1000) });
+    return ctx.loaders.attacksByAssessment.load({ parent_id: assessment.id, limit });
   }
 
   @FieldResolver(() => SessionResponse, { nullable: true, description: 'The linked session, when the caller can see it (GraphQL only).' })
@@ -193,10 +193,10 @@ export class ProjectAssessmentsResolver {
   @Extensions({ graphqlOnly: true })
   async assessments(
     @Root() project: ProjectResponse,
-    @Arg('limit', () => Int, { defaultValue: 20, description: 'At most 100.' }) limit: number,
+    @ChildLimit(20) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<AssessmentResponse[]> {
-    const rows = await ctx.loaders.assessmentsByProject.load({ parent_id: project.id, limit: childLimit(limit) });
+    const rows = await ctx.loaders.assessmentsByProject.load({ parent_id: project.id, limit });
     return rows.map(toAssessment);
   }
 }

@@ -1,9 +1,9 @@
 import { capabilityBundle } from './capability-downloads';
-import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { childLimit } from '../../core/loaders/children-loader';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ChildLimit } from '../../core/graphql-decorators';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
-import { MAX_LIST_PAGE, pageInfo } from '../../core/pagination';
+import { pageInfo } from '../../core/pagination';
 import { capabilityFacets, capabilityReadme, capabilityVersions, deleteCapability, getCapability, listCapabilities, publishCapability, setCapabilityVisibility } from './capabilities.service';
 import { CapabilityFilterArgs, CapabilityListArgs, FILES_BODY_LIMIT, PublishCapabilityRequest, VisibilityRequest } from './catalogs.inputs';
 import { capabilityVersionsOf } from './catalogs.loaders';
@@ -124,10 +124,10 @@ export class CapabilityResolver {
   @Extensions({ graphqlOnly: true })
   async version_history(
     @Root() capability: CapabilityArtifactSummary,
-    @Arg('limit', () => Int, { defaultValue: 20, description: `At most ${MAX_LIST_PAGE}.` }) limit: number,
+    @ChildLimit(20) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<CapabilityArtifactSummary[]> {
-    const rows = await ctx.loaders.capabilityVersionRows.load({ parent_id: capabilityVersionsOf(capability), limit: childLimit(limit) });
+    const rows = await ctx.loaders.capabilityVersionRows.load({ parent_id: capabilityVersionsOf(capability), limit });
     return rows.map((row) => toCapability(CapabilityArtifactSummary, row, ctx.tenant?.org.id ?? row.organization_id));
   }
 }

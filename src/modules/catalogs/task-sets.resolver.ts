@@ -1,6 +1,6 @@
-import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
-import { childLimit } from '../../core/loaders/children-loader';
+import { ChildLimit } from '../../core/graphql-decorators';
 import { Rest } from '../../core/graphql-decorators';
 import { pageInfo } from '../../core/pagination';
 import { TaskSetFilterArgs, TaskSetListArgs, TaskSetRequest, VisibilityRequest } from './catalogs.inputs';
@@ -72,10 +72,10 @@ export class TaskSetResolver {
   @Extensions({ graphqlOnly: true })
   async tasks(
     @Root() set: TaskSetResponse,
-    @Arg('limit', () => Int, { defaultValue: 100, description: 'Members to resolve, in order; at most 100.' }) limit: number,
+    @ChildLimit(100, { what: 'Members (in order)' }) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<TaskSummary[]> {
-    const keys = set.members.slice(0, childLimit(limit)).flatMap((member) => {
+    const keys = set.members.slice(0, limit).flatMap((member) => {
       const ref = parseMember(member);
       return ref ? [`${set.reader_org_id ?? ''} ${set.organization_id} ${ref.owner ?? ''} ${ref.name} ${ref.version ?? ''}`] : [];
     });

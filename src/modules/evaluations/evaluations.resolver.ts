@@ -1,6 +1,6 @@
 import { fromRow } from '../../core/graphql-sql/sql-fields';
-import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { childLimit } from '../../core/loaders/children-loader';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ChildLimit } from '../../core/graphql-decorators';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { withBaseCost } from '../../core/graphql-limits';
@@ -188,10 +188,10 @@ export class EvaluationResolver {
   @Extensions({ graphqlOnly: true })
   async items(
     @Root() job: EvaluationJobResponse,
-    @Arg('limit', () => Int, { defaultValue: 100, description: 'At most 100.' }) limit: number,
+    @ChildLimit(100) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationItemResponse[]> {
-    return (await ctx.loaders.evaluationItemRows.load({ parent_id: job.id, limit: childLimit(limit) })).map(toEvaluationItem);
+    return (await ctx.loaders.evaluationItemRows.load({ parent_id: job.id, limit })).map(toEvaluationItem);
   }
 
   @FieldResolver(() => TaskSetResponse, { nullable: true, description: 'The task set it was created from, while it exists and is visible.' })
@@ -216,9 +216,9 @@ export class EvaluationItemResolver {
   @Extensions({ graphqlOnly: true })
   async session_groups(
     @Root() item: EvaluationItemResponse,
-    @Arg('limit', () => Int, { defaultValue: 20, description: 'At most 100.' }) limit: number,
+    @ChildLimit(20) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<SessionGroupSummary[]> {
-    return (await ctx.loaders.itemSessionGroups.load({ parent_id: item.id, limit: childLimit(limit) })).map(toSessionGroup);
+    return (await ctx.loaders.itemSessionGroups.load({ parent_id: item.id, limit })).map(toSessionGroup);
   }
 }

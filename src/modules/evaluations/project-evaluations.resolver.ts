@@ -1,5 +1,5 @@
-import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
-import { childLimit } from '../../core/loaders/children-loader';
+import { Ctx, Extensions, FieldResolver, Resolver, Root } from 'type-graphql';
+import { ChildLimit } from '../../core/graphql-decorators';
 import type { AppContext } from '../../core/context';
 import { ProjectResponse } from '../projects/projects.types';
 import { toEvaluation } from './evaluations.mapper';
@@ -12,10 +12,10 @@ export class ProjectEvaluationsResolver {
   @Extensions({ graphqlOnly: true })
   async evaluations(
     @Root() project: ProjectResponse,
-    @Arg('limit', () => Int, { defaultValue: 20, description: 'At most 100.' }) limit: number,
+    @ChildLimit(20) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<EvaluationJobResponse[]> {
-    const rows = await ctx.loaders.projectEvaluations.load({ parent_id: project.id, limit: childLimit(limit) });
+    const rows = await ctx.loaders.projectEvaluations.load({ parent_id: project.id, limit });
     return rows.map(toEvaluation);
   }
 }

@@ -1,5 +1,5 @@
-import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { childLimit } from '../../core/loaders/children-loader';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ChildLimit } from '../../core/graphql-decorators';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { ListPageArgs, MAX_LIST_PAGE } from '../../core/pagination';
@@ -68,10 +68,10 @@ export class WorkspaceProjectsResolver {
   @Extensions({ graphqlOnly: true })
   async projects(
     @Root() workspace: WorkspaceResponse,
-    @Arg('limit', () => Int, { defaultValue: MAX_LIST_PAGE, description: `At most ${MAX_LIST_PAGE}.` }) limit: number,
+    @ChildLimit(MAX_LIST_PAGE) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<ProjectResponse[]> {
     // The loader reads at most MAX_LIST_PAGE projects per workspace.
-    return (await ctx.loaders.projectsByWorkspace.load(workspace.id)).slice(0, childLimit(limit)).map(toProject);
+    return (await ctx.loaders.projectsByWorkspace.load(workspace.id)).slice(0, limit).map(toProject);
   }
 }

@@ -1,5 +1,5 @@
-import { childLimit } from '../../core/loaders/children-loader';
-import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { ChildLimit } from '../../core/graphql-decorators';
+import { Ctx, Extensions, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { SessionGroupSummary } from '../session-groups/session-groups.types';
 import { sessionOfRow } from './session-relations';
@@ -16,10 +16,10 @@ export class GroupSessionsResolver {
   @Sql(childSessionsSql('group'))
   async sessions(
     @Root() group: SessionGroupSummary,
-    @Arg('limit', () => Int, { defaultValue: 50, description: 'At most 100.' }) limit: number,
+    @ChildLimit(50) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<SessionResponse[]> {
-    const rows = await ctx.loaders.groupSessions.load({ parent_id: group.id, limit: childLimit(limit) });
+    const rows = await ctx.loaders.groupSessions.load({ parent_id: group.id, limit });
     return rows.map((row) => toSession(sessionOfRow(row)));
   }
 }

@@ -1,4 +1,4 @@
-import { childLimit } from '../../core/loaders/children-loader';
+import { ChildLimit } from '../../core/graphql-decorators';
 import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
@@ -331,14 +331,14 @@ export class SessionResolver {
   @Extensions({ graphqlOnly: true })
   async messages(
     @Root() session: SessionResponse,
-    @Arg('limit', () => Int, { defaultValue: 100, description: 'At most 1000.' }) limit: number,
+    @ChildLimit(100, { max: 1000 }) limit: number,
     @Arg('include_compacted', () => Boolean, { defaultValue: false, description: 'Include compacted messages.' }) includeCompacted: boolean,
     @Ctx() ctx: AppContext,
   ): Promise<TranscriptMessage[]> {
     const rows = await ctx.loaders.sessionMessages.load({
       session_id: session.id,
       include_compacted: includeCompacted,
-      limit: childLimit(limit, 1000),
+      limit,
     });
     return rows.map((row) => fromRow(TranscriptMessage, row));
   }

@@ -1,5 +1,5 @@
-import { childLimit } from '../../core/loaders/children-loader';
-import { Arg, Ctx, Extensions, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { ChildLimit } from '../../core/graphql-decorators';
+import { Ctx, Extensions, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { WorkspaceResponse } from '../workspaces/workspaces.types';
 import { sessionOfRow } from './session-relations';
@@ -18,10 +18,10 @@ export class WorkspaceSessionsResolver {
   @Sql(childSessionsSql('workspace'))
   async sessions(
     @Root() workspace: WorkspaceResponse,
-    @Arg('limit', () => Int, { defaultValue: 20, description: 'At most 100.' }) limit: number,
+    @ChildLimit(20) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<SessionResponse[]> {
-    const rows = await ctx.loaders.workspaceSessions.load({ parent_id: workspace.id, limit: childLimit(limit) });
+    const rows = await ctx.loaders.workspaceSessions.load({ parent_id: workspace.id, limit });
     return rows.map((row) => toSession(sessionOfRow(row)));
   }
 }

@@ -1,7 +1,7 @@
-import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
-import { childLimit } from '../../core/loaders/children-loader';
+import { ChildLimit } from '../../core/graphql-decorators';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { AssessmentResponse } from '../assessments/assessments.types';
 import { getEvaluation } from '../evaluations/evaluations.service';
@@ -104,10 +104,10 @@ export class TraceResolver {
   @Extensions({ graphqlOnly: true })
   async spans(
     @Root() trace: TraceSummary,
-    @Arg('limit', () => Int, { defaultValue: 100, description: 'Spans to return, 1 to 1000.' }) limit: number,
+    @ChildLimit(100, { max: 1000, what: 'Spans' }) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<SpanResponse[]> {
-    return ctx.loaders.spansByTrace.load({ parent_id: traceKey(trace), limit: childLimit(limit, 1000) });
+    return ctx.loaders.spansByTrace.load({ parent_id: traceKey(trace), limit });
   }
 
   @FieldResolver(() => TraceStatsResponse, { nullable: true, description: "Statistics of the trace's spans (GraphQL only; REST: /traces/{trace_id}/stats)." })
@@ -122,8 +122,8 @@ export class TraceResolver {
 export class WorkspaceTracesResolver {
   @FieldResolver(() => [TraceSummary], { description: 'The newest traces of the workspace (GraphQL only; REST: /traces).' })
   @Extensions({ graphqlOnly: true })
-  traces(@Root() workspace: WorkspaceResponse, @Arg('limit', () => Int, { defaultValue: 20, description: 'Traces to return, 1 to 100.' }) limit: number, @Ctx() ctx: AppContext): Promise<TraceSummary[]> {
-    return ctx.loaders.tracesByWorkspace.load({ parent_id: workspace.id, limit: childLimit(limit) });
+  traces(@Root() workspace: WorkspaceResponse, @ChildLimit(20, { what: 'Traces' }) limit: number, @Ctx() ctx: AppContext): Promise<TraceSummary[]> {
+    return ctx.loaders.tracesByWorkspace.load({ parent_id: workspace.id, limit });
   }
 }
 
@@ -131,8 +131,8 @@ export class WorkspaceTracesResolver {
 export class EvaluationTracesResolver {
   @FieldResolver(() => [TraceSummary], { description: 'The newest traces whose root names this evaluation (GraphQL only).' })
   @Extensions({ graphqlOnly: true })
-  traces(@Root() evaluation: EvaluationJobResponse, @Arg('limit', () => Int, { defaultValue: 20, description: 'Traces to return, 1 to 100.' }) limit: number, @Ctx() ctx: AppContext): Promise<TraceSummary[]> {
-    return ctx.loaders.tracesByEvaluation.load({ parent_id: evaluation.id, limit: childLimit(limit) });
+  traces(@Root() evaluation: EvaluationJobResponse, @ChildLimit(20, { what: 'Traces' }) limit: number, @Ctx() ctx: AppContext): Promise<TraceSummary[]> {
+    return ctx.loaders.tracesByEvaluation.load({ parent_id: evaluation.id, limit });
   }
 }
 
@@ -140,7 +140,7 @@ export class EvaluationTracesResolver {
 export class AssessmentTracesResolver {
   @FieldResolver(() => [TraceSummary], { description: 'The newest traces holding one of its study (attack) spans (GraphQL only).' })
   @Extensions({ graphqlOnly: true })
-  traces(@Root() assessment: AssessmentResponse, @Arg('limit', () => Int, { defaultValue: 20, description: 'Traces to return, 1 to 100.' }) limit: number, @Ctx() ctx: AppContext): Promise<TraceSummary[]> {
-    return ctx.loaders.tracesByAssessment.load({ parent_id: assessment.id, limit: childLimit(limit) });
+  traces(@Root() assessment: AssessmentResponse, @ChildLimit(20, { what: 'Traces' }) limit: number, @Ctx() ctx: AppContext): Promise<TraceSummary[]> {
+    return ctx.loaders.tracesByAssessment.load({ parent_id: assessment.id, limit });
   }
 }

@@ -1,5 +1,5 @@
-import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { childLimit } from '../../core/loaders/children-loader';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ChildLimit } from '../../core/graphql-decorators';
 import type { AppContext } from '../../core/context';
 import { Rest } from '../../core/graphql-decorators';
 import { pageInfo } from '../../core/pagination';
@@ -81,10 +81,10 @@ export class ProjectWorkflowRunsResolver {
   @Extensions({ graphqlOnly: true })
   async workflow_runs(
     @Root() project: ProjectResponse,
-    @Arg('limit', () => Int, { defaultValue: 20, description: 'At most 100.' }) limit: number,
+    @ChildLimit(20) limit: number,
     @Ctx() ctx: AppContext,
   ): Promise<WorkflowRunSummary[]> {
-    const rows = await ctx.loaders.workflowRunsByProject.load({ parent_id: project.id, limit: childLimit(limit) });
+    const rows = await ctx.loaders.workflowRunsByProject.load({ parent_id: project.id, limit });
     return rows.map(toWorkflowRun);
   }
 }

@@ -119,6 +119,19 @@ describe('GraphQL resource limits', () => {
     await expectStillServing();
   });
 
+  it('refuses a nullable variable sent as null where a value is required at the variable, before execution (not as a cost problem)', async () => {
+    const result = await refused({
+      query: `query($l: Int) { workspace(${scope}) { sessions(limit: $l) { id } } }`,
+      variables: { l: null },
+    });
+    expect(result.status).toBe(422);
+    expect(result.body.errors[0].extensions).toMatchObject({ type: 'validation_error', status: 422, errors: [{ loc: ['variables', 'l'], msg: 'Input should be a valid integer, unable to parse input as an integer', type: 'int_parsing' }] });
+    expect(result.statements.filter((sql) => /\bsessions\b/.test(sql))).toEqual([]);
+    // Left out, the argument's default applies.
+    const omitted = await gql(api, `query($l: Int) { workspace(${scope}) { sessions(limit: $l) { id } } }`, {}, user.token);
+    expect(omitted.body.data.workspace.sessions).toHaveLength(20);
+  });
+
   it('holds JSON written inline to the nesting depth of a variable (64 levels, input objects around it not counted): 422 at the query, before execution', async () => {
     const projects = await rest(api, 'GET', `/org/${user.orgKey}/ws/default/projects`, { token: user.token });
     const nested = (levels: number) => `${'{a: '.repeat(levels)}1${'}'.repeat(levels)}`;
@@ -358,6 +371,16 @@ describe('GraphQL resource limits', () => {
     const result = await refused({ query: document(2) });
     expectRefusedBeforeExecution(result, 'query_cost', /Query cost \d+ exceeds the limit of 10000/);
     expect(result.statements.filter((sql) => /\bairt_assessments\b/.test(sql))).toEqual([]);
+  });
+
+  it('prices and serves a navigation limit past its maximum as the maximum (clamped, not refused)', async () => {
+    const navigation = (limit: number) => `{ workspace(${scope}) { sessions(limit: ${limit}) { id } } }`;
+    expect(operationCost(api.app.schema, parse(navigation(1_000_000)))).toBe(operationCost(api.app.schema, parse(navigation(100))));
+    const res = await gql(api, navigation(1_000_000), {}, user.token);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.workspace.sessions).toHaveLength(100);
+    const one = await gql(api, navigation(0), {}, user.token);
+    expect(one.body.data.workspace.sessions).toHaveLength(1);
   });
 
   it('admits every named example operation with its default variables', async () => {
