@@ -108,26 +108,26 @@ it('answers a compiled GraphQL reply past it with 422 at once, without reading i
 });
 
 it('answers a compiled GraphQL reply past MAX_REPLY_BYTES with its size, measured by PostgreSQL: the reply is never sent to the worker', async () => {
-  // Twenty aliases of a task list holding one task with ~50 KB of ports: about 1 MB of replies in the one compiled row.
-  const ports = Object.fromEntries(Array.from({ length: 2500 }, (_, index) => [`port-${index}`, [65535]]));
-  const name = `large-ports-${crypto.randomBytes(3).toString('hex')}`;
-  await publishTask(api, owner, { name, ports });
-  const aliases = Array.from({ length: 20 }, (_, index) => `g${index}: tasks(org: $org, search: "${name}") { tasks { ports } }`);
+  // Twenty aliases of a task list holding one task with a 500-character description: about 11 KB of replies in the one compiled row.
+  const description = 'd'.repeat(500);
+  const name = `long-description-${crypto.randomBytes(3).toString('hex')}`;
+  await publishTask(api, owner, { name, description });
+  const aliases = Array.from({ length: 20 }, (_, index) => `g${index}: tasks(org: $org, search: "${name}") { tasks { description } }`);
   const query = `query ($org: String!) { ${aliases.join(' ')} }`;
   const replyBefore = config().MAX_REPLY_BYTES;
-  overrideConfig({ MAX_REPLY_BYTES: 512 * 1024, MAX_STATEMENT_READ_BYTES: 768 * 1024 });
+  overrideConfig({ MAX_REPLY_BYTES: 4096, MAX_STATEMENT_READ_BYTES: 6144 });
   try {
     const refused = await countStatements(() => gql(api, query, { org: owner.orgKey }, owner.token));
     const [item] = refused.result.body.errors![0].extensions.errors;
     // Had the row come back, it would have passed the read bound first ("reads more than …").
-    expect(item).toEqual({ loc: ['body', 'query'], msg: expect.stringMatching(/^The reply would be \d+ bytes, over the limit of 524288;/), type: 'reply_too_large' });
-    expect(Number(/would be (\d+)/.exec(item.msg)![1])).toBeGreaterThan(1_000_000);
+    expect(item).toEqual({ loc: ['body', 'query'], msg: expect.stringMatching(/^The reply would be \d+ bytes, over the limit of 4096;/), type: 'reply_too_large' });
+    expect(Number(/would be (\d+)/.exec(item.msg)![1])).toBeGreaterThan(10_000);
     expect(refused.statements.at(-1)).toContain('reply_bytes');
     // Within it, the same query is answered.
-    overrideConfig({ MAX_REPLY_BYTES: 4 * 1024 * 1024, MAX_STATEMENT_READ_BYTES: 8 * 1024 * 1024 });
+    overrideConfig({ MAX_REPLY_BYTES: 64 * 1024, MAX_STATEMENT_READ_BYTES: 128 * 1024 });
     const answered = await gql(api, query, { org: owner.orgKey }, owner.token);
     expect(answered.body.errors).toBeUndefined();
-    expect(answered.body.data.g19.tasks).toEqual([{ ports }]);
+    expect(answered.body.data.g19.tasks).toEqual([{ description }]);
   } finally {
     overrideConfig({ MAX_REPLY_BYTES: replyBefore });
   }
