@@ -187,8 +187,8 @@ export function compileQuery(
         }
         const select = keys.map((key, index) => `coalesce(${columns.get(key)}, 'null'::json)::text AS ${rootColumn(index)}`).join(', ');
         // PostgreSQL measures the reply before sending it: past MAX_REPLY_BYTES it sends only the size (OFFSET 0 keeps each root built once).
-        const size = keys.map((_key, index) => `octet_length(r.${rootColumn(index)})`).join(' + ');
-        const kept = keys.map((_key, index) => `CASE WHEN b.${REPLY_BYTES} <= $max_reply_bytes THEN r.${rootColumn(index)} END AS ${rootColumn(index)}`).join(', ');
+        const size = keys.map((_key, index) => `octet_length(r.${rootColumn(index)})::bigint`).join(' + ');
+        const kept = keys.map((_key, index) => `CASE WHEN b.${REPLY_BYTES} <= $max_reply_bytes::bigint THEN r.${rootColumn(index)} END AS ${rootColumn(index)}`).join(', ');
         const text = `SELECT ${kept}, b.${REPLY_BYTES} FROM (SELECT ${select} OFFSET 0) r CROSS JOIN LATERAL (SELECT ${size} AS ${REPLY_BYTES}) b`;
         return { text, params: { ...params.values, max_reply_bytes: config().MAX_REPLY_BYTES } };
       },
