@@ -15,6 +15,7 @@ export function pageInfo(total: number, page: number, limit: number) {
  * the page's ids in order as `ids`, which `pageItems` turns into the rows.
  */
 export function pageRow(params: SqlParams, as: string, total: number, page: number, limit: number, idsSql: (limit: string, offset: string) => string): string {
+  checkPageDepth(page, limit, total);
   const envelope = Object.entries(pageInfo(total, page, limit)).map(
     ([key, value]) => `${params.add(value)}::${typeof value === 'boolean' ? 'boolean' : 'int'} AS ${key}`,
   );
@@ -64,23 +65,37 @@ export abstract class PageEnvelope {
 export const MAX_OFFSET_ROWS = 10_000;
 
 /**
- * 422 at `page` for a page that starts past `maxRows` (MAX_OFFSET_ROWS unless
- * the list is bounded otherwise, as one evaluation's items are): narrow the
- * filters instead.
+ * A page of a list with its total (decisions §4: a page past the end is
+ * empty, with true totals): `count` and `rows` (the page's LIMIT and OFFSET
+ * read) run side by side. A page that starts past MAX_OFFSET_ROWS would
+ * scan that many rows to skip them: it is counted first, answered empty
+ * when it is past the end, and refused (422 at `page`: narrow the filters)
+ * when rows are there.
  */
-export function checkPageDepth(page: number, limit: number, maxRows = MAX_OFFSET_ROWS): void {
-  if ((page - 1) * limit > maxRows) {
-    throw validationFailure(['page'], `Input should be at most ${Math.floor(maxRows / limit) + 1} at this limit (pages reach ${maxRows} rows deep; narrow the filters)`, 'less_than_equal');
+export async function readPage<T>(page: number, limit: number, count: () => Promise<number>, rows: () => Promise<T[]>): Promise<{ total: number; rows: T[] }> {
+  if ((page - 1) * limit <= MAX_OFFSET_ROWS) {
+    const [total, found] = await Promise.all([count(), rows()]);
+    return { total, rows: found };
+  }
+  const total = await count();
+  checkPageDepth(page, limit, total);
+  return { total, rows: [] };
+}
+
+/** 422 at `page` for a page that starts past MAX_OFFSET_ROWS while the list (`total` rows) has rows there (readPage, pageRow). */
+function checkPageDepth(page: number, limit: number, total: number): void {
+  const offset = (page - 1) * limit;
+  if (offset > MAX_OFFSET_ROWS && offset < total) {
+    throw validationFailure(['page'], `Input should be at most ${Math.floor(MAX_OFFSET_ROWS / limit) + 1} at this limit (pages reach ${MAX_OFFSET_ROWS} rows deep while the list has rows there; narrow the filters)`, 'less_than_equal');
   }
 }
 
 /** What every list's `page` says of itself (PageArg). */
-export const PAGE_DESCRIPTION = `Page number, from 1 (default 1). A page starts at most ${MAX_OFFSET_ROWS} rows in: (page - 1) × page size ≤ ${MAX_OFFSET_ROWS} (422 past it; narrow the filters). A page past the last is empty.`;
+export const PAGE_DESCRIPTION = `Page number, from 1 (default 1). A page past the last is empty, with the true totals. A page that starts more than ${MAX_OFFSET_ROWS} rows in while there are rows there is 422 (narrow the filters).`;
 /**
  * The `page` argument of every offset-paged list, declared once: from 1
- * (the default), starting at most MAX_OFFSET_ROWS rows in at the list's page
- * size, which checkPageDepth enforces (422 at `page` past it) where the list
- * is read.
+ * (the default); readPage answers a page deeper than MAX_OFFSET_ROWS where
+ * the list is read.
  */
 export function PageArg(): PropertyDecorator {
   return (target, key) => {
@@ -147,9 +162,13 @@ export class ListPageArgs {
   limit?: number | null;
 }
 
-/** LIMIT and OFFSET of a list page. */
+/**
+ * LIMIT and OFFSET of a page of a bare-array list. These lists are the
+ * caller's own and short (members, keys, invitations, workspaces, projects,
+ * an assessment's reports): a deep page scans at most their rows, and a
+ * page past the end is empty.
+ */
 export function pageWindow(args: ListPageArgs = {}): { limit: number; offset: number } {
   const limit = args.limit ?? LIST_PAGE.fallback;
-  checkPageDepth(args.page ?? 1, limit);
   return { limit, offset: ((args.page ?? 1) - 1) * limit };
 }

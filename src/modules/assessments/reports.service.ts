@@ -1,6 +1,6 @@
 import type { AppContext } from '../../core/context';
 import { NotFoundError } from '../../core/errors';
-import { checkPageDepth, pageWindow, type ListPageArgs } from '../../core/pagination';
+import { pageWindow, readPage, type ListPageArgs } from '../../core/pagination';
 import { requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import { projectByKeyOrId } from '../projects/projects.service';
@@ -112,13 +112,14 @@ export async function listFindings(ctx: AppContext, org: string, ws: string, pro
   const project = await projectByKeyOrId(scope, projectRef);
   const page = args.page ?? 1;
   const pageSize = args.page_size ?? FINDING_PAGE.fallback;
-  checkPageDepth(page, pageSize);
   const query = findingFilter(project.id, scope.workspace.id, args);
-  const [rows, [count]] = await Promise.all([
-    findings(query, args.sort_by ?? 'severity', args.sort_dir ?? 'desc', pageSize, (page - 1) * pageSize),
-    plainQuery<{ total: number }>(`SELECT count(*)::int AS total ${FROM_FINDINGS} WHERE ${query.where}`, query.bind, { prepare: true }),
-  ]);
-  return { findings: rows, total: count.total, page, page_size: pageSize };
+  const { rows, total } = await readPage(
+    page,
+    pageSize,
+    async () => (await plainQuery<{ total: number }>(`SELECT count(*)::int AS total ${FROM_FINDINGS} WHERE ${query.where}`, query.bind, { prepare: true }))[0].total,
+    () => findings(query, args.sort_by ?? 'severity', args.sort_dir ?? 'desc', pageSize, (page - 1) * pageSize),
+  );
+  return { findings: rows, total, page, page_size: pageSize };
 }
 
 const SUMMARY_SQL = `

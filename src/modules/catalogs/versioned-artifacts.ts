@@ -1,7 +1,7 @@
 import { UniqueConstraintError, type Transaction } from 'sequelize';
 import type { QueryResultRow } from 'pg';
 import { AlreadyExistsError, NotFoundError, validationFailure } from '../../core/errors';
-import { checkPageDepth, pageRow, type PageSize } from '../../core/pagination';
+import { pageRow, readPage, type PageSize } from '../../core/pagination';
 import type { SqlParams } from '../../core/graphql-sql/sql-fields';
 import type { AppContext } from '../../core/context';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
@@ -221,25 +221,19 @@ export async function deleteVersion(
   return { scope, ref, deleted };
 }
 
-/** `page` and `limit` of a catalog list (defaults 1 and the list's own page size), refused past the offset cap (422 at `page`). */
+/** `page` and `limit` of a catalog list (defaults 1 and the list's own page size). */
 export function catalogPage(args: { page?: number | null; limit?: number | null }, size: PageSize): { page: number; limit: number } {
-  const page = args.page ?? 1;
-  const limit = args.limit ?? size.fallback;
-  checkPageDepth(page, limit);
-  return { page, limit };
+  return { page: args.page ?? 1, limit: args.limit ?? size.fallback };
 }
 
-/** A list page's rows and count, run side by side. */
-export async function pageAndCount<T extends object>(query: CatalogListQuery, page: number, limit: number): Promise<{ rows: T[]; total: number }> {
-  const [counted, rows] = await Promise.all([
-    plainQuery<{ total: string }>(query.countSql, query.bind),
-    plainQuery<T & QueryResultRow>(`SELECT ${query.columns} ${query.from} ORDER BY ${query.order} LIMIT $limit OFFSET $offset`, {
-      ...query.bind,
-      limit,
-      offset: (page - 1) * limit,
-    }),
-  ]);
-  return { rows, total: Number(counted[0]?.total ?? 0) };
+/** A list page's rows and count (readPage). */
+export function pageAndCount<T extends object>(query: CatalogListQuery, page: number, limit: number): Promise<{ rows: T[]; total: number }> {
+  return readPage(
+    page,
+    limit,
+    async () => Number((await plainQuery<{ total: string }>(query.countSql, query.bind))[0]?.total ?? 0),
+    () => plainQuery<T & QueryResultRow>(`SELECT ${query.columns} ${query.from} ORDER BY ${query.order} LIMIT $limit OFFSET $offset`, { ...query.bind, limit, offset: (page - 1) * limit }),
+  );
 }
 
 /**

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import type { AppContext } from '../../core/context';
 import { AppError, ConflictError, InvalidError, NotFoundError, ValidationError, validationFailure, type ValidationItem } from '../../core/errors';
-import { checkPageDepth } from '../../core/pagination';
+import { readPage } from '../../core/pagination';
 import { can, requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { idRange } from '../../core/id-prefix';
@@ -12,7 +12,7 @@ import { parseNameRef } from '../catalogs/versioned-artifacts';
 import { effectiveSandboxCeiling } from '../organizations/organization-limits';
 import { resolveProject } from '../projects/projects.service';
 import { requireOwnSecrets } from '../secrets/secrets.service';
-import { EVALUATION_PAGE, ITEM_PAGE, MAX_EVALUATION_ITEMS, type CreateEvaluationRequest, type EvaluationItemListArgs, type EvaluationItemTransitionRequest, type EvaluationListArgs } from './evaluations.inputs';
+import { EVALUATION_PAGE, ITEM_PAGE, type CreateEvaluationRequest, type EvaluationItemListArgs, type EvaluationItemTransitionRequest, type EvaluationListArgs } from './evaluations.inputs';
 import { IN_FLIGHT_STATES, listedJobSql, TERMINAL_STATES, type EvaluationItemRow, type EvaluationRow } from './evaluations.mapper';
 import { EvaluationKind, EvaluationCleanupPolicy, EvaluationSummaryStatus, ITEM_STATES, SkippedMemberReason, type EvaluationSkippedMember, type EvaluationSummaryResponse, type ItemState } from './evaluations.types';
 
@@ -294,7 +294,6 @@ export async function getAnalytics(ctx: AppContext, org: string, ws: string, id:
 export async function listEvaluations(ctx: AppContext, org: string, ws: string, args: EvaluationListArgs) {
   const page = args.page ?? 1;
   const pageSize = args.page_size ?? EVALUATION_PAGE.fallback;
-  checkPageDepth(page, pageSize);
   const access = await resolveWorkspace(ctx, org, ws);
   const bind: Record<string, unknown> = { ws: access.workspace.id };
   const filters = ['e.workspace_id = $ws'];
@@ -308,24 +307,23 @@ export async function listEvaluations(ctx: AppContext, org: string, ws: string, 
     filters.push('e.job_status = $status');
   }
   const where = filters.join(' AND ');
-  const [rows, counted] = await Promise.all([
+  const { rows, total } = await readPage(
+    page,
+    pageSize,
+    async () => Number((await q(`SELECT count(*) AS total FROM evaluations e WHERE ${where}`, bind))[0]?.total ?? 0),
     // The page's ids first, so only its rows have their skipped members cut (listedJobSql).
-    q(`SELECT c.* FROM (SELECT e.id FROM evaluations e WHERE ${where} ORDER BY e.created_at DESC, e.id DESC LIMIT $limit OFFSET $offset) page
-         JOIN evaluations e ON e.id = page.id CROSS JOIN LATERAL ${listedJobSql('e')} c
-        ORDER BY e.created_at DESC, e.id DESC`, {
-      ...bind,
-      limit: pageSize,
-      offset: (page - 1) * pageSize,
-    }),
-    q(`SELECT count(*) AS total FROM evaluations e WHERE ${where}`, bind),
-  ]);
-  return { rows: rows as unknown as EvaluationRow[], total: Number(counted[0]?.total ?? 0), page, page_size: pageSize };
+    () =>
+      q(`SELECT c.* FROM (SELECT e.id FROM evaluations e WHERE ${where} ORDER BY e.created_at DESC, e.id DESC LIMIT $limit OFFSET $offset) page
+           JOIN evaluations e ON e.id = page.id CROSS JOIN LATERAL ${listedJobSql('e')} c
+          ORDER BY e.created_at DESC, e.id DESC`, { ...bind, limit: pageSize, offset: (page - 1) * pageSize }),
+  );
+  return { rows: rows as unknown as EvaluationRow[], total, page, page_size: pageSize };
 }
 
 export async function listItems(ctx: AppContext, org: string, ws: string, id: string, args: EvaluationItemListArgs): Promise<EvaluationItemRow[]> {
   const limit = args.limit ?? ITEM_PAGE.fallback;
+  // A job holds at most MAX_EVALUATION_ITEMS items (evaluations.inputs.ts): a deep page scans at most those.
   const page = args.page ?? 1;
-  checkPageDepth(page, limit, MAX_EVALUATION_ITEMS);
   const access = await resolveWorkspace(ctx, org, ws);
   id = await evaluationIdOf(access, id);
   await findJob(access, id);

@@ -4,7 +4,7 @@ import { resolveProject } from '../projects/projects.service';
 import type { AppContext } from '../../core/context';
 import { requireScope, resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { NotFoundError } from '../../core/errors';
-import { checkPageDepth } from '../../core/pagination';
+import { readPage } from '../../core/pagination';
 import type { WorkspaceScope } from '../../core/tenancy/scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
@@ -110,16 +110,15 @@ export async function listSessionGroups(
   const access = await resolveWorkspace(ctx, org, ws);
   const page = args.page ?? 1;
   const limit = args.limit ?? GROUP_PAGE.fallback;
-  checkPageDepth(page, limit);
   const where: WhereOptions = { workspace_id: access.workspace.id };
   if (args.kind?.length) Object.assign(where, { kind: args.kind });
   if (args.status?.length) Object.assign(where, { status: args.status });
   if (args.project_id) Object.assign(where, { project_id: args.project_id });
-  const { rows, count } = await SessionGroupModel.findAndCountAll({
-    where,
-    order: [['created_at', 'DESC'], ['id', 'DESC']],
+  const { rows, total } = await readPage(
+    page,
     limit,
-    offset: (page - 1) * limit,
-  });
-  return { groups: rows, total: count, page, limit };
+    () => SessionGroupModel.count({ where }),
+    () => SessionGroupModel.findAll({ where, order: [['created_at', 'DESC'], ['id', 'DESC']], limit, offset: (page - 1) * limit }),
+  );
+  return { groups: rows, total, page, limit };
 }

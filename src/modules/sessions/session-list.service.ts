@@ -1,6 +1,6 @@
 import type { RecordOf, SessionModel } from '../../../models';
 import type { AppContext } from '../../core/context';
-import { checkPageDepth, pageRow } from '../../core/pagination';
+import { pageRow, readPage } from '../../core/pagination';
 import type { SqlRoot } from '../../core/graphql-sql/sql-fields';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
@@ -30,7 +30,6 @@ async function sessionListQuery(ctx: AppContext, org: string, ws: string, args: 
   const where = sessionWhere(scope.workspace.id, scope.viewer.user.id, args, labels);
   const page = args.page ?? 1;
   const limit = args.limit ?? SESSION_PAGE.fallback;
-  checkPageDepth(page, limit);
   return { where, page, limit, sortBy: args.sort_by ?? SessionSortBy.updated_at, sortDir: args.sort_dir ?? SortDirection.desc };
 }
 
@@ -41,12 +40,14 @@ export async function listSessions(
   args: SessionListArgs,
 ): Promise<SessionPage> {
   const { where, page, limit, sortBy, sortDir } = await sessionListQuery(ctx, org, ws, args);
-  const [counted, sessions] = await Promise.all([
-    plainQuery<{ total: string }>(sessionCountSql(where.sql), where.bind, PREPARED),
+  const { rows, total } = await readPage(
+    page,
+    limit,
+    async () => Number((await plainQuery<{ total: string }>(sessionCountSql(where.sql), where.bind, PREPARED))[0]?.total ?? 0),
     // Plain rows: the list maps them straight to GraphQL types, no model instances.
-    plainQuery<Record<string, unknown>>(sessionPageSql(where.sql, sortBy, sortDir), { ...where.bind, limit, offset: (page - 1) * limit }, PREPARED),
-  ]);
-  return { sessions: sessions.map(sessionOfRow), total: Number(counted[0]?.total ?? 0), page, limit };
+    () => plainQuery<Record<string, unknown>>(sessionPageSql(where.sql, sortBy, sortDir), { ...where.bind, limit, offset: (page - 1) * limit }, PREPARED),
+  );
+  return { sessions: rows.map(sessionOfRow), total, page, limit };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../core/context';
 import { NotFoundError } from '../../core/errors';
-import { checkPageDepth, pageInfo } from '../../core/pagination';
+import { pageInfo, readPage } from '../../core/pagination';
 import { resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { plainQuery } from '../../db/hot';
 import { compiledShare, loadWithinReply, rowsWithinReply, withinCompiledShareSql } from '../../core/reply-budget';
@@ -30,7 +30,6 @@ export async function listTraces(ctx: AppContext, org: string, ws: string, args:
   const scope = await resolveWorkspace(ctx, org, ws);
   const page = args.page ?? 1;
   const limit = args.page_size ?? TRACE_PAGE.fallback;
-  checkPageDepth(page, limit);
   const bind: Record<string, unknown> = { workspace_id: scope.workspace.id, limit, offset: (page - 1) * limit };
   const where = ['s.workspace_id = $workspace_id'];
   if (args.project_id) {
@@ -42,11 +41,13 @@ export async function listTraces(ctx: AppContext, org: string, ws: string, args:
     where.push('s.span_type = $span_type');
   }
   const filter = where.join(' AND ');
-  const [traces, [count]] = await Promise.all([
-    plainQuery<TraceSummary>(traceSummariesSql(filter, NEWEST_FIRST, 'LIMIT $limit OFFSET $offset'), bind, { prepare: true }),
-    plainQuery<{ total: number }>(traceCountSql(filter), bind, { prepare: true }),
-  ]);
-  return { traces, ...pageInfo(count.total, page, limit) };
+  const { total, rows } = await readPage(
+    page,
+    limit,
+    async () => (await plainQuery<{ total: number }>(traceCountSql(filter), bind, { prepare: true }))[0].total,
+    () => plainQuery<TraceSummary>(traceSummariesSql(filter, NEWEST_FIRST, 'LIMIT $limit OFFSET $offset'), bind, { prepare: true }),
+  );
+  return { traces: rows, ...pageInfo(total, page, limit) };
 }
 
 /**

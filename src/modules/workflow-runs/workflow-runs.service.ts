@@ -2,7 +2,7 @@ import type { WhereOptions } from 'sequelize';
 import { SessionGroupModel, WorkflowRunModel, type WorkflowRunStatus } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError, validationFailure } from '../../core/errors';
-import { checkPageDepth } from '../../core/pagination';
+import { readPage } from '../../core/pagination';
 import { requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { resolveProject } from '../projects/projects.service';
 import { DEFAULT_HOST_KIND, RUN_PAGE, type WorkflowRunCreateRequest, type WorkflowRunListArgs } from './workflow-runs.inputs';
@@ -57,12 +57,16 @@ export async function listWorkflowRuns(
   const scope = await resolveWorkspace(ctx, org, ws);
   const page = args.page ?? 1;
   const limit = args.limit ?? RUN_PAGE.fallback;
-  checkPageDepth(page, limit);
   const where: WhereOptions = { workspace_id: scope.workspace.id };
   if (args.project_id) Object.assign(where, { project_id: (await resolveProject(scope, args.project_id)).id });
   if (args.status?.length) Object.assign(where, { status: args.status });
-  const { rows, count } = await WorkflowRunModel.findAndCountAll({ where, order: [['created_at', 'DESC'], ['id', 'DESC']], limit, offset: (page - 1) * limit });
-  return { runs: rows, total: count, page, limit };
+  const { rows, total } = await readPage(
+    page,
+    limit,
+    () => WorkflowRunModel.count({ where }),
+    () => WorkflowRunModel.findAll({ where, order: [['created_at', 'DESC'], ['id', 'DESC']], limit, offset: (page - 1) * limit }),
+  );
+  return { runs: rows, total, page, limit };
 }
 
 /** The run of the workspace (and of the project when one is named): 404 otherwise. */
