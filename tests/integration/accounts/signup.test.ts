@@ -108,6 +108,13 @@ describe('POST /auth/signup', () => {
     expect(res.body.type).toBe('already_exists_error');
   });
 
+  it('refuses a malformed ASCII address (spaces around it, a line break in it) with one item, not with the ASCII rule beside it', async () => {
+    for (const email of ['  Padded@Example.com ', 'line\r\nbreak@example.com']) {
+      const res = await rest(api, 'POST', '/auth/signup', { body: { email, password: PASSWORD } });
+      expect([res.status, res.body.errors]).toEqual([422, [{ loc: ['body', 'email'], msg: 'value is not a valid email address', type: 'value_error' }]]);
+    }
+  });
+
   it('refuses an address that is not ASCII with 422 at body.email: case-folding would make a look-alike the same account', async () => {
     // "\u212a" is the Kelvin sign, which PostgreSQL's citext and JavaScript's toLowerCase fold onto "k".
     const local = randomKey('k');
