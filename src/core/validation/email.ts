@@ -18,7 +18,7 @@ export function EmailAddress(use: 'new' | 'lookup' = 'new'): PropertyDecorator {
   // An address looked up (a reset, a new verification mail) only finds an account: mail goes to the stored address,
   // and an account made before the ASCII rule can still recover itself.
   if (use === 'new') rules.push(
-    Matches(/^\p{ASCII}*$/u, { message: 'value is not a valid email address: write it in ASCII (an internationalized domain in its xn-- form)', context: { type: 'value_error' } }),
+    Matches(/^[^\u0080-\uffff]*$/, { message: 'value is not a valid email address: write it in ASCII (an internationalized domain in its xn-- form)', context: { type: 'value_error' } }),
   );
   return (target, property) => rules.forEach((rule) => rule(target, property));
 }
