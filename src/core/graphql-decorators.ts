@@ -67,6 +67,9 @@ export function MaxBytes(bytes: number | (() => number)): PropertyDecorator & Me
   return Extensions({ maxBytes: bytes });
 }
 
+/** The most a string of `characters` UTF-16 units takes in a JSON reply (a control character is written `\u0001`), for MaxBytes. */
+export const textBytes = (characters: number) => 6 * characters;
+
 /** The list of a page envelope: as long as the page its root field's `limit` (or `page_size`) sets, which is priced there. */
 export function PageItems(): PropertyDecorator & MethodDecorator {
   return Extensions({ maxItems: 'page' });

@@ -3,6 +3,7 @@ import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { getNamedType, getNullableType, isLeafType, isListType, validate, type DocumentNode, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import { config } from '../config/config';
+import { childLimit } from './loaders/children-loader';
 import { ValidationError } from './errors';
 
 /**
@@ -41,9 +42,9 @@ const MAX_QUERY_NODES = 10_000;
 /** The page a field's arguments ask for; a navigation field's `limit` as it serves it (ChildLimit: at most its `childLimit`). */
 function pageSize(args: Record<string, unknown>, field?: GraphQLField<unknown, unknown>): number | null {
   const value = args.limit ?? args.page_size;
-  if (typeof value !== 'number' || value <= 0) return null;
   const max = field?.extensions?.childLimit;
-  return typeof max === 'number' ? Math.min(value, max) : value;
+  if (typeof max === 'number' && typeof value === 'number') return childLimit(value, max);
+  return typeof value === 'number' && value > 0 ? value : null;
 }
 
 /** The page of a list whose `limit` (or `page_size`) is left out without a default in the schema: no list serves more by default. */
@@ -51,8 +52,9 @@ const ABSENT_PAGE = 100;
 /** Elements of a list its parent holds per cost unit: objects, and leaves (strings, numbers). */
 const EMBEDDED_OBJECTS_PER_UNIT = 10;
 const EMBEDDED_LEAVES_PER_UNIT = 100;
-/** `__schema`, whatever its selection (one per object would price the whole introspection query near 1). */
+/** `__schema` and `__type`, whatever their selection (one per object would price the whole introspection query near 1). */
 const SCHEMA_INTROSPECTION_COST = 2_500;
+const TYPE_INTROSPECTION_COST = 100;
 /** A list nobody bounded (the schema test refuses one) is priced as this many elements. */
 const UNBOUNDED_ITEMS = 20_000;
 
@@ -89,6 +91,7 @@ const pageAwareEstimator: ComplexityEstimator = ({ type, field, args, childCompl
   const one = leaf ? 0 : 1 + childComplexity;
   // A whole schema's introspection is a reply of some 400 KB built in the event loop: a few per operation at most.
   if (field.name === '__schema') return SCHEMA_INTROSPECTION_COST;
+  if (field.name === '__type') return TYPE_INTROSPECTION_COST;
   if (type.name.startsWith('__') || field.name.startsWith('__')) return one;
   // A large leaf (a list of them too) costs what it may hold.
   const bytes = maxBytes(field);

@@ -19,7 +19,9 @@ export function pageRow(params: SqlParams, as: string, total: number, page: numb
   const envelope = Object.entries(pageInfo(total, page, limit)).map(
     ([key, value]) => `${params.add(value)}::${typeof value === 'boolean' ? 'boolean' : 'int'} AS ${key}`,
   );
-  return `(SELECT ${envelope.join(', ')}, ARRAY(${idsSql(params.add(limit), params.add((page - 1) * limit))}) AS ids) ${as}`;
+  // A page past the end reads no row (LIMIT 0), however deep its OFFSET.
+  const offset = (page - 1) * limit;
+  return `(SELECT ${envelope.join(', ')}, ARRAY(${idsSql(params.add(offset < total ? limit : 0), params.add(offset))}) AS ids) ${as}`;
 }
 
 /** The items field of a page reply (declared with @Sql): the rows of `table` whose ids pageRow chose, in its order. */

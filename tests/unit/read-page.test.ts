@@ -49,5 +49,12 @@ describe('readPage', () => {
     const ids = () => 'SELECT 1';
     expect(() => pageRow(new SqlParams(), 'p', 20_000, 102, 100, ids)).toThrow(ValidationError);
     expect(pageRow(new SqlParams(), 'p', 10_000, 102, 100, ids)).toContain('AS ids');
+    // Past the end, however deep, its ids are read with LIMIT 0: no row is scanned to skip.
+    const limits: string[] = [];
+    const params = new SqlParams();
+    pageRow(params, 'p', 5, 1_000_000, 100, (limit) => (limits.push(limit), 'SELECT 1'));
+    expect(params.values[limits[0].slice(1)]).toBe(0);
+    pageRow(params, 'p', 5, 1, 100, (limit) => (limits.push(limit), 'SELECT 1'));
+    expect(params.values[limits[1].slice(1)]).toBe(100);
   });
 });

@@ -18,6 +18,7 @@ import {
 } from 'graphql';
 import { config } from '../../config/config';
 import { collectFields } from '../graphql-selection';
+import { childLimit } from '../loaders/children-loader';
 import type { AppContext } from '../context';
 import { SqlParams, type SqlField, type SqlListRoot, type SqlRoot, type SqlStoredReply } from './sql-fields';
 
@@ -137,7 +138,7 @@ export function compileQuery(
         if (!isListType(getNullableType(definition.type))) throw new NotCompiled();
         const child = objectTypeOf(definition);
         const as = nextAlias();
-        const rows = described.rows(row, as, getArgumentValues(definition, nodes[0], variables), params, ctx);
+        const rows = described.rows(row, as, servedArgs(definition, getArgumentValues(definition, nodes[0], variables)), params, ctx);
         if (!rows) throw new NotCompiled();
         // array_to_json writes no space between items (json_agg does), as graphql-js serialises a list.
         return `(SELECT coalesce(array_to_json(array_agg(${objectJson(child, as, nodes)} ORDER BY ${rows.orderBy})), '[]'::json) FROM (${rows.select}) ${as})`;
@@ -205,6 +206,12 @@ export function compileQuery(
     if (error instanceof NotCompiled || error instanceof GraphQLError) return null;
     throw error;
   }
+}
+
+/** A navigation field's arguments as its resolver gets them: its `limit` brought into its range (@ChildLimit). */
+function servedArgs(field: GraphQLField<unknown, unknown>, args: Record<string, unknown>): Record<string, unknown> {
+  const max = field.extensions.childLimit;
+  return typeof max === 'number' && typeof args.limit === 'number' ? { ...args, limit: childLimit(args.limit, max) } : args;
 }
 
 /** The column of the statement's row that holds the reply's `index`-th root key (CompiledQuery.keys). */

@@ -127,18 +127,23 @@ export function createEngine(schema: GraphQLSchema) {
 export type Engine = ReturnType<typeof createEngine>;
 
 /**
- * A mutation of several root fields whose arguments break their rules (a
- * title too long, a page size out of range), refused before any of them
- * runs: the rules each field's resolver would check (argument classes,
- * input types) run on every root field first, with the locations the
- * resolver gives; null when every field passes (or the mutation has one
- * field, whose resolver checks before it writes; or graphql-js will refuse
- * its variables).
+ * A mutation of several root fields whose arguments break their input
+ * rules (a title too long, a page size out of range), refused before any of
+ * them runs: the class-validator rules each field's resolver would check
+ * (argument classes, input types) run on every root field first, with the
+ * locations the resolver gives; null when every field passes (or the
+ * mutation has one field, whose resolver checks before it writes; or
+ * graphql-js will refuse its variables). What a service decides as it runs
+ * (a 404, a 409, a rule it checks itself) still fails only its own field,
+ * after the fields before it ran, as GraphQL runs a mutation's fields.
  */
 function mutationRuleErrors(schema: GraphQLSchema, request: EngineRequest): ExecutionResult | null {
   const operation = getOperationAST(request.document, request.operationName);
   const mutationType = schema.getMutationType();
   if (operation?.operation !== 'mutation' || !mutationType) return null;
+  // One field (every REST write): its resolver checks before it writes.
+  const [first, ...others] = operation.selectionSet.selections;
+  if (!others.length && first?.kind === Kind.FIELD) return null;
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
   if (coerced.errors) return null;
   const fragments: Record<string, FragmentDefinitionNode> = {};

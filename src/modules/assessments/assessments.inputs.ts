@@ -9,8 +9,6 @@ import { isPlainObject } from '../../core/validation/coerce';
 import { AssessmentStatusEnum } from './assessments.types';
 import { ATTACK_RANGES, MAX_ATTACK_MANIFEST_BYTES, MAX_SPAN_LIST_ITEMS } from './assessments.limits';
 
-/** An assessment's attack manifest as JSON text, at most (a capability's manifest has the same bound). */
-
 /** Attack spans per ingest request. */
 export const MAX_ATTACKS_PER_INGEST = 1000;
 const MAX_TEXT = 100_000;

@@ -15,7 +15,7 @@ export const ATTACK_RANGES = {
 /** Parts of a best candidate or response, and transforms, of one attack span. */
 export const MAX_SPAN_LIST_ITEMS = 100;
 
-/** An assessment's planned attacks as JSON (its configurations are free-form JSON, MAX_FREE_FORM_JSON_BYTES each). */
+/** An assessment's attack manifest as JSON text, at most (a capability's manifest has the same bound; its configurations are free-form JSON, MAX_FREE_FORM_JSON_BYTES each). */
 export const MAX_ATTACK_MANIFEST_BYTES = 128 * 1024;
 
 /** A report's markdown (characters) and its structured JSON (bytes as JSON): the largest stored (1 MiB bodies bound the request anyway). */

@@ -1,9 +1,8 @@
 import { SqlRootField, fromRow } from '../../core/graphql-sql/sql-fields';
-import { ChildLimit } from '../../core/graphql-decorators';
 import { Arg, Args, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ComplexityEstimator } from 'graphql-query-complexity';
 import type { AppContext } from '../../core/context';
-import { Rest } from '../../core/graphql-decorators';
+import { ChildLimit, Rest } from '../../core/graphql-decorators';
 import { UUIDScalar } from '../../core/scalars';
 import { UserIdentityResponse } from '../accounts/accounts.types';
 import { ProjectResponse } from '../projects/projects.types';

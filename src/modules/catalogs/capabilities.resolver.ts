@@ -1,8 +1,7 @@
 import { capabilityBundle } from './capability-downloads';
 import { Arg, Args, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { ChildLimit } from '../../core/graphql-decorators';
 import type { AppContext } from '../../core/context';
-import { Rest } from '../../core/graphql-decorators';
+import { ChildLimit, Rest } from '../../core/graphql-decorators';
 import { pageInfo } from '../../core/pagination';
 import { capabilityFacets, capabilityReadme, capabilityVersions, deleteCapability, getCapability, listCapabilities, publishCapability, setCapabilityVisibility } from './capabilities.service';
 import { CapabilityFilterArgs, CapabilityListArgs, FILES_BODY_LIMIT, PublishCapabilityRequest, VisibilityRequest } from './catalogs.inputs';

@@ -7,7 +7,7 @@ import { ApiInput } from '../../core/validation/api-input';
 import { bundlePathProblem, isStrictBase64, MAX_BUNDLE_PATH_LENGTH } from './capability-file-rules';
 import { DEFAULT_DATASET_FORMAT } from './dataset-format';
 import { isCatalogVersion } from './semver-key';
-import { MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_MANIFEST_BYTES, MAX_ORIGIN_BYTES, MAX_TAGS, MAX_TASK_SET_MEMBERS } from './catalogs.limits';
+import { MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_JUDGE_TEXT, MAX_MANIFEST_BYTES, MAX_ORIGIN_BYTES, MAX_TAGS, MAX_TASK_SET_MEMBERS, MAX_VERIFICATION_SCRIPT } from './catalogs.limits';
 import {
   CapabilitySortBy,
   CatalogSortDirection,
@@ -307,13 +307,13 @@ export class TrajectoryJudgeInput {
   @FreeFormJson()
   model_params?: Record<string, unknown> | null;
 
-  @Field(() => String, { nullable: true, description: 'The rubric the judge grades against, 1 to 20,000 characters.' })
+  @Field(() => String, { nullable: true, description: `The rubric the judge grades against, 1 to ${MAX_JUDGE_TEXT.toLocaleString('en-US')} characters.` })
   @MinLength(1)
-  @MaxLength(20_000)
+  @MaxLength(MAX_JUDGE_TEXT)
   rubric?: string | null;
 
-  @Field(() => String, { nullable: true, description: "The judge's system prompt, at most 20,000 characters." })
-  @MaxLength(20_000)
+  @Field(() => String, { nullable: true, description: `The judge's system prompt, at most ${MAX_JUDGE_TEXT.toLocaleString('en-US')} characters.` })
+  @MaxLength(MAX_JUDGE_TEXT)
   system_prompt?: string | null;
 
   @Field(() => JSONObjectScalar, { nullable: true, description: `Extra task context for the judge (free-form, ${FREE_FORM_JSON_LIMIT}).` })
@@ -342,8 +342,8 @@ export class VerificationInput {
   @MaxLength(1024)
   submission_path?: string | null;
 
-  @Field(() => String, { nullable: true, description: "The verification script, at most 100,000 characters; shown only to the task's own organization." })
-  @MaxLength(100_000)
+  @Field(() => String, { nullable: true, description: `The verification script, at most ${MAX_VERIFICATION_SCRIPT.toLocaleString('en-US')} characters; shown only to the task's own organization.` })
+  @MaxLength(MAX_VERIFICATION_SCRIPT)
   script?: string | null;
 
   @Field(() => String, { nullable: true, description: "The flag in clear, at most 1000 characters; shown only to the task's own organization." })

@@ -12,3 +12,7 @@ export const MAX_TAGS = 100;
 export const MAX_TASK_SET_MEMBERS = 10_000;
 export const MAX_CAPABILITY_FILES = 2000;
 export const MAX_DATASET_FILES = 2000;
+
+/** A task judge's rubric and system prompt, and a task's verification script (characters). */
+export const MAX_JUDGE_TEXT = 20_000;
+export const MAX_VERIFICATION_SCRIPT = 100_000;

@@ -1,7 +1,6 @@
 import { Arg, Args, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
-import { ChildLimit } from '../../core/graphql-decorators';
-import { Rest } from '../../core/graphql-decorators';
+import { ChildLimit, Rest } from '../../core/graphql-decorators';
 import { pageInfo } from '../../core/pagination';
 import { TaskSetFilterArgs, TaskSetListArgs, TaskSetRequest, VisibilityRequest } from './catalogs.inputs';
 import { TaskSetDeleteResponse, TaskSetFacetsResponse, TaskSetListResponse, TaskSetResponse, TaskSummary } from './catalogs.types';

@@ -143,8 +143,8 @@ export class EvaluationListArgs {
 export const ITEM_PAGE: PageSize = { max: 1000, fallback: 1000 };
 /**
  * The most items one evaluation holds (its task names, its task set's
- * members, its dataset rows): its item pages reach that deep, past the
- * 10,000 rows of other lists (an offset within one evaluation's index range).
+ * members, its dataset rows): its item pages reach that deep (an offset
+ * within one evaluation's index range).
  */
 export const MAX_EVALUATION_ITEMS = MAX_TASK_NAMES + MAX_TASK_SET_MEMBERS + MAX_DATASET_ROWS;
 

@@ -1,8 +1,7 @@
 import { fromRow } from '../../core/graphql-sql/sql-fields';
 import { Arg, Args, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { ChildLimit } from '../../core/graphql-decorators';
 import type { AppContext } from '../../core/context';
-import { Rest } from '../../core/graphql-decorators';
+import { ChildLimit, Rest } from '../../core/graphql-decorators';
 import { withBaseCost } from '../../core/graphql-limits';
 import { UUIDScalar } from '../../core/scalars';
 import { UserIdentityResponse } from '../accounts/accounts.types';

@@ -1,7 +1,6 @@
 import { Arg, Args, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { ChildLimit } from '../../core/graphql-decorators';
 import type { AppContext } from '../../core/context';
-import { Rest } from '../../core/graphql-decorators';
+import { ChildLimit, Rest } from '../../core/graphql-decorators';
 import { ListPageArgs, MAX_LIST_PAGE } from '../../core/pagination';
 import { WorkspaceResponse } from '../workspaces/workspaces.types';
 import { CreateProjectInput } from './projects.inputs';

@@ -1,5 +1,4 @@
 import { aggregate, expression, related, type SqlList } from '../../core/graphql-sql/sql-fields';
-import { childLimit } from '../../core/loaders/children-loader';
 import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import { lastGenerationSql, RECENT_COUNT, USAGE_AGGREGATE } from './session-usage';
 import { visibleSql } from './session.policy';
@@ -21,7 +20,8 @@ export const NEWEST = (x: string) => `${x}.updated_at DESC, ${x}.id DESC`;
 
 /**
  * `parent.sessions(limit)` in SQL: the caller's visible sessions of the
- * parent row, newest first, the limit clamped to 1–100 as the resolvers do.
+ * parent row, newest first, the limit as the engine brought it into the
+ * field's range (@ChildLimit), as the resolvers get it.
  */
 export function childSessionsSql(parent: keyof typeof CHILD_SESSIONS): SqlList {
   const { column: parentColumn, condition } = CHILD_SESSIONS[parent];
@@ -31,7 +31,8 @@ export function childSessionsSql(parent: keyof typeof CHILD_SESSIONS): SqlList {
       if (!ctx.viewer) return null;
       const tenant = tenantFilter(ctx.viewer);
       params.named(tenant.bind);
-      const limit = params.add(childLimit(Number(args.limit)));
+      // Brought into the field's range by the engine, as @ChildLimit brings the resolver's.
+      const limit = params.add(Number(args.limit));
       return {
         select: `SELECT ${as}.* FROM sessions ${as}
           WHERE ${as}.${parentColumn} = ${row}.id AND ${condition(as)} AND ${visibleSql(as)} AND ${tenant.where(as)}

@@ -1,7 +1,6 @@
-import { ChildLimit } from '../../core/graphql-decorators';
 import { Arg, Args, Ctx, Extensions, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
-import { Rest } from '../../core/graphql-decorators';
+import { ChildLimit, Rest } from '../../core/graphql-decorators';
 import { withBaseCost } from '../../core/graphql-limits';
 import { Sql, SqlRootField, fromRow } from '../../core/graphql-sql/sql-fields';
 import { SESSION_RELATIONS } from './sessions.graphql-sql';

@@ -1,7 +1,6 @@
 import { Arg, Args, Ctx, Extensions, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
-import { Rest } from '../../core/graphql-decorators';
-import { ChildLimit } from '../../core/graphql-decorators';
+import { ChildLimit, Rest } from '../../core/graphql-decorators';
 import { resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { AssessmentResponse } from '../assessments/assessments.types';
 import { getEvaluation } from '../evaluations/evaluations.service';

@@ -1,7 +1,6 @@
 import { Arg, Args, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { ChildLimit } from '../../core/graphql-decorators';
 import type { AppContext } from '../../core/context';
-import { Rest } from '../../core/graphql-decorators';
+import { ChildLimit, Rest } from '../../core/graphql-decorators';
 import { pageInfo } from '../../core/pagination';
 import { UUIDScalar } from '../../core/scalars';
 import { ProjectResponse } from '../projects/projects.types';

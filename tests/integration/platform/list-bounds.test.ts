@@ -5,7 +5,8 @@ import { EMBEDDED_LIST_CAP, PAGE_DESCRIPTION } from '../../../src/core/paginatio
 import { createUser, randomKey, type TestUser } from '../../factories/accounts';
 import { createApiKey } from '../../factories/api-keys';
 import { createEvaluation, insertTasks } from '../../factories/evaluations';
-import { saveSession, sessionsPath } from '../../factories/sessions';
+import { createGroup, saveSession, sessionsPath } from '../../factories/sessions';
+import { database } from '../../../src/db/database';
 import { gql, rest } from '../../helpers/http';
 import { useTestApp } from '../../helpers/test-app';
 
@@ -118,6 +119,25 @@ describe('bounded lists', () => {
     expect([groups.status, groups.body.groups]).toEqual([200, []]);
     const workspaces = await rest(api, 'GET', `/org/${user.orgKey}/ws`, { token: user.token, query: { page: 102, limit: 100 } });
     expect([workspaces.status, workspaces.body.workspaces ?? workspaces.body]).toEqual([200, []]);
+  });
+
+  it('refuses a page that starts more than 10,000 rows deep while the list has rows there (422 at the page), and answers one past its end', async () => {
+    const owner = await createUser();
+    const path = `${sessionsPath(owner.orgKey)}/groups`;
+    const project = (await rest(api, 'GET', `/org/${owner.orgKey}/ws/default/projects`, { token: owner.token })).body[0];
+    const group = await createGroup(api, owner, { kind: 'workflow', project_id: project.id });
+    // 10,050 more rows like it, written directly.
+    await database().query(
+      `INSERT INTO session_groups
+       SELECT (jsonb_populate_record(NULL::session_groups, to_jsonb(g) || jsonb_build_object('id', gen_random_uuid()))).*
+         FROM session_groups g CROSS JOIN generate_series(1, 10050) WHERE g.id = $id`,
+      { bind: { id: group.id } },
+    );
+    const deep = await rest(api, 'GET', path, { token: owner.token, query: { page: 503, limit: 20 } });
+    expect([deep.status, deep.body.errors]).toEqual([422, [expect.objectContaining({ loc: ['query', 'page'], type: 'less_than_equal' })]]);
+    const past = await rest(api, 'GET', path, { token: owner.token, query: { page: 600, limit: 20 } });
+    expect(past.body).toMatchObject({ groups: [], total: 10_051, page: 600 });
+    expect((await rest(api, 'GET', path, { token: owner.token, query: { page: 501, limit: 20 } })).body.groups).toHaveLength(20);
   });
 
   it('prices a list over archived sessions like a search: one per operation', async () => {
