@@ -57,8 +57,9 @@ export const NOMINAL_MAX_ITEMS = 100;
 
 /**
  * A leaf whose value may take up to `bytes` in a reply (free-form JSON, a
- * long text: the bound its input declares; a function is read when the
- * budget is computed). The GraphQL cost budget prices it by that size
+ * long text: the bound its input declares, a text's characters counted as
+ * bytes, its size in ASCII; a function is read when the budget is
+ * computed). The GraphQL cost budget prices it by that size
  * (core/graphql-limits.ts), so the large values a query may ask for cannot
  * add up past MAX_REPLY_BYTES within the budget: they are refused before
  * any of them is read, not loaded and then refused as a reply too large.
@@ -66,9 +67,6 @@ export const NOMINAL_MAX_ITEMS = 100;
 export function MaxBytes(bytes: number | (() => number)): PropertyDecorator & MethodDecorator {
   return Extensions({ maxBytes: bytes });
 }
-
-/** The most a string of `characters` UTF-16 units takes in a JSON reply (a control character is written `\u0001`), for MaxBytes. */
-export const textBytes = (characters: number) => 6 * characters;
 
 /** The list of a page envelope: as long as the page its root field's `limit` (or `page_size`) sets, which is priced there. */
 export function PageItems(): PropertyDecorator & MethodDecorator {

@@ -3,7 +3,7 @@ import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { getNamedType, getNullableType, isLeafType, isListType, validate, type DocumentNode, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import { config } from '../config/config';
-import { childLimit } from './loaders/children-loader';
+import { clampChildLimit } from './child-limit';
 import { ValidationError } from './errors';
 
 /**
@@ -43,7 +43,7 @@ const MAX_QUERY_NODES = 10_000;
 function pageSize(args: Record<string, unknown>, field?: GraphQLField<unknown, unknown>): number | null {
   const value = args.limit ?? args.page_size;
   const max = field?.extensions?.childLimit;
-  if (typeof max === 'number' && typeof value === 'number') return childLimit(value, max);
+  if (typeof max === 'number' && typeof value === 'number') return clampChildLimit(value, max);
   return typeof value === 'number' && value > 0 ? value : null;
 }
 

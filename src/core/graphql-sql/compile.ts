@@ -18,7 +18,7 @@ import {
 } from 'graphql';
 import { config } from '../../config/config';
 import { collectFields } from '../graphql-selection';
-import { childLimit } from '../loaders/children-loader';
+import { clampChildLimit } from '../child-limit';
 import type { AppContext } from '../context';
 import { SqlParams, type SqlField, type SqlListRoot, type SqlRoot, type SqlStoredReply } from './sql-fields';
 
@@ -211,7 +211,7 @@ export function compileQuery(
 /** A navigation field's arguments as its resolver gets them: its `limit` brought into its range (@ChildLimit). */
 function servedArgs(field: GraphQLField<unknown, unknown>, args: Record<string, unknown>): Record<string, unknown> {
   const max = field.extensions.childLimit;
-  return typeof max === 'number' && typeof args.limit === 'number' ? { ...args, limit: childLimit(args.limit, max) } : args;
+  return typeof max === 'number' && typeof args.limit === 'number' ? { ...args, limit: clampChildLimit(args.limit, max) } : args;
 }
 
 /** The column of the statement's row that holds the reply's `index`-th root key (CompiledQuery.keys). */

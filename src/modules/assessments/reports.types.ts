@@ -1,5 +1,5 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { MaxBytes, MaxItems, PageItems, textBytes } from '../../core/graphql-decorators';
+import { MaxBytes, MaxItems, PageItems } from '../../core/graphql-decorators';
 import { MAX_REPORT_CONTENT } from './assessments.limits';
 import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
 
@@ -43,7 +43,7 @@ export class AssessmentReportSummary {
 @ObjectType('AssessmentReportResponse', { description: 'A report of an assessment with its content.' })
 export class AssessmentReportResponse extends AssessmentReportSummary {
   @Field(() => String, { nullable: true, description: 'The report as markdown; null when only structured content was stored.' })
-  @MaxBytes(textBytes(MAX_REPORT_CONTENT))
+  @MaxBytes(MAX_REPORT_CONTENT)
   content: string | null;
 
   @Field(() => JSONScalar, { nullable: true, description: 'The report as structured JSON; null when none was stored.' })

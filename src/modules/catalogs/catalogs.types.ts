@@ -2,7 +2,7 @@ import { derived, expression, fromRow, Sql, timestamp } from '../../core/graphql
 import { jsonOr } from '../../db/json-sql';
 import { TASKS_READ_BY_ROUTE, verificationSql } from './task-verification.policy';
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { MaxBytes, MaxItems, NOMINAL_MAX_ITEMS, PageItems, textBytes } from '../../core/graphql-decorators';
+import { MaxBytes, MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
 import { MAX_FREE_FORM_JSON_BYTES } from '../../core/validation/json-bytes';
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { LabelFacetEntry } from '../sessions/sessions.types';
@@ -606,11 +606,11 @@ export class TrajectoryJudgeConfig {
   model_params: Record<string, unknown>;
 
   @Field(() => String, { nullable: true, description: 'The rubric the judge grades against; null when none.' })
-  @MaxBytes(textBytes(MAX_JUDGE_TEXT))
+  @MaxBytes(MAX_JUDGE_TEXT)
   rubric: string | null;
 
   @Field(() => String, { nullable: true, description: "The judge's system prompt; null when none." })
-  @MaxBytes(textBytes(MAX_JUDGE_TEXT))
+  @MaxBytes(MAX_JUDGE_TEXT)
   system_prompt: string | null;
 
   @Field(() => JSONObjectScalar, { description: 'Extra task context for the judge (free-form); empty when none.' })
@@ -630,7 +630,7 @@ export class VerificationConfig {
   path: string | null;
 
   @Field(() => String, { nullable: true, description: "The verification script; null outside the task's own organization." })
-  @MaxBytes(textBytes(MAX_VERIFICATION_SCRIPT))
+  @MaxBytes(MAX_VERIFICATION_SCRIPT)
   script: string | null;
 
   @Field(() => String, { nullable: true, description: "The flag in clear; null outside the task's own organization (hash stays)." })
