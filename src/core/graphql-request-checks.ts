@@ -14,6 +14,7 @@ import {
   visit,
   visitWithTypeInfo,
   BREAK,
+  type ASTNode,
   type DocumentNode,
   type ValueNode,
   type GraphQLInputType,
@@ -266,6 +267,26 @@ export function checkOperationVariables(schema: GraphQLSchema, document: Documen
   if (errors.length) throw new ValidationError(errors);
 }
 
+/** The names of the fragments an operation spreads, at any depth. */
+function fragmentsUsedBy(document: DocumentNode, operation: OperationDefinitionNode): Set<string> {
+  const fragments = new Map<string, ASTNode>();
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  const used = new Set<string>();
+  const pending: ASTNode[] = [operation];
+  while (pending.length) {
+    visit(pending.pop()!, {
+      FragmentSpread(node) {
+        const fragment = fragments.get(node.name.value);
+        if (fragment && !used.has(node.name.value)) {
+          used.add(node.name.value);
+          pending.push(fragment);
+        }
+      },
+    });
+  }
+  return used;
+}
+
 /**
  * A variable declared nullable and sent as null, used where a value is
  * required (an argument with a default, `limit: Int! = 20`, may take a
@@ -276,10 +297,13 @@ export function checkOperationVariables(schema: GraphQLSchema, document: Documen
 function nullsWhereRequired(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, errors: ValidationItem[]): void {
   const typeInfo = new TypeInfo(schema);
   const reported = new Set<string>();
+  const used = fragmentsUsedBy(document, operation);
   visit(
     document,
     visitWithTypeInfo(typeInfo, {
+      // The operation and the fragments it spreads (another operation's fragments see other values).
       OperationDefinition: (node) => (node === operation ? undefined : false),
+      FragmentDefinition: (node) => (used.has(node.name.value) ? undefined : false),
       Variable(node) {
         const name = node.name.value;
         const expected = typeInfo.getInputType();

@@ -52,18 +52,19 @@ async function everyPath(user: TestUser, readerOrg: string, creator = user): Pro
   seen['REST task list'] = listed.tasks[0].verification;
 
   const job = await createEvaluation(api, creator, { task_names: [ref], task_set: setRef }, readerOrg);
+  // Small pages: the verification's large texts are priced by their size (@MaxBytes), and every path holds the task.
   const query = `query($org: String!, $ref: String!, $set: String!, $id: String!) {
     task(org: $org, name: $ref) { ${VERIFICATION_FIELDS} }
     task_version(org: $org, name: $ref, version: "1.0.0") { ${VERIFICATION_FIELDS} }
-    tasks(org: $org, public_only: true, search: "${TASK}") { tasks { ${VERIFICATION_FIELDS} } }
+    tasks(org: $org, public_only: true, search: "${TASK}", limit: 5) { tasks { ${VERIFICATION_FIELDS} } }
     task_versions(org: $org, name: $ref) { latest { ${VERIFICATION_FIELDS} } }
-    task_set(org: $org, name: $set) { tasks { ${VERIFICATION_FIELDS} } }
+    task_set(org: $org, name: $set) { tasks(limit: 5) { ${VERIFICATION_FIELDS} } }
     evaluation(org: $org, workspace: "default", id: $id) {
-      items { task { ${VERIFICATION_FIELDS} } }
-      task_set { tasks { ${VERIFICATION_FIELDS} } }
+      items(limit: 5) { task { ${VERIFICATION_FIELDS} } }
+      task_set { tasks(limit: 5) { ${VERIFICATION_FIELDS} } }
     }
-    evaluation_items(org: $org, workspace: "default", id: $id) { items { task { ${VERIFICATION_FIELDS} } } }
-    organization(org: $org) { tasks(limit: 100) { name ${VERIFICATION_FIELDS} } }
+    evaluation_items(org: $org, workspace: "default", id: $id, limit: 5) { items { task { ${VERIFICATION_FIELDS} } } }
+    organization(org: $org) { tasks(limit: 10) { name ${VERIFICATION_FIELDS} } }
   }`;
   const res = await gql(api, query, { org: readerOrg, ref, set: setRef, id: job.id }, user.token);
   expect(res.body.errors).toBeUndefined();

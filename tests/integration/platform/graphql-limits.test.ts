@@ -130,6 +130,12 @@ describe('GraphQL resource limits', () => {
     // Left out, the argument's default applies.
     const omitted = await gql(api, `query($l: Int) { workspace(${scope}) { sessions(limit: $l) { id } } }`, {}, user.token);
     expect(omitted.body.data.workspace.sessions).toHaveLength(20);
+    // A fragment only another operation of the document spreads does not count against the one that runs.
+    const document = `query A($l: Int) { sessions(${scope}, limit: $l) { total } } query B($l: Int) { workspace(${scope}) { ...S } } fragment S on WorkspaceResponse { sessions(limit: $l) { id } }`;
+    const other = await rest(api, 'POST', '/graphql', { token: user.token, body: { query: document, operationName: 'A', variables: { l: null } } });
+    expect([other.status, other.body.errors]).toEqual([200, undefined]);
+    const used = await rest(api, 'POST', '/graphql', { token: user.token, body: { query: document, operationName: 'B', variables: { l: null } } });
+    expect([used.status, used.body.errors[0].extensions.errors[0].loc]).toEqual([422, ['variables', 'l']]);
   });
 
   it('holds JSON written inline to the nesting depth of a variable (64 levels, input objects around it not counted): 422 at the query, before execution', async () => {
