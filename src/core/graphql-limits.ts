@@ -24,7 +24,8 @@ import { ValidationError } from './errors';
  *   a hundredth, which is what completing them costs next to an object read
  *   by a statement. A leaf declared large (`@MaxBytes(n)`) costs n bytes
  *   at MAX_REPLY_BYTES ÷ GRAPHQL_MAX_COST bytes a unit, so the budget bounds
- *   what a query's large values may come to by MAX_REPLY_BYTES. Root fields that run heavy statements declare a base cost with
+ *   what a query's large values may come to by MAX_REPLY_BYTES. Root fields
+ *   that run heavy statements declare a base cost with
  *   `complexity: withBaseCost(n)` (or a fixed number) beside their resolver.
  *
  * The parse itself is bounded by Apollo's `parseOptions.maxTokens`, and the
@@ -83,8 +84,8 @@ export function takesPage(field: GraphQLField<unknown, unknown>): boolean {
  * Leaves cost 0 and every object 1 plus its selection; a page size
  * multiplies both, and a list without one is priced at its declared bound.
  * Introspection keeps one per object (it is bounded by the token limit),
- * but `__schema` costs SCHEMA_INTROSPECTION_COST, so aliases of it cannot
- * multiply its reply.
+ * but `__schema` and `__type` cost a fixed amount, so aliases of them
+ * cannot multiply their replies.
  */
 const pageAwareEstimator: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
   const leaf = isLeafType(getNamedType(field.type));

@@ -109,7 +109,7 @@ export function createEngine(schema: GraphQLSchema) {
         throw error;
       }
       if (data) return { data };
-      // A mutation's root fields run one after the other: one refused by its rules must not leave the ones before it done.
+      // A mutation's root fields run one after the other: one refused by its input rules must not leave the ones before it done.
       const refused = mutationRuleErrors(schema, request);
       if (refused) return refused;
       const result = await execute({
