@@ -14,7 +14,6 @@ import {
   visit,
   visitWithTypeInfo,
   BREAK,
-  type ASTNode,
   type DocumentNode,
   type ValueNode,
   type GraphQLInputType,
@@ -25,6 +24,7 @@ import {
 import { requireViewer, type AppContext } from './context';
 import { AppError, ValidationError, type ValidationItem } from './errors';
 import { checkDocumentLimits, type DocumentLimits } from './graphql-document-limits';
+import { fragmentsUsed } from './graphql-selection';
 import { checkInput } from './validation/coerce';
 
 /**
@@ -267,26 +267,6 @@ export function checkOperationVariables(schema: GraphQLSchema, document: Documen
   if (errors.length) throw new ValidationError(errors);
 }
 
-/** The names of the fragments an operation spreads, at any depth. */
-function fragmentsUsedBy(document: DocumentNode, operation: OperationDefinitionNode): Set<string> {
-  const fragments = new Map<string, ASTNode>();
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  const used = new Set<string>();
-  const pending: ASTNode[] = [operation];
-  while (pending.length) {
-    visit(pending.pop()!, {
-      FragmentSpread(node) {
-        const fragment = fragments.get(node.name.value);
-        if (fragment && !used.has(node.name.value)) {
-          used.add(node.name.value);
-          pending.push(fragment);
-        }
-      },
-    });
-  }
-  return used;
-}
-
 /**
  * A variable declared nullable and sent as null, used where a value is
  * required (an argument with a default, `limit: Int! = 20`, may take a
@@ -297,7 +277,7 @@ function fragmentsUsedBy(document: DocumentNode, operation: OperationDefinitionN
 function nullsWhereRequired(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, errors: ValidationItem[]): void {
   const typeInfo = new TypeInfo(schema);
   const reported = new Set<string>();
-  const used = fragmentsUsedBy(document, operation);
+  const used = new Set(fragmentsUsed(document, operation).map((fragment) => fragment.name.value));
   visit(
     document,
     visitWithTypeInfo(typeInfo, {

@@ -5,11 +5,15 @@ import {
   isAbstractType,
   Kind,
   typeFromAST,
+  visit,
+  type DefinitionNode,
+  type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLObjectType,
   type GraphQLSchema,
   type NamedTypeNode,
+  type OperationDefinitionNode,
   type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
@@ -64,4 +68,25 @@ function applies(schema: GraphQLSchema, condition: NamedTypeNode | undefined, ty
   const conditional = typeFromAST(schema, condition);
   if (conditional === type) return true;
   return conditional !== undefined && isAbstractType(conditional) && schema.isSubType(conditional, type);
+}
+
+/** The fragments of `document` that its `operation` spreads, at any depth, by name. */
+export function fragmentsUsed(document: DocumentNode, operation: OperationDefinitionNode): FragmentDefinitionNode[] {
+  const fragments = new Map(
+    document.definitions.filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION).map((fragment) => [fragment.name.value, fragment]),
+  );
+  const used = new Map<string, FragmentDefinitionNode>();
+  const pending: DefinitionNode[] = [operation];
+  while (pending.length) {
+    visit(pending.pop()!, {
+      FragmentSpread(node) {
+        const fragment = fragments.get(node.name.value);
+        if (fragment && !used.has(fragment.name.value)) {
+          used.set(fragment.name.value, fragment);
+          pending.push(fragment);
+        }
+      },
+    });
+  }
+  return [...used.values()].sort((a, b) => a.name.value.localeCompare(b.name.value));
 }

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kind, parse, print, visit, type DefinitionNode, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { Kind, parse, print, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { config } from '../config/config';
+import { fragmentsUsed } from './graphql-selection';
 
 /**
  * Trusted documents (GRAPHQL_TRUSTED_DOCUMENTS): only operations on an
@@ -20,32 +21,12 @@ import { config } from '../config/config';
 /** The example operations, one file per domain. */
 export const OPERATIONS_DIR = path.resolve(__dirname, '../../graphql/operations');
 
-function fragmentsUsed(operation: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>): FragmentDefinitionNode[] {
-  const used = new Map<string, FragmentDefinitionNode>();
-  const pending: DefinitionNode[] = [operation];
-  while (pending.length) {
-    visit(pending.pop()!, {
-      FragmentSpread(node) {
-        const fragment = fragments.get(node.name.value);
-        if (fragment && !used.has(fragment.name.value)) {
-          used.set(fragment.name.value, fragment);
-          pending.push(fragment);
-        }
-      },
-    });
-  }
-  return [...used.values()].sort((a, b) => a.name.value.localeCompare(b.name.value));
-}
-
 /** The hash of the operation `operationName` selects in `document` (the only one when unnamed), or null when it selects none. */
 export function operationHash(document: DocumentNode, operationName?: string | null): string | null {
   const operations = document.definitions.filter((definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION);
   const operation = operationName ? operations.find((item) => item.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
   if (!operation) return null;
-  const fragments = new Map(
-    document.definitions.filter((definition): definition is FragmentDefinitionNode => definition.kind === Kind.FRAGMENT_DEFINITION).map((fragment) => [fragment.name.value, fragment]),
-  );
-  const text = [operation, ...fragmentsUsed(operation, fragments)].map((definition) => print(definition)).join('\n\n');
+  const text = [operation, ...fragmentsUsed(document, operation)].map((definition) => print(definition)).join('\n\n');
   return crypto.createHash('sha256').update(text).digest('hex');
 }
 
