@@ -1,5 +1,5 @@
 import { createParameterDecorator, Extensions, Int } from 'type-graphql';
-import { childLimit } from './loaders/children-loader';
+import { clampChildLimit } from './child-limit';
 import { MAX_LIST_PAGE } from './pagination';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -76,7 +76,7 @@ export function PageItems(): PropertyDecorator & MethodDecorator {
 /**
  * The `limit` argument of a GraphQL navigation field (a parent's first
  * children): 1 to `max`, `defaultValue` when left out; the resolver gets it
- * brought into that range (childLimit: a dashboard asking for more gets the
+ * brought into that range (clampChildLimit: a dashboard asking for more gets the
  * most the field serves, not a refusal), and the cost budget prices it the
  * same way (`childLimit` in the field's extensions, core/graphql-limits.ts).
  * `what` names the children in its description; `max` is MAX_LIST_PAGE
@@ -84,7 +84,7 @@ export function PageItems(): PropertyDecorator & MethodDecorator {
  */
 export function ChildLimit(defaultValue: number, { max = MAX_LIST_PAGE, what }: { max?: number; what?: string } = {}): ParameterDecorator {
   const description = `${what ? `${what} to return` : 'How many'}, 1 to ${max} (default ${defaultValue}); more is served as ${max}.`;
-  const argument = createParameterDecorator(({ args }) => childLimit(args.limit as number, max), {
+  const argument = createParameterDecorator(({ args }) => clampChildLimit(args.limit as number, max), {
     arg: { name: 'limit', typeFunc: () => Int, options: { defaultValue, description } },
   });
   return (prototype, key, index) => {

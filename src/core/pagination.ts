@@ -1,4 +1,5 @@
 import { Max, Min } from 'class-validator';
+import type { FindOptions, WhereOptions } from 'sequelize';
 import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
 import { validationFailure } from './errors';
 import { Sql, type SqlList, type SqlParams } from './graphql-sql/sql-fields';
@@ -82,6 +83,19 @@ export async function readPage<T>(page: number, limit: number, count: () => Prom
   const total = await count();
   checkPageDepth(page, limit, total);
   return { total, rows: [] };
+}
+
+/**
+ * A page of a model's rows matching `where`, newest first (then by id), with
+ * their total: readPage over the model's count and findAll.
+ */
+export function readNewestPage<T>(
+  model: { count(options: { where: WhereOptions }): Promise<number>; findAll(options: FindOptions): Promise<T[]> },
+  where: WhereOptions,
+  page: number,
+  limit: number,
+): Promise<{ total: number; rows: T[] }> {
+  return readPage(page, limit, () => model.count({ where }), () => model.findAll({ where, order: [['created_at', 'DESC'], ['id', 'DESC']], limit, offset: (page - 1) * limit }));
 }
 
 /** 422 at `page` for a page that starts past MAX_OFFSET_ROWS while the list (`total` rows) has rows there (readPage, pageRow). */

@@ -1,16 +1,9 @@
 import DataLoader from 'dataloader';
-import { clampChildLimit } from '../child-limit';
-import { MAX_LIST_PAGE } from '../pagination';
 
 /** A parent and how many of its children to load. */
 export interface ChildrenKey {
   parent_id: string;
   limit: number;
-}
-
-/** How many children a navigation field lists: its `limit` argument, brought into 1–`max` (MAX_LIST_PAGE unless the field says more). */
-export function childLimit(limit: number, max = MAX_LIST_PAGE): number {
-  return clampChildLimit(limit, max);
 }
 
 const keyOf = (key: ChildrenKey) => `${key.parent_id}:${key.limit}`;

@@ -4,7 +4,7 @@ import type { Transaction } from 'sequelize';
 import { AssessmentModel, SessionModel, type AssessmentStatus, type RecordOf } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError } from '../../core/errors';
-import { readPage } from '../../core/pagination';
+import { readNewestPage } from '../../core/pagination';
 import { can, requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
@@ -108,12 +108,7 @@ export async function listAssessments(
   // A project of another workspace is 404, as for workflow runs (never an empty list that hides the mistake).
   if (args.project_id) await resolveProject(scope, args.project_id);
   const where = { workspace_id: scope.workspace.id, ...(args.project_id ? { project_id: args.project_id } : {}) };
-  const { rows, total } = await readPage(
-    page,
-    pageSize,
-    () => AssessmentModel.count({ where }),
-    () => AssessmentModel.findAll({ where, order: [['created_at', 'DESC'], ['id', 'DESC']], limit: pageSize, offset: (page - 1) * pageSize }),
-  );
+  const { rows, total } = await readNewestPage<AssessmentModel>(AssessmentModel, where, page, pageSize);
   return { items: rows, total, page, page_size: pageSize };
 }
 

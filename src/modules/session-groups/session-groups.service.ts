@@ -4,7 +4,7 @@ import { resolveProject } from '../projects/projects.service';
 import type { AppContext } from '../../core/context';
 import { requireScope, resolveWorkspace } from '../../core/tenancy/tenant-scope';
 import { NotFoundError } from '../../core/errors';
-import { readPage } from '../../core/pagination';
+import { readNewestPage } from '../../core/pagination';
 import type { WorkspaceScope } from '../../core/tenancy/scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
@@ -114,11 +114,6 @@ export async function listSessionGroups(
   if (args.kind?.length) Object.assign(where, { kind: args.kind });
   if (args.status?.length) Object.assign(where, { status: args.status });
   if (args.project_id) Object.assign(where, { project_id: args.project_id });
-  const { rows, total } = await readPage(
-    page,
-    limit,
-    () => SessionGroupModel.count({ where }),
-    () => SessionGroupModel.findAll({ where, order: [['created_at', 'DESC'], ['id', 'DESC']], limit, offset: (page - 1) * limit }),
-  );
+  const { rows, total } = await readNewestPage<SessionGroupModel>(SessionGroupModel, where, page, limit);
   return { groups: rows, total, page, limit };
 }

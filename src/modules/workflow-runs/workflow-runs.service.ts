@@ -2,7 +2,7 @@ import type { WhereOptions } from 'sequelize';
 import { SessionGroupModel, WorkflowRunModel, type WorkflowRunStatus } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError, validationFailure } from '../../core/errors';
-import { readPage } from '../../core/pagination';
+import { readNewestPage } from '../../core/pagination';
 import { requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { resolveProject } from '../projects/projects.service';
 import { DEFAULT_HOST_KIND, RUN_PAGE, type WorkflowRunCreateRequest, type WorkflowRunListArgs } from './workflow-runs.inputs';
@@ -60,12 +60,7 @@ export async function listWorkflowRuns(
   const where: WhereOptions = { workspace_id: scope.workspace.id };
   if (args.project_id) Object.assign(where, { project_id: (await resolveProject(scope, args.project_id)).id });
   if (args.status?.length) Object.assign(where, { status: args.status });
-  const { rows, total } = await readPage(
-    page,
-    limit,
-    () => WorkflowRunModel.count({ where }),
-    () => WorkflowRunModel.findAll({ where, order: [['created_at', 'DESC'], ['id', 'DESC']], limit, offset: (page - 1) * limit }),
-  );
+  const { rows, total } = await readNewestPage<WorkflowRunModel>(WorkflowRunModel, where, page, limit);
   return { runs: rows, total, page, limit };
 }
 
