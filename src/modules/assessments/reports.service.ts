@@ -2,8 +2,10 @@ import type { AppContext } from '../../core/context';
 import { NotFoundError } from '../../core/errors';
 import { pageWindow, readPage, type ListPageArgs } from '../../core/pagination';
 import { requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
+import { rowsWithinReply } from '../../core/reply-budget';
 import { plainQuery } from '../../db/hot';
 import { projectByKeyOrId } from '../projects/projects.service';
+import { attackBytes } from './assessments.sql';
 import { ASSESSMENT_WRITE, getAssessment } from './assessments.service';
 import { FINDING_ORDER, findingColumns, severitySql } from './findings.sql';
 import { FINDING_PAGE, type AssessmentReportCreateRequest, type FindingListArgs, type ProjectReportGenerateRequest } from './reports.inputs';
@@ -97,14 +99,16 @@ function findingFilter(projectId: string, workspaceId: string, args: FindingList
 
 const FROM_FINDINGS = 'FROM airt_attack_spans s JOIN airt_assessments a ON a.id = s.assessment_id';
 
-async function findings(query: FindingQuery, sortBy: string, sortDir: string, limit: number, offset: number): Promise<FindingResponse[]> {
+/** A page of findings, read within the request's reply budget (a finding's texts may come to about 1 MiB: attackBytes). */
+async function findings(ctx: AppContext, query: FindingQuery, sortBy: string, sortDir: string, limit: number, offset: number): Promise<FindingResponse[]> {
   const direction = sortDir === 'asc' ? 'ASC' : 'DESC';
-  return plainQuery<FindingResponse>(
-    `SELECT ${findingColumns('s', 'a')} ${FROM_FINDINGS} WHERE ${query.where}
-      ORDER BY ${FINDING_ORDER[sortBy]('s')} ${direction}, s.best_score DESC, s.assessment_id, s.seq LIMIT $limit OFFSET $offset`,
-    { ...query.bind, limit, offset },
-    { prepare: true },
-  );
+  return rowsWithinReply<FindingResponse>(ctx, {
+    rows: `SELECT ${findingColumns('s', 'a')}, ${FINDING_ORDER[sortBy]('s')} AS sort_key, s.seq, ${attackBytes('s')} AS size ${FROM_FINDINGS} WHERE ${query.where}
+            ORDER BY ${FINDING_ORDER[sortBy]('s')} ${direction}, s.best_score DESC, s.assessment_id, s.seq LIMIT $limit OFFSET $offset`,
+    order: [`sort_key ${direction}`, 'best_score DESC', 'assessment_id', 'seq'],
+    bind: { ...query.bind, limit, offset },
+    prepare: true,
+  });
 }
 
 export async function listFindings(ctx: AppContext, org: string, ws: string, projectRef: string, args: FindingListArgs): Promise<FindingListResponse> {
@@ -117,7 +121,7 @@ export async function listFindings(ctx: AppContext, org: string, ws: string, pro
     page,
     pageSize,
     async () => (await plainQuery<{ total: number }>(`SELECT count(*)::int AS total ${FROM_FINDINGS} WHERE ${query.where}`, query.bind, { prepare: true }))[0].total,
-    () => findings(query, args.sort_by ?? 'severity', args.sort_dir ?? 'desc', pageSize, (page - 1) * pageSize),
+    () => findings(ctx, query, args.sort_by ?? 'severity', args.sort_dir ?? 'desc', pageSize, (page - 1) * pageSize),
   );
   return { findings: rows, total, page, page_size: pageSize };
 }
@@ -142,11 +146,11 @@ interface SummaryRow {
   assessments_by_status: Record<string, number>;
 }
 
-async function summaryOf(scope: WorkspaceScope, project: { id: string; key: string; name: string }, top: number) {
+async function summaryOf(ctx: AppContext, scope: WorkspaceScope, project: { id: string; key: string; name: string }, top: number) {
   const query = findingFilter(project.id, scope.workspace.id);
   const [[row], topFindings] = await Promise.all([
     plainQuery<SummaryRow>(SUMMARY_SQL, { project_id: project.id, workspace_id: scope.workspace.id }, { prepare: 'project-redteam-summary' }),
-    findings(query, 'severity', 'desc', top, 0),
+    findings(ctx, query, 'severity', 'desc', top, 0),
   ]);
   return { row, topFindings };
 }
@@ -154,7 +158,7 @@ async function summaryOf(scope: WorkspaceScope, project: { id: string; key: stri
 export async function projectSummary(ctx: AppContext, org: string, ws: string, projectRef: string): Promise<ProjectRedTeamSummary> {
   const scope = await resolveWorkspace(ctx, org, ws);
   const project = await projectByKeyOrId(scope, projectRef);
-  const { row, topFindings } = await summaryOf(scope, project, 5);
+  const { row, topFindings } = await summaryOf(ctx, scope, project, 5);
   return {
     project_id: project.id,
     project_key: project.key,
@@ -192,7 +196,7 @@ export async function generateProjectReport(ctx: AppContext, org: string, ws: st
   // Generating is a writer's action like storing a report (every POST of the API needs a write scope); readers read the summary and findings.
   requireScope(scope, ASSESSMENT_WRITE);
   const [{ row, topFindings }, assessments, bySeverity] = await Promise.all([
-    summaryOf(scope, project, 10),
+    summaryOf(ctx, scope, project, 10),
     plainQuery<{ id: string; name: string; status: string; risk_score: number | null; overall_asr: number | null; total_attacks: number }>(
       `SELECT id, name, status, risk_score, overall_asr, total_attacks FROM airt_assessments
         WHERE project_id = $project_id AND workspace_id = $workspace_id ORDER BY created_at, id LIMIT 1000`,

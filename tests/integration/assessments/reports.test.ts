@@ -1,5 +1,7 @@
+import { config, overrideConfig } from '../../../src/config/config';
 import { createOrgWithRoles, type TestUser } from '../../factories/accounts';
-import { rest } from '../../helpers/http';
+import { gql, rest } from '../../helpers/http';
+import { countStatements } from '../../helpers/statements';
 import { useTestApp } from '../../helpers/test-app';
 
 const api = useTestApp();
@@ -177,6 +179,28 @@ describe('project findings, summary and generated report', () => {
     expect(report.body.content).not.toMatch(/(^|[^\\])!\[|(^|[^\\])<img|\u2028|\r/);
     for (const line of lines.filter((text) => text.startsWith('| ') && !text.startsWith('| Assessment') && !text.startsWith('| Severity'))) {
       expect(line.split(/(?<!\\)\|/).length - 2).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  it("reads findings within the request's reply budget: aliased pages of large goals are refused before they are all loaded", async () => {
+    const project = (await rest(api, 'POST', `${WS}/projects`, { token: owner.token, body: { key: 'large-goals', name: 'Large goals' } })).body;
+    const id = await createAssessment({ name: 'Large' }, { project_id: project.id });
+    // Three goals of 20,000 four-byte characters: 80 KB each, priced by no one as a leaf.
+    await ingest(id, [1, 2, 3].map((n) => ({ attack_name: `a${n}`, goal: '😀'.repeat(20_000), best_score: n / 10 })));
+    const before = config().MAX_REPLY_BYTES;
+    overrideConfig({ MAX_REPLY_BYTES: 300 * 1024 });
+    try {
+      const page = await rest(api, 'GET', `${AIRT}/projects/${project.key}/findings`, { token: owner.token });
+      expect([page.status, page.body.findings.map((item: any) => item.attack_name)]).toEqual([200, ['a3', 'a2', 'a1']]);
+      const alias = (name: string) => `${name}: project_findings(org: "${owner.orgKey}", workspace: "default", project: "${project.key}", page_size: 100) { findings { goal } }`;
+      const aliased = await countStatements(() => gql(api, `{ ${['a', 'b', 'c', 'd'].map(alias).join(' ')} }`, {}, owner.token));
+      expect(aliased.result.body.errors?.[0]?.extensions).toMatchObject({ status: 422, errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
+      // The second page read stops past the budget (the first came to 240 KB of 300): the third and fourth read nothing.
+      const reads = aliased.statements.filter((sql) => sql.includes('FROM airt_attack_spans s JOIN airt_assessments a') && sql.includes('s.goal'));
+      expect(reads.length).toBeGreaterThanOrEqual(1);
+      expect(reads.length).toBeLessThanOrEqual(2);
+    } finally {
+      overrideConfig({ MAX_REPLY_BYTES: before });
     }
   });
 
