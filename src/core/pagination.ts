@@ -132,6 +132,14 @@ export const MAX_LIST_PAGE = 100;
 export const EMBEDDED_LIST_CAP = 100;
 
 /**
+ * The most entries a reply's counts by value keep (facets, the label keys of
+ * the session facets, a trace's span types, an assessment's analytics by
+ * category): the most frequent, ties by value. Writes bring values without
+ * bound in number; a reply of their counts keeps its top ones.
+ */
+export const TOP_VALUES = 100;
+
+/**
  * The most values of a repeatable filter of a list (`kind`, `status`,
  * `agent`, …; each becomes one array bound to its statement): 422
  * `too_long` past it. Decisions §4: a repeated query parameter may carry at

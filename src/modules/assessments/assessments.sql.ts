@@ -1,3 +1,4 @@
+import { TOP_VALUES } from '../../core/pagination';
 import { rowSelect, storedReplyJson, storedReplyVersion } from '../../core/graphql-sql/sql-fields';
 import { ATTACK_RANGES } from './assessments.limits';
 import { AttackSpanResponse } from './assessments.types';
@@ -140,13 +141,14 @@ export const DROP_MOVED_ATTACKS_SQL = `DELETE FROM airt_attack_spans x USING spa
 /** Assessment rows locked for a derivation, in one order (by id) whatever the export. */
 export const LOCK_ASSESSMENTS_SQL = `SELECT a.id, a.attack_seq FROM airt_assessments a WHERE a.id = ANY($ids::uuid[]) ORDER BY a.id FOR UPDATE`;
 
-/** Per-dimension statistics of the assessment's spans as one jsonb object keyed by the dimension's value. */
+/** Per-dimension statistics of the assessment's spans as one jsonb object keyed by the dimension's value: its TOP_VALUES values with the most attacks (ties by value), so that a snapshot stays small however many distinct values the attacks bring. */
 const dimension = (column: string) => `(
   SELECT coalesce(jsonb_object_agg(d.key, jsonb_build_object(
            'attacks', d.attacks, 'mean_asr', d.mean_asr, 'jailbreaks', d.jailbreaks, 'best_score', d.best_score)), '{}'::jsonb)
     FROM (SELECT x.${column} AS key, count(*) AS attacks, avg(x.asr) AS mean_asr,
                  count(*) FILTER (WHERE x.is_jailbreak) AS jailbreaks, max(x.best_score) AS best_score
-            FROM airt_attack_spans x WHERE x.assessment_id = $assessment_id GROUP BY x.${column}) d)`;
+            FROM airt_attack_spans x WHERE x.assessment_id = $assessment_id GROUP BY x.${column}
+           ORDER BY count(*) DESC, x.${column} COLLATE "C" LIMIT ${TOP_VALUES}) d)`;
 
 /**
  * Recomputes the analytics from every span of the assessment (one UPDATE …

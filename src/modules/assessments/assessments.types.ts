@@ -1,3 +1,4 @@
+import { TOP_VALUES } from '../../core/pagination';
 import { derived, expression, fromRow, Sql, SqlStored, timestamp } from '../../core/graphql-sql/sql-fields';
 import { partsJson } from './assessments.graphql-sql';
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
@@ -25,6 +26,8 @@ registerEnumType(AssessmentStatusEnum, {
 });
 
 /** A member of the sandbox_detail jsonb as text, empty when missing. */
+/** The analytics snapshot, as both the assessment and its analytics reply describe it (assessments.sql.ts RECOMPUTE_SQL). */
+const ANALYTICS_SNAPSHOT = `Totals (total_attacks, total_jailbreaks, jailbreak_share, mean_asr, best_score) and, by category and by goal category, attacks, mean_asr, jailbreaks and best_score: the ${TOP_VALUES} categories with the most attacks (ties by name); null before the first ingest.`;
 const TEXT = (key: string) => derived((detail) => String(detail[key] ?? ''));
 
 @ObjectType('SandboxSummary', { description: 'The sandbox an assessment ran in.' })
@@ -129,10 +132,7 @@ export class AssessmentResponse {
   risk_score: number | null;
 
   @Sql()
-  @Field(() => JSONObjectScalar, {
-    nullable: true,
-    description: 'Per category and per goal category: attacks, mean_asr, jailbreaks, best_score (plus totals); null before the first ingest.',
-  })
+  @Field(() => JSONObjectScalar, { nullable: true, description: ANALYTICS_SNAPSHOT })
   analytics_snapshot: Record<string, unknown> | null;
 
   @Sql()
@@ -354,7 +354,7 @@ export class AssessmentAnalyticsResponse {
   total_trials: number;
 
   @Sql()
-  @Field(() => JSONObjectScalar, { nullable: true, description: 'Per category and per goal category: attacks, mean_asr, jailbreaks, best_score (plus totals); null before the first ingest.' })
+  @Field(() => JSONObjectScalar, { nullable: true, description: ANALYTICS_SNAPSHOT })
   analytics_snapshot: Record<string, unknown> | null;
 }
 

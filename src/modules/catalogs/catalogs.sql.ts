@@ -1,6 +1,7 @@
+import { TOP_VALUES } from '../../core/pagination';
 import { likePattern } from '../sessions/sessions.sql';
 import type { CatalogScopeArgs } from './catalogs.inputs';
-import { CatalogSortDirection, FACET_MAX_VALUES } from './catalogs.types';
+import { CatalogSortDirection } from './catalogs.types';
 import { TASKS_READ_BY_ROUTE } from './task-verification.policy';
 
 /**
@@ -115,9 +116,6 @@ export function catalogListQuery(
   };
 }
 
-/** A facet reply stays bounded: the most frequent values of each dimension. */
-export { FACET_MAX_VALUES };
-
 export interface FacetDimension {
   /** The dimension's name in the reply rows. */
   name: string;
@@ -154,7 +152,7 @@ export function facetSql(table: CatalogTable, columns: string[], where: CatalogW
       const from = dim.array ? `base a CROSS JOIN LATERAL unnest(${dim.value}) v(value)` : `base a CROSS JOIN LATERAL (SELECT ${dim.value}) v(value)`;
       const filter = conditions(dim.filter);
       return `(SELECT '${dim.name}', v.value, count(*) FROM ${from} ${filter ? `${filter} AND` : 'WHERE'} v.value IS NOT NULL
-                GROUP BY v.value ORDER BY count(*) DESC, v.value COLLATE "C" LIMIT ${FACET_MAX_VALUES})`;
+                GROUP BY v.value ORDER BY count(*) DESC, v.value COLLATE "C" LIMIT ${TOP_VALUES})`;
     }),
     ...extra,
   ];

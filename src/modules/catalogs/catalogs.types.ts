@@ -6,7 +6,7 @@ import { MaxBytes, MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/gra
 import { MAX_FREE_FORM_JSON_BYTES } from '../../core/validation/json-bytes';
 import { JSONObjectScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { LabelFacetEntry } from '../sessions/sessions.types';
-import { EMBEDDED_LIST_CAP, PageEnvelope, pageItems } from '../../core/pagination';
+import { EMBEDDED_LIST_CAP, PageEnvelope, pageItems, TOP_VALUES } from '../../core/pagination';
 import { DEFAULT_DATASET_FORMAT } from './dataset-format';
 import { MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_JUDGE_TEXT, MAX_MANIFEST_BYTES, MAX_ORIGIN_BYTES, MAX_TAGS, MAX_TASK_SET_MEMBERS, MAX_VERIFICATION_SCRIPT } from './catalogs.limits';
 
@@ -272,29 +272,26 @@ export class DatasetVersionList {
   latest: DatasetArtifactSummary | null;
 }
 
-/** Values each facet list keeps (its most frequent; catalogs.sql). */
-export const FACET_MAX_VALUES = 100;
-
 @ObjectType('DatasetFacetsResponse', { description: 'Dataset facet counts: each dimension with the other filters applied and its own excluded.' })
 export class DatasetFacetsResponse {
   @Field(() => [LabelFacetEntry], { description: 'Tag values with dataset counts, by count descending then value.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   tags: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry], { description: 'License values with dataset counts, by count descending then value.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   licenses: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry], { description: 'Format values with dataset counts, by count descending then value.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   formats: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry], { description: 'Size categories with dataset counts, by count descending then value.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   size_categories: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry], { description: 'Task categories with dataset counts, by count descending then value.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   task_categories: LabelFacetEntry[];
 
   @Field(() => Int, { description: 'Datasets in scope (latest version per name), unfiltered.' })
@@ -570,15 +567,15 @@ export class CapabilityArtifactListResponse extends PageEnvelope {
 @ObjectType('CapabilityFacetsResponse', { description: 'Capability facet counts: each dimension with the other filters applied and its own excluded.' })
 export class CapabilityFacetsResponse {
   @Field(() => [LabelFacetEntry], { description: 'Keyword values with capability counts, by count descending then value.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   keywords: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry], { description: 'Author names with capability counts, by count descending then value.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   authors: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry], { description: 'License values with capability counts, by count descending then value.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   licenses: LabelFacetEntry[];
 
   @Field(() => Int, { description: 'Capabilities in scope (latest version per name), unfiltered.' })
@@ -768,19 +765,19 @@ export class TaskScopeCounts {
 @ObjectType('TaskFacetsResponse', { description: 'Task facet values: each dimension with the other filters applied and its own excluded.' })
 export class TaskFacetsResponse {
   @Field(() => [String], { description: 'Distinct authors.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   authors: string[];
 
   @Field(() => [String], { description: 'Distinct difficulties.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   difficulties: string[];
 
   @Field(() => [String], { description: 'Distinct sources.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   sources: string[];
 
   @Field(() => [String], { description: 'Distinct tags.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   tags: string[];
 
   @Field(() => Int, { description: 'Tasks matching every filter.' })
@@ -862,11 +859,11 @@ export class TaskSetListResponse extends PageEnvelope {
 @ObjectType('TaskSetFacetsResponse', { description: 'Task-set facet counts: each dimension with the other filters applied and its own excluded.' })
 export class TaskSetFacetsResponse {
   @Field(() => [LabelFacetEntry], { description: 'Source values with task-set counts, by count descending then value.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   sources: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry], { description: 'Tag values with task-set counts, by count descending then value.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   tags: LabelFacetEntry[];
 
   @Field(() => Int, { description: 'Task sets in scope, unfiltered.' })

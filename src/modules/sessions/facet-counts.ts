@@ -1,6 +1,6 @@
 import { SessionArchivedScope } from './sessions.types';
 import type { SessionFilterArgs } from './sessions.inputs';
-import { FACET_MAX_KEYS, FACET_MAX_VALUES } from './sessions.sql';
+import { TOP_VALUES } from '../../core/pagination';
 
 /**
  * The dashboard's default facets (a workspace's active user-origin sessions
@@ -38,10 +38,10 @@ export const FACET_COUNTS_SQL = `
   ),
   top_keys AS (
     SELECT r.label_key FROM ranked r WHERE r.dim = 'label'
-     GROUP BY r.label_key ORDER BY sum(r.n) DESC, r.label_key LIMIT ${FACET_MAX_KEYS}
+     GROUP BY r.label_key ORDER BY sum(r.n) DESC, r.label_key LIMIT ${TOP_VALUES}
   )
   SELECT c.dim, c.label_key, c.value, c.n, u.email, u.username, u.full_name
     FROM ranked c
     LEFT JOIN users u ON u.id = CASE WHEN c.dim = 'user' THEN c.value::uuid END
-   WHERE c.value_rank <= ${FACET_MAX_VALUES}
+   WHERE c.value_rank <= ${TOP_VALUES}
      AND (c.dim <> 'label' OR c.label_key IN (SELECT label_key FROM top_keys))`;

@@ -1,8 +1,9 @@
+import { TOP_VALUES } from '../../core/pagination';
 import { isUuid } from '../../core/scalars';
 import { parseLabelFilters } from './labels';
 import { visibleSql } from './session.policy';
 import type { SessionFilterArgs } from './sessions.inputs';
-import { FACET_MAX_VALUES, SessionArchivedScope, SessionSortBy, SortDirection } from './sessions.types';
+import { SessionArchivedScope, SessionSortBy, SortDirection } from './sessions.types';
 
 /**
  * The SQL of the session list and facets, in one place (the benchmark times
@@ -119,10 +120,6 @@ export function sessionCountSql(whereSql: string): string {
   return `SELECT count(*) AS total FROM sessions s WHERE ${whereSql}`;
 }
 
-/** A facet reply stays bounded: the most frequent values of each dimension (and of each label key), and the most used label keys. */
-export { FACET_MAX_VALUES };
-export const FACET_MAX_KEYS = 100;
-
 /**
  * Every facet in one statement: one pass of GROUPING SETS over the filtered
  * sessions (joined to their groups) for the scalar dimensions, plus the
@@ -131,8 +128,8 @@ export const FACET_MAX_KEYS = 100;
  * halves. Inlining it (two scans) was faster for a single request, but only
  * through a parallel plan that got slower than this one as soon as two
  * requests ran at once (bench/README.md, sessions). Each list keeps
- * its FACET_MAX_VALUES most frequent values, the labels their FACET_MAX_KEYS
- * most used keys.
+ * its TOP_VALUES most frequent values, the labels their TOP_VALUES most
+ * used keys (a facet reply stays bounded).
  */
 export function facetSql(whereSql: string): string {
   return `
@@ -165,12 +162,12 @@ export function facetSql(whereSql: string): string {
     ),
     top_keys AS (
       SELECT r.label_key FROM ranked r WHERE r.dim = 'label'
-       GROUP BY r.label_key ORDER BY sum(r.n) DESC, r.label_key LIMIT ${FACET_MAX_KEYS}
+       GROUP BY r.label_key ORDER BY sum(r.n) DESC, r.label_key LIMIT ${TOP_VALUES}
     )
     SELECT c.dim, c.label_key, c.value, c.n, u.email, u.username, u.full_name
       FROM ranked c
       LEFT JOIN users u ON u.id = CASE WHEN c.dim = 'user' THEN c.value::uuid END
-     WHERE c.value_rank <= ${FACET_MAX_VALUES}
+     WHERE c.value_rank <= ${TOP_VALUES}
        AND (c.dim <> 'label' OR c.label_key IN (SELECT label_key FROM top_keys))`;
 }
 

@@ -4,7 +4,7 @@ import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decor
 import { JSONObjectScalar, JSONScalar, TokenCountScalar, UUIDScalar } from '../../core/scalars';
 import { SessionGroupSummary } from '../session-groups/session-groups.types';
 import { MAX_APPEND_MESSAGES, MAX_TRANSCRIPT_PAGE } from './sessions.limits';
-import { PageEnvelope, pageItems } from '../../core/pagination';
+import { PageEnvelope, pageItems, TOP_VALUES } from '../../core/pagination';
 
 export enum SessionOriginEnum {
   user = 'user',
@@ -348,36 +348,33 @@ export class UserFacetEntry {
   username: string;
 }
 
-/** Values each facet list keeps (its most frequent; sessions.sql). */
-export const FACET_MAX_VALUES = 100;
-
 @ObjectType('SessionFacetsResponse', { description: 'Per-dimension counts over the sessions the caller can see.' })
 export class SessionFacetsResponse {
   @Field(() => [LabelFacetEntry], { description: 'Distinct agent values, by count descending then value; sessions without an agent are left out.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   agents: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry], { description: 'Distinct model values, by count descending then value.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   models: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry], { description: 'Distinct origin values, by count descending then value.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   origins: LabelFacetEntry[];
 
   @Field(() => [UserFacetEntry], { description: 'Distinct session owners, by count descending then username.' })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   users: UserFacetEntry[];
 
   @Field(() => JSONObjectScalar, { description: 'Label key → list of LabelFacetEntry; keys without matches omitted.' })
   labels: Record<string, LabelFacetEntry[]>;
 
   @Field(() => [LabelFacetEntry], { description: "Distinct kinds of the sessions' groups, with visible session counts." })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   group_kinds: LabelFacetEntry[];
 
   @Field(() => [LabelFacetEntry], { description: "Distinct statuses of the sessions' groups, with visible session counts." })
-  @MaxItems(FACET_MAX_VALUES)
+  @MaxItems(TOP_VALUES)
   group_statuses: LabelFacetEntry[];
 }
 

@@ -1,4 +1,5 @@
 import type { SqlList } from '../../core/graphql-sql/sql-fields';
+import { TOP_VALUES } from '../../core/pagination';
 
 /**
  * The SQL of span ingest and trace reads (decisions §15). Counting, ordering
@@ -140,14 +141,15 @@ export const SPAN_WINDOW_DATA: SqlList = {
   rows: (row, as) => ({ select: `SELECT w.* FROM unnest(${row}.spans) WITH ORDINALITY w`, orderBy: `${as}.ordinality` }),
 };
 
-/** Statistics of the spans `s` chosen by `from` (a FROM … WHERE over spans s). */
+/** Statistics of the spans `s` chosen by `from` (a FROM … WHERE over spans s); `span_types` counts the TOP_VALUES most frequent types. */
 export function spanStatsSql(from: string): string {
   return `
   SELECT count(*)::int AS total_spans,
          count(*) FILTER (WHERE s.status_code = 2)::int AS error_spans,
          coalesce(extract(epoch FROM max(s.end_time) - min(s.start_time)) * 1000, 0)::float8 AS duration_ms,
          coalesce((SELECT jsonb_object_agg(t.span_type, t.n) FROM (
-             SELECT coalesce(s.span_type, 'unknown') AS span_type, count(*) AS n ${from} GROUP BY 1) t), '{}'::jsonb) AS span_types,
+             SELECT coalesce(s.span_type, 'unknown') AS span_type, count(*) AS n ${from}
+              GROUP BY 1 ORDER BY n DESC, coalesce(s.span_type, 'unknown') COLLATE "C" LIMIT ${TOP_VALUES}) t), '{}'::jsonb) AS span_types,
          min(s.start_time) AS first_start,
          max(s.end_time) AS last_end
     ${from}`;

@@ -1,7 +1,7 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MaxItems, PageItems } from '../../core/graphql-decorators';
 import { expression, rowSelect, Sql, timestamp } from '../../core/graphql-sql/sql-fields';
-import { PageEnvelope } from '../../core/pagination';
+import { PageEnvelope, TOP_VALUES } from '../../core/pagination';
 import { JSONObjectScalar, JSONScalar, UUIDScalar } from '../../core/scalars';
 import { SPAN_WINDOW_DATA } from './traces.sql';
 
@@ -194,7 +194,7 @@ export class TraceStatsResponse {
   @Field(() => Float, { description: 'From the first start to the last end, in milliseconds (0 without spans).' })
   duration_ms: number;
 
-  @Field(() => JSONObjectScalar, { description: 'Span count per `dreadnode.type` (`unknown` for spans without one).' })
+  @Field(() => JSONObjectScalar, { description: `Span count per \`dreadnode.type\` (\`unknown\` for spans without one): the ${TOP_VALUES} most frequent types (ties by type).` })
   span_types: Record<string, number>;
 
   @Field(() => Date, { nullable: true, description: 'The earliest start; null without spans.' })

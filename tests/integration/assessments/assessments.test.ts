@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import { CUT_SQL } from '../../../migrations/0075-analytics-top-categories';
+import { database } from '../../../src/db/database';
 import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { createProject, defaultProject, saveSession } from '../../factories/sessions';
 import { rest } from '../../helpers/http';
@@ -364,6 +366,37 @@ describe('attack spans (spec 14 and ingest)', () => {
 
     const got = await rest(api, 'GET', `${BASE}/${created.id}`, { token: owner.token });
     expect(got.body.analytics_snapshot.by_goal_category.harm.attacks).toBe(1);
+  });
+
+  it('keeps the 100 categories with the most attacks in the analytics snapshot, however many distinct ones the attacks bring', async () => {
+    const created = await create();
+    const many = Array.from({ length: 150 }, (_, index) => attack({ category: `c${String(index).padStart(3, '0')}`, goal_category: `g${String(index).padStart(3, '0')}` }));
+    expect((await ingest(created.id, [...many, attack({ category: 'z-most', goal_category: 'z-most' }), attack({ category: 'z-most', goal_category: 'z-most' })])).status).toBe(201);
+    const res = await rest(api, 'GET', `${BASE}/${created.id}`, { token: owner.token });
+    const snapshot = res.body.analytics_snapshot;
+    expect(snapshot.total_attacks).toBe(152);
+    const expected = ['z-most', ...many.slice(0, 99).map((item) => item.category)].sort();
+    expect(Object.keys(snapshot.by_category).sort()).toEqual(expected);
+    expect(snapshot.by_category['z-most']).toMatchObject({ attacks: 2 });
+    expect(Object.keys(snapshot.by_goal_category)).toHaveLength(100);
+    expect(snapshot.by_goal_category['z-most']).toMatchObject({ attacks: 2 });
+  });
+
+  it('cuts snapshots written before to their 100 categories with the most attacks (migration 0075)', async () => {
+    const created = await create();
+    expect((await ingest(created.id, [attack({ category: 'kept' })])).status).toBe(201);
+    const wide = Object.fromEntries(Array.from({ length: 120 }, (_, index) => [`w${String(index).padStart(3, '0')}`, { attacks: index === 7 ? 50 : 1 }]));
+    await database().query(`UPDATE airt_assessments SET analytics_snapshot = jsonb_set(analytics_snapshot, '{by_category}', :wide::jsonb) WHERE id = :id`, {
+      replacements: { wide: JSON.stringify(wide), id: created.id },
+    });
+    await database().query(CUT_SQL);
+    const snapshot = (await rest(api, 'GET', `${BASE}/${created.id}`, { token: owner.token })).body.analytics_snapshot;
+    expect(Object.keys(snapshot.by_category)).toHaveLength(100);
+    expect(snapshot.by_category.w007).toEqual({ attacks: 50 });
+    expect(snapshot.by_category.w119).toBeUndefined();
+    // What was small is left as it was.
+    expect(Object.keys(snapshot.by_goal_category)).toEqual(['prompt_leak']);
+    expect(snapshot.total_attacks).toBe(1);
   });
 
   it('answers empty stats, null analytics and an empty list before any ingest', async () => {

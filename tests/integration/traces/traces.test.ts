@@ -301,6 +301,19 @@ describe('POST /org/{org}/otel/traces', () => {
     expect(await analyticsOf(WS, here)).toMatchObject({ total_attacks: 0, total_trials: 0 });
   });
 
+  it("keeps a trace's 100 most frequent span types in its stats, however many distinct types its spans bring", async () => {
+    const traceId = hex(16);
+    const root = span({ traceId, name: 'root', attributes: { 'dreadnode.type': 'z-most' } });
+    const children = Array.from({ length: 150 }, (_, index) => span({ traceId, parentSpanId: root.spanId, attributes: { 'dreadnode.type': `t${String(index).padStart(3, '0')}` } }));
+    const again = span({ traceId, parentSpanId: root.spanId, attributes: { 'dreadnode.type': 'z-most' } });
+    expect((await send(exportOf([root, ...children, again]))).body).toEqual({ accepted: 152, rejected: 0 });
+    const res = await stats(traceId);
+    expect(res.body.total_spans).toBe(152);
+    // The most frequent first, then ties by type: z-most (2) and t000…t098.
+    expect(Object.keys(res.body.span_types).sort()).toEqual(['z-most', ...children.slice(0, 99).map((_, index) => `t${String(index).padStart(3, '0')}`)].sort());
+    expect(res.body.span_types['z-most']).toBe(2);
+  });
+
   it('counts a span the export repeats as its first copy counted: accepted, or rejected with it', async () => {
     const traceId = hex(16);
     const kept = span({ traceId, name: 'kept' });
