@@ -1,6 +1,6 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import { getNamedType, getNullableType, isLeafType, isListType, validate, type DocumentNode, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { getNamedType, getNullableType, isLeafType, isListType, isObjectType, Kind, validate, type DocumentNode, type GraphQLField, type GraphQLSchema, type SelectionSetNode } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import { config } from '../config/config';
 import { clampChildLimit } from './child-limit';
@@ -104,6 +104,32 @@ const pageAwareEstimator: ComplexityEstimator = ({ type, field, args, childCompl
   if (bound === 'page') return one;
   return Math.ceil(leaf ? bound / EMBEDDED_LEAVES_PER_UNIT : (bound * one) / EMBEDDED_OBJECTS_PER_UNIT);
 };
+
+/**
+ * For a root field that answers one object with an embedded list whole (an
+ * evaluation's `skipped_members`: the first EMBEDDED_LIST_CAP in a list
+ * item, every one in the single read), where the list's field is priced as
+ * a list item holds it (its `@MaxItems`): the rest of the list, up to
+ * `most` elements of leaves, when the selection may ask for it (a named
+ * fragment spread is taken to ask). So a list of such objects is priced at
+ * what it holds, and the single read at all it may hold.
+ */
+export function wholeEmbeddedListCost(listField: string, most: () => number): ComplexityEstimator {
+  return ({ field, node, childComplexity }) => {
+    const returned = getNamedType(field.type);
+    const list = isObjectType(returned) ? returned.getFields()[listField] : undefined;
+    const held = list ? listBound(list) : null;
+    if (typeof held !== 'number') throw new Error(`wholeEmbeddedListCost: ${field.name} returns no ${listField} with @MaxItems`);
+    return 1 + childComplexity + (maySelect(node.selectionSet, listField) ? Math.ceil(Math.max(0, most() - held) / EMBEDDED_OBJECTS_PER_UNIT) : 0);
+  };
+}
+
+/** Whether a selection set may select `name` directly (through inline fragments; a named fragment spread may). */
+function maySelect(selectionSet: SelectionSetNode | undefined, name: string): boolean {
+  return (selectionSet?.selections ?? []).some((selection) =>
+    selection.kind === Kind.FIELD ? selection.name.value === name : selection.kind === Kind.INLINE_FRAGMENT ? maySelect(selection.selectionSet, name) : true,
+  );
+}
 
 /**
  * For a root field whose own statements cost more than its objects (a count,

@@ -9,7 +9,7 @@ import { Visible } from '../../core/validation/visible-text';
 import { FREE_FORM_JSON_LIMIT, FreeFormJson } from '../../core/validation/json-bytes';
 import { parseMember } from '../catalogs/task-sets.service';
 import { EvaluationCleanupPolicy, EvaluationItemStatus, EvaluationJobStatus, EvaluationKind } from './evaluations.types';
-import { MAX_TASK_NAMES } from './evaluations.limits';
+import { MAX_SECRET_IDS, MAX_TASK_NAMES } from './evaluations.limits';
 
 /** Dataset rows per evaluation (the body limit of 1 MiB bounds them first). */
 export const MAX_DATASET_ROWS = 10_000;
@@ -89,9 +89,9 @@ export class CreateEvaluationRequest {
 
   @Field(() => [UUIDScalar], {
     nullable: true,
-    description: "Ids of the caller's user secrets the run needs (at most 1000; another user's or an unknown id is 404); the ids are recorded in config_json, never values.",
+    description: `Ids of the caller's user secrets the run needs (at most ${MAX_SECRET_IDS}; another user's or an unknown id is 404); the ids are recorded in config_json, never values.`,
   })
-  @ArrayMaxSize(1000)
+  @ArrayMaxSize(MAX_SECRET_IDS)
   secret_ids?: string[] | null;
 
   @Field(() => JSONObjectScalar, { nullable: true, description: `Free-form task configuration, recorded in config_json; ${FREE_FORM_JSON_LIMIT}.` })

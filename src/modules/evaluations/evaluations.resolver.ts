@@ -2,7 +2,7 @@ import { fromRow } from '../../core/graphql-sql/sql-fields';
 import { Arg, Args, Ctx, Extensions, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../../core/context';
 import { ChildLimit, Rest } from '../../core/graphql-decorators';
-import { withBaseCost } from '../../core/graphql-limits';
+import { wholeEmbeddedListCost, withBaseCost } from '../../core/graphql-limits';
 import { UUIDScalar } from '../../core/scalars';
 import { UserIdentityResponse } from '../accounts/accounts.types';
 import { toTaskSet } from '../catalogs/catalogs.mapper';
@@ -34,12 +34,15 @@ import {
   EvaluationJobResponse,
   EvaluationListResponse,
   EvaluationSummaryResponse,
+  maxSkippedMembers,
   toAnalytics,
 } from './evaluations.types';
 
 const WS = '/org/:org/ws/:workspace';
 const ONE = `${WS}/evaluation/:id`;
 const TAGS = { tags: ['evaluations'] };
+/** The roots that answer one evaluation answer its skipped members whole: priced so (a list's evaluations carry the first EMBEDDED_LIST_CAP). */
+const WHOLE_SKIPPED_MEMBERS = wholeEmbeddedListCost('skipped_members', maxSkippedMembers);
 
 @Resolver(() => EvaluationJobResponse)
 export class EvaluationResolver {
@@ -55,7 +58,7 @@ export class EvaluationResolver {
     return { items: result.rows.map(toEvaluation), total: result.total, page: result.page, page_size: result.page_size };
   }
 
-  @Mutation(() => EvaluationJobResponse, { description: 'Create an evaluation job (spec 5): one item per resolved task and per dataset row.' })
+  @Mutation(() => EvaluationJobResponse, { description: 'Create an evaluation job (spec 5): one item per resolved task and per dataset row.', complexity: WHOLE_SKIPPED_MEMBERS })
   @Rest('POST', `${WS}/evaluation`, { status: 201, ...TAGS })
   async create_evaluation(
     @Arg('org', () => String) org: string,
@@ -66,7 +69,7 @@ export class EvaluationResolver {
     return toEvaluation(await createEvaluation(ctx, org, workspace, input));
   }
 
-  @Query(() => EvaluationJobResponse, { nullable: true, description: 'Get one evaluation with its live item counters.' })
+  @Query(() => EvaluationJobResponse, { nullable: true, description: 'Get one evaluation with its live item counters.', complexity: WHOLE_SKIPPED_MEMBERS })
   @Rest('GET', ONE, TAGS)
   async evaluation(
     @Arg('org', () => String) org: string,
@@ -77,7 +80,7 @@ export class EvaluationResolver {
     return toEvaluation(await getEvaluation(ctx, org, workspace, id));
   }
 
-  @Mutation(() => EvaluationJobResponse, { description: 'Request cancellation: queued items are cancelled; the job ends cancelled once nothing runs.' })
+  @Mutation(() => EvaluationJobResponse, { description: 'Request cancellation: queued items are cancelled; the job ends cancelled once nothing runs.', complexity: WHOLE_SKIPPED_MEMBERS })
   @Rest('POST', `${ONE}/cancel`, TAGS)
   async cancel_evaluation(
     @Arg('org', () => String) org: string,
@@ -88,7 +91,7 @@ export class EvaluationResolver {
     return toEvaluation(await cancelEvaluation(ctx, org, workspace, id));
   }
 
-  @Mutation(() => EvaluationJobResponse, { description: 'Queue a new attempt of every failed, errored, infra_error or timed_out item.' })
+  @Mutation(() => EvaluationJobResponse, { description: 'Queue a new attempt of every failed, errored, infra_error or timed_out item.', complexity: WHOLE_SKIPPED_MEMBERS })
   @Rest('POST', `${ONE}/retry-failed`, TAGS)
   async retry_failed_evaluation_items(
     @Arg('org', () => String) org: string,

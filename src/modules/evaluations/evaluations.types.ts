@@ -1,11 +1,14 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { derived, Sql, timestamp } from '../../core/graphql-sql/sql-fields';
-import { MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
+import { MaxBytes, MaxItems, NOMINAL_MAX_ITEMS, PageItems } from '../../core/graphql-decorators';
 import { EMBEDDED_LIST_CAP } from '../../core/pagination';
 import { JSONObjectScalar, UUIDScalar } from '../../core/scalars';
 import { UserIdentityResponse } from '../accounts/accounts.types';
 import { MAX_TASK_SET_MEMBERS } from '../catalogs/catalogs.limits';
-import { MAX_TASK_NAMES } from './evaluations.limits';
+import { MAX_RUN_CONFIGURATION_BYTES, MAX_TASK_NAMES } from './evaluations.limits';
+
+/** The most skipped members one evaluation holds (task names and task-set members), all of them in its single read. */
+export const maxSkippedMembers = () => MAX_TASK_NAMES + MAX_TASK_SET_MEMBERS;
 
 /** The states of an evaluation item (spec: EvaluationControlPlaneSummary's counters). */
 export enum EvaluationItemStatus {
@@ -146,7 +149,9 @@ export class EvaluationSummaryResponse {
   @Field(() => Int, { description: 'Attempt rounds: 1, plus one per retry-failed.' }) iterations: number;
   @Field(() => JSONObjectScalar, { description: 'Mean score by scorer name; empty when no scores were recorded.' }) mean_scores: Record<string, number>;
   @Field(() => String, { description: "The evaluation's name." }) name: string;
-  @Field(() => JSONObjectScalar, { description: "The evaluation's run configuration (as in config_json)." }) params: Record<string, unknown>;
+  @Field(() => JSONObjectScalar, { description: "The evaluation's run configuration (as in config_json)." })
+  @MaxBytes(MAX_RUN_CONFIGURATION_BYTES)
+  params: Record<string, unknown>;
   @Field(() => Float, { nullable: true, description: 'passed / terminal items; null when none is terminal.' }) pass_rate: number | null;
   @Field(() => Int, { description: 'Items that passed.' }) passed_count: number;
   @Field(() => Int, { description: "Number of scenarios (the evaluation's items)." }) scenario_count: number;
@@ -207,7 +212,10 @@ export class EvaluationJobResponse {
   @Sql(timestamp) @Field(() => Date, { nullable: true, description: 'When the job ended (completed or cancelled); null before, and cleared by a retry.' }) completed_at: Date | null;
   @Sql(timestamp) @Field(() => Date, { nullable: true, description: 'When cancellation was requested; null if never.' }) cancel_requested_at: Date | null;
   @Sql() @Field(() => JSONObjectScalar, { nullable: true, description: '`{rows: <count>}` when dataset rows were given; null otherwise.' }) dataset_ref: Record<string, unknown> | null;
-  @Sql() @Field(() => JSONObjectScalar, { nullable: true, description: 'The run configuration recorded at creation (model, judge model, engine, concurrency, secret ids, task config…); never secret values.' }) config_json: Record<string, unknown> | null;
+  @Sql()
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'The run configuration recorded at creation (model, judge model, engine, concurrency, secret ids, task config…); never secret values.' })
+  @MaxBytes(MAX_RUN_CONFIGURATION_BYTES)
+  config_json: Record<string, unknown> | null;
   @Sql() @Field(() => JSONObjectScalar, { nullable: true, description: 'A free-form summary of the run; null when none is recorded.' }) summary_json: Record<string, unknown> | null;
   @Sql() @Field(() => Int, { description: 'Number of items.' }) dataset_size: number;
   @Sql() @Field(() => Int, { description: 'The concurrency asked for (1 to 100, default 1).' }) requested_concurrency: number;
@@ -219,7 +227,7 @@ export class EvaluationJobResponse {
   analytics: EvaluationSummaryResponse | null;
   @Sql(derived((row) => row.skipped_members ?? []))
   @Field(() => [EvaluationSkippedMember], { description: `Task names and task-set members left out at creation: the first ${EMBEDDED_LIST_CAP} in a list, all of them in a single read.` })
-  @MaxItems(() => MAX_TASK_NAMES + MAX_TASK_SET_MEMBERS)
+  @MaxItems(EMBEDDED_LIST_CAP)
   skipped_members: EvaluationSkippedMember[];
   @Sql(derived((row) => row.skipped_members_count ?? (row.skipped_members as unknown[] | null)?.length ?? 0)) @Field(() => Int, { description: 'How many members were skipped at creation (all of them, in a list too).' }) skipped_members_count: number;
   @Sql(derived((row) => row.task_set_ref)) @Field(() => TaskSetReference, { nullable: true, description: 'The task set the evaluation was created from, as it was then; null when none.' }) task_set_ref: TaskSetReference | null;

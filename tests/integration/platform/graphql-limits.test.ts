@@ -2,6 +2,9 @@ import { getIntrospectionQuery, isNonNullType, Kind, parse, typeFromAST, type Gr
 import { config } from '../../../src/config/config';
 import { checkDocumentLimits } from '../../../src/core/graphql-document-limits';
 import { operationCost } from '../../../src/core/graphql-limits';
+import { argsRuleErrors } from '../../../src/core/validation/arg-rules';
+import { MAX_RUN_CONFIGURATION_BYTES } from '../../../src/modules/evaluations/evaluations.limits';
+import { createRestRouter } from '../../../src/http/rest-routes';
 import { addMember, createUser, type TestUser } from '../../factories/accounts';
 import { createGroup, saveSession } from '../../factories/sessions';
 import { gql, rest } from '../../helpers/http';
@@ -287,7 +290,7 @@ describe('GraphQL resource limits', () => {
       }`;
     const TASK_SETS = `task_sets(org: $org, include_public: true, limit: 100) { task_sets { id name members tasks { id name version description tags } } }`;
 
-    it("refuses a reader's query listing evaluations with their skipped members and task sets with their tasks", async () => {
+    it("refuses a reader's query listing evaluations with their task sets' members and task sets with their tasks", async () => {
       const reader = await createUser();
       await addMember(user.orgKey, reader, 'reader');
       // Together, and each on its own: a list of large embedded lists is priced at every element's most.
@@ -297,6 +300,20 @@ describe('GraphQL resource limits', () => {
         expect(result.body.errors![0].extensions).toMatchObject({ type: 'validation_error', status: 422 });
         expect(result.body.errors![0].extensions.errors).toEqual([expect.objectContaining({ type: 'query_cost' })]);
       }
+    });
+
+    it("prices an evaluation's skipped members as a list item holds them (the first 100), and whole on the roots that answer one evaluation", async () => {
+      const listed = `{ evaluations(org: "${user.orgKey}", workspace: "default", page_size: 100) { items { id skipped_members { reason task_name } skipped_members_count } } }`;
+      expect(operationCost(api.app.schema, parse(listed))).toBeLessThan(2_000);
+      const res = await gql(api, listed, {}, user.token);
+      expect(res.body.errors).toBeUndefined();
+      const one = (selection: string) => operationCost(api.app.schema, parse(`{ evaluation(org: "o", workspace: "default", id: "x") { id ${selection} } }`));
+      // 20,000 members at a tenth of a unit each: the list item's 100, plus the rest on the single read.
+      expect(one('skipped_members { task_name }')).toBe(1 + 10 + 1_990);
+      expect(one('... on EvaluationJobResponse { skipped_members { task_name } }')).toBe(1 + 10 + 1_990);
+      expect(one('skipped_members_count')).toBe(1);
+      const create = `mutation($i: CreateEvaluationRequest!) { create_evaluation(org: "o", workspace: "default", input: $i) { id skipped_members { task_name } } }`;
+      expect(operationCost(api.app.schema, parse(create), { i: sampleValue(api.app.schema.getType('CreateEvaluationRequest') as GraphQLInputType) })).toBe(1 + 10 + 1_990);
     });
 
     it('admits the same lists with the counts, and the full form on a single read', async () => {
@@ -377,6 +394,43 @@ describe('GraphQL resource limits', () => {
     const result = await refused({ query: document(2) });
     expectRefusedBeforeExecution(result, 'query_cost', /Query cost \d+ exceeds the limit of 10000/);
     expect(result.statements.filter((sql) => /\bairt_assessments\b/.test(sql))).toEqual([]);
+  });
+
+  it('admits the document of every REST read at its default page, and at its largest page but for a few long pages of large values', () => {
+    const { plans } = createRestRouter(api.app.schema, null as never);
+    const atDefault: string[] = [];
+    const atLargest: string[] = [];
+    for (const plan of plans.values()) {
+      if (plan.kind !== 'Query') continue;
+      const variables: Record<string, unknown> = {};
+      const sizes: string[] = [];
+      for (const definition of plan.operation.variableDefinitions ?? []) {
+        const name = definition.variable.name.value;
+        const type = typeFromAST(api.app.schema, definition.type as never) as GraphQLInputType;
+        if (isNonNullType(type) && !definition.defaultValue) variables[name] = sampleValue(type);
+        if (name === 'limit' || name === 'page_size') sizes.push(name);
+      }
+      if (operationCost(api.app.schema, plan.document, variables) > config().GRAPHQL_MAX_COST) atDefault.push(plan.fieldName);
+      // Each page size at the largest its route accepts (found by its own rules).
+      for (const name of sizes) {
+        variables[name] = [100_000, 10_000, 1_000, 500, 200, 100, 50, 20].find((size) => !argsRuleErrors('query', plan.fieldName, { [name]: size }).some((item) => item.loc[0] === name));
+      }
+      if (operationCost(api.app.schema, plan.document, variables) > config().GRAPHQL_MAX_COST) atLargest.push(plan.fieldName);
+    }
+    expect(atDefault).toEqual([]);
+    // Pages whose worst case (every large value at its bound: a transcript's 1,000 messages, 100 evaluations with their run
+    // configurations) is priced past the budget: GraphQL asks for them in smaller pages.
+    expect(atLargest.sort()).toEqual(['evaluation_item_transcript', 'evaluation_trace_items', 'evaluations', 'session', 'session_transcript', 'task_sets', 'tasks']);
+  });
+
+  it("prices an evaluation's run configuration by what its inputs allow, so aliased pages of them are refused before any is read", async () => {
+    const unit = config().MAX_REPLY_BYTES / config().GRAPHQL_MAX_COST;
+    const page = (alias: string) => `${alias}: evaluations(${scope}, page_size: 100) { items { id config_json } }`;
+    const one = operationCost(api.app.schema, parse(`{ ${page('a')} }`));
+    expect(one * unit).toBeGreaterThanOrEqual(100 * MAX_RUN_CONFIGURATION_BYTES);
+    const result = await refused({ query: `{ ${page('a')} ${page('b')} }` });
+    expectRefusedBeforeExecution(result, 'query_cost', /Query cost \d+ exceeds the limit of 10000/);
+    expect(result.statements.filter((sql) => /\bevaluations\b/.test(sql))).toEqual([]);
   });
 
   it('prices and serves a navigation limit past its maximum as the maximum (clamped, not refused)', async () => {
