@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { getNullableType, isListType, isObjectType } from 'graphql';
+import { getNamedType, getNullableType, isListType, isObjectType } from 'graphql';
 import { listBound, takesPage } from '../../../src/core/graphql-limits';
 import { EMBEDDED_LIST_CAP, PAGE_DESCRIPTION } from '../../../src/core/pagination';
 import { createUser, randomKey, type TestUser } from '../../factories/accounts';
@@ -214,6 +214,46 @@ describe('bounded lists', () => {
     }
     // Each needs `limit`, @MaxItems(n) (the most its parent's row holds) or @PageItems() (a page envelope's list).
     expect(unbounded).toEqual([]);
+  });
+
+  it('gives every JSON field of the schema a declared size (@MaxBytes), or a bound of its own named here', () => {
+    // What bounds each JSON field without @MaxBytes; a new one must be priced or added here with its reason.
+    const boundElsewhere: Record<string, string> = {
+      'AssessmentAnalyticsResponse.analytics_snapshot': 'totals and the top 100 categories of two dimensions (TOP_VALUES)',
+      'AssessmentResponse.analytics_snapshot': 'the same snapshot',
+      'AttackSpanResponse.best_modality_scores': "an attack's stored reply, read within the reply budget (attackBytes)",
+      'CapabilityArtifactDetail.component_counts': 'a count per component type',
+      'CapabilityArtifactSummary.component_counts': 'a count per component type',
+      'CapabilityComponentDetail.metadata': "part of one capability's manifest (@MaxBytes there), single reads only",
+      'ChatConnectionResponse.masked_credentials': 'one per organization, masked',
+      'EvaluationJobResponse.dataset_ref': '{rows: n}',
+      'EvaluationJobResponse.summary_json': 'written by no route (null)',
+      'EvaluationSummaryResponse.mean_scores': 'a mean per score name of one evaluation',
+      'GeneratedProjectReport.content_json': 'one per request, built from at most 1,000 assessments and 10 findings',
+      'ProjectRedTeamSummary.assessments_by_status': 'a count per status',
+      'Query.evaluation_item_trajectory': 'a transcript read within the reply budget',
+      'Query.session_trajectory': 'a transcript read within the reply budget',
+      'SessionFacetsResponse.labels': 'the top 100 label keys and values (TOP_VALUES), priced as a facet read',
+      'SessionResponse.labels': 'at most 2,000 bytes (MAX_LABELS_BYTES)',
+      'SpanResponse.attributes': "a span's stored size, read within the reply budget (spans.bytes)",
+      'SpanResponse.events': "a span's stored size, read within the reply budget (spans.bytes)",
+      'SpanResponse.resource': "a span's stored size, read within the reply budget (spans.bytes)",
+      'TraceDetail.attributes': "a root span's stored size, read within the reply budget (spans.bytes)",
+      'TraceStatsResponse.span_types': 'the top 100 span types (TOP_VALUES)',
+      'TranscriptMessage.content': 'transcript messages are read within the reply budget',
+      'TranscriptMessage.metadata': 'transcript messages are read within the reply budget',
+      'TranscriptRewindResponse.restored_content': 'one message of a mutation (at most its 1 MiB body)',
+      'TranscriptToolCall.arguments': 'transcript messages are read within the reply budget',
+    };
+    const unpriced: string[] = [];
+    for (const type of Object.values(api.app.schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      for (const field of Object.values(type.getFields())) {
+        const named = getNamedType(field.type).name;
+        if ((named === 'JSON' || named === 'JSONObject') && field.extensions?.maxBytes === undefined) unpriced.push(`${type.name}.${field.name}`);
+      }
+    }
+    expect(unpriced.sort()).toEqual(Object.keys(boundElsewhere).sort());
   });
 
   describe('large embedded lists: the first 100 in lists, a count beside, all of them in the single read', () => {
