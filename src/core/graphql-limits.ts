@@ -1,6 +1,6 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import { getNamedType, getNullableType, isLeafType, isListType, isObjectType, Kind, validate, type DocumentNode, type GraphQLField, type GraphQLSchema, type SelectionSetNode } from 'graphql';
+import { getNamedType, getNullableType, isLeafType, isListType, isObjectType, Kind, validate, type DocumentNode, type GraphQLField, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import { config } from '../config/config';
 import { clampChildLimit } from './child-limit';
@@ -110,25 +110,40 @@ const pageAwareEstimator: ComplexityEstimator = ({ type, field, args, childCompl
  * evaluation's `skipped_members`: the first EMBEDDED_LIST_CAP in a list
  * item, every one in the single read), where the list's field is priced as
  * a list item holds it (its `@MaxItems`): the rest of the list, up to
- * `most` elements of leaves, when the selection may ask for it (a named
- * fragment spread is taken to ask). So a list of such objects is priced at
- * what it holds, and the single read at all it may hold.
+ * `most` elements of leaves, for each time the selection asks for it
+ * (aliases, fragments). So a list of such objects is priced at what it
+ * holds, and the single read at all it may hold.
  */
 export function wholeEmbeddedListCost(listField: string, most: () => number): ComplexityEstimator {
-  return ({ field, node, childComplexity }) => {
+  return ({ field, node, childComplexity, context }) => {
     const returned = getNamedType(field.type);
     const list = isObjectType(returned) ? returned.getFields()[listField] : undefined;
     const held = list ? listBound(list) : null;
     if (typeof held !== 'number') throw new Error(`wholeEmbeddedListCost: ${field.name} returns no ${listField} with @MaxItems`);
-    return 1 + childComplexity + (maySelect(node.selectionSet, listField) ? Math.ceil(Math.max(0, most() - held) / EMBEDDED_OBJECTS_PER_UNIT) : 0);
+    const asked = timesSelected(node.selectionSet, listField, (context as CostContext).fragments, new Set());
+    return 1 + childComplexity + asked * Math.ceil(Math.max(0, most() - held) / EMBEDDED_OBJECTS_PER_UNIT);
   };
 }
 
-/** Whether a selection set may select `name` directly (through inline fragments; a named fragment spread may). */
-function maySelect(selectionSet: SelectionSetNode | undefined, name: string): boolean {
-  return (selectionSet?.selections ?? []).some((selection) =>
-    selection.kind === Kind.FIELD ? selection.name.value === name : selection.kind === Kind.INLINE_FRAGMENT ? maySelect(selection.selectionSet, name) : true,
-  );
+/** What the estimators get beside the field: the document's fragments by name. */
+interface CostContext {
+  fragments: Map<string, FragmentDefinitionNode>;
+}
+
+/** How many times a selection set selects `name` directly (aliases counted; through inline fragments and the fragments it spreads). */
+function timesSelected(selectionSet: SelectionSetNode | undefined, name: string, fragments: Map<string, FragmentDefinitionNode>, spreading: Set<string>): number {
+  let count = 0;
+  for (const selection of selectionSet?.selections ?? []) {
+    if (selection.kind === Kind.FIELD) count += selection.name.value === name ? 1 : 0;
+    else if (selection.kind === Kind.INLINE_FRAGMENT) count += timesSelected(selection.selectionSet, name, fragments, spreading);
+    else if (!spreading.has(selection.name.value)) {
+      // (Validation has refused cycles; the set only keeps a spread from being followed inside itself.)
+      spreading.add(selection.name.value);
+      count += timesSelected(fragments.get(selection.name.value)?.selectionSet, name, fragments, spreading);
+      spreading.delete(selection.name.value);
+    }
+  }
+  return count;
 }
 
 /**
@@ -154,6 +169,9 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, var
     variables,
     estimators: [fieldExtensionsEstimator(), pageAwareEstimator],
     maxQueryNodes: MAX_QUERY_NODES,
+    context: {
+      fragments: new Map(document.definitions.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition]] : []))),
+    } satisfies CostContext,
   });
 }
 

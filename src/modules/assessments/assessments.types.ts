@@ -25,9 +25,10 @@ registerEnumType(AssessmentStatusEnum, {
   },
 });
 
-/** A member of the sandbox_detail jsonb as text, empty when missing. */
 /** The analytics snapshot, as both the assessment and its analytics reply describe it (assessments.sql.ts RECOMPUTE_SQL). */
 const ANALYTICS_SNAPSHOT = `Totals (total_attacks, total_jailbreaks, jailbreak_share, mean_asr, best_score) and, by category and by goal category, attacks, mean_asr, jailbreaks and best_score: the ${TOP_VALUES} categories with the most attacks (ties by name); null before the first ingest.`;
+
+/** A member of the sandbox_detail jsonb as text, empty when missing. */
 const TEXT = (key: string) => derived((detail) => String(detail[key] ?? ''));
 
 @ObjectType('SandboxSummary', { description: 'The sandbox an assessment ran in.' })

@@ -5,9 +5,8 @@ import { requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/
 import { rowsWithinReply } from '../../core/reply-budget';
 import { plainQuery } from '../../db/hot';
 import { projectByKeyOrId } from '../projects/projects.service';
-import { attackBytes } from './assessments.sql';
 import { ASSESSMENT_WRITE, getAssessment } from './assessments.service';
-import { FINDING_ORDER, findingColumns, severitySql } from './findings.sql';
+import { FINDING_ORDER, findingBytes, findingColumns, findingFieldsOf, severitySql } from './findings.sql';
 import { FINDING_PAGE, type AssessmentReportCreateRequest, type FindingListArgs, type ProjectReportGenerateRequest } from './reports.inputs';
 import type { AssessmentReportResponse, AssessmentReportSummary, FindingListResponse, FindingResponse, GeneratedProjectReport, ProjectRedTeamSummary } from './reports.types';
 
@@ -99,16 +98,19 @@ function findingFilter(projectId: string, workspaceId: string, args: FindingList
 
 const FROM_FINDINGS = 'FROM airt_attack_spans s JOIN airt_assessments a ON a.id = s.assessment_id';
 
-/** A page of findings, read within the request's reply budget (a finding's texts may come to about 1 MiB: attackBytes). */
+/** A page of findings, read within the request's reply budget (a finding's goal may come to 400 KB: findingBytes). */
 async function findings(ctx: AppContext, query: FindingQuery, sortBy: string, sortDir: string, limit: number, offset: number): Promise<FindingResponse[]> {
   const direction = sortDir === 'asc' ? 'ASC' : 'DESC';
-  return rowsWithinReply<FindingResponse>(ctx, {
-    rows: `SELECT ${findingColumns('s', 'a')}, ${FINDING_ORDER[sortBy]('s')} AS sort_key, s.seq, ${attackBytes('s')} AS size ${FROM_FINDINGS} WHERE ${query.where}
+  const rows = await rowsWithinReply<FindingResponse>(ctx, {
+    rows: `SELECT ${findingColumns('s', 'a')}, ${FINDING_ORDER[sortBy]('s')} AS sort_key, s.seq, ${findingBytes('s', 'a')} AS size ${FROM_FINDINGS} WHERE ${query.where}
             ORDER BY ${FINDING_ORDER[sortBy]('s')} ${direction}, s.best_score DESC, s.assessment_id, s.seq LIMIT $limit OFFSET $offset`,
     order: [`sort_key ${direction}`, 'best_score DESC', 'assessment_id', 'seq'],
+    select: findingFieldsOf('y'),
     bind: { ...query.bind, limit, offset },
     prepare: true,
   });
+  // Findings go into a generated report's JSON as they are: nothing of the read's own.
+  return rows.map(({ loaded: _loaded, ...finding }) => finding as FindingResponse);
 }
 
 export async function listFindings(ctx: AppContext, org: string, ws: string, projectRef: string, args: FindingListArgs): Promise<FindingListResponse> {

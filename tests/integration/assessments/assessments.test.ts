@@ -390,6 +390,15 @@ describe('attack spans (spec 14 and ingest)', () => {
       replacements: { wide: JSON.stringify(wide), id: created.id },
     });
     await database().query(CUT_SQL);
+    // A hand-made snapshot whose other dimension is no object is cut all the same, the other left as it was.
+    const odd = await create();
+    expect((await ingest(odd.id, [attack({ category: 'kept' })])).status).toBe(201);
+    await database().query(`UPDATE airt_assessments SET analytics_snapshot = jsonb_set(jsonb_set(analytics_snapshot, '{by_goal_category}', :wide::jsonb), '{by_category}', 'null') WHERE id = :id`, {
+      replacements: { wide: JSON.stringify(wide), id: odd.id },
+    });
+    await database().query(CUT_SQL);
+    const oddSnapshot = (await rest(api, 'GET', `${BASE}/${odd.id}`, { token: owner.token })).body.analytics_snapshot;
+    expect([oddSnapshot.by_category, Object.keys(oddSnapshot.by_goal_category).length]).toEqual([null, 100]);
     const snapshot = (await rest(api, 'GET', `${BASE}/${created.id}`, { token: owner.token })).body.analytics_snapshot;
     expect(Object.keys(snapshot.by_category)).toHaveLength(100);
     expect(snapshot.by_category.w007).toEqual({ attacks: 50 });

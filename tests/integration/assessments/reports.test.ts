@@ -199,6 +199,16 @@ describe('project findings, summary and generated report', () => {
       const reads = aliased.statements.filter((sql) => sql.includes('FROM airt_attack_spans s JOIN airt_assessments a') && sql.includes('s.goal'));
       expect(reads.length).toBeGreaterThanOrEqual(1);
       expect(reads.length).toBeLessThanOrEqual(2);
+
+      // A finding counts what it returns: attacks with short goals and 90 KB candidates and responses stay within 300 KB.
+      const quiet = (await rest(api, 'POST', `${WS}/projects`, { token: owner.token, body: { key: 'long-replies', name: 'Long replies' } })).body;
+      const other = await createAssessment({ name: 'Long replies' }, { project_id: quiet.id });
+      await ingest(other, [1, 2, 3].map((n) => ({ attack_name: `b${n}`, goal: 'short', best_candidate: 'c'.repeat(90_000), best_response: 'r'.repeat(90_000) })));
+      const short = await rest(api, 'GET', `${AIRT}/projects/${quiet.key}/findings`, { token: owner.token });
+      expect([short.status, short.body.findings?.length]).toEqual([200, 3]);
+      // A generated report's findings are the findings' fields alone.
+      const report = await rest(api, 'POST', `${AIRT}/projects/${quiet.key}/reports/generate`, { token: owner.token, body: { format: 'json' } });
+      expect(Object.keys(report.body.content_json.top_findings[0]).sort()).toEqual(Object.keys(short.body.findings[0]).sort());
     } finally {
       overrideConfig({ MAX_REPLY_BYTES: before });
     }

@@ -312,6 +312,12 @@ describe('GraphQL resource limits', () => {
       expect(one('skipped_members { task_name }')).toBe(1 + 10 + 1_990);
       expect(one('... on EvaluationJobResponse { skipped_members { task_name } }')).toBe(1 + 10 + 1_990);
       expect(one('skipped_members_count')).toBe(1);
+      // Each time it is asked for (aliases, fragments), the whole list again.
+      expect(one('a: skipped_members { task_name } b: skipped_members { reason }')).toBe(1 + 2 * (10 + 1_990));
+      const spread = `{ evaluation(org: "o", workspace: "default", id: "x") { ...Members ...Members } } fragment Members on EvaluationJobResponse { m: skipped_members { task_name } }`;
+      expect(operationCost(api.app.schema, parse(spread))).toBeGreaterThanOrEqual(1 + 10 + 1_990);
+      const thirty = `{ evaluation(org: "o", workspace: "default", id: "x") { ${Array.from({ length: 29 }, (_, index) => `m${index}: skipped_members { task_name }`).join(' ')} } }`;
+      expect(operationCost(api.app.schema, parse(thirty))).toBeGreaterThan(config().GRAPHQL_MAX_COST);
       const create = `mutation($i: CreateEvaluationRequest!) { create_evaluation(org: "o", workspace: "default", input: $i) { id skipped_members { task_name } } }`;
       expect(operationCost(api.app.schema, parse(create), { i: sampleValue(api.app.schema.getType('CreateEvaluationRequest') as GraphQLInputType) })).toBe(1 + 10 + 1_990);
     });
