@@ -6,7 +6,7 @@ import { tenantFilter } from '../../core/tenancy/tenant-sql';
 import type { Viewer } from '../../core/viewer';
 import { plainQuery } from '../../db/hot';
 import { visibleSql } from '../sessions/session.policy';
-import { attackBytes, spanRowColumns } from './assessments.sql';
+import { assessmentBytes, attackBytes, spanRowColumns } from './assessments.sql';
 import { rowsWithinReply, type ReplyRequest } from '../../core/reply-budget';
 import type { LoaderDeps } from '../../core/module';
 
@@ -19,23 +19,20 @@ type AttackRow = AttackSpanResponse & { assessment_id: string; [column: string]:
 export function createAssessmentLoaders(viewer: Viewer | null, _deps: LoaderDeps, request: ReplyRequest | null) {
   const tenant = viewer ? tenantFilter(viewer) : null;
 
-  /** The newest `limit` rows per parent in one statement (unnest + LATERAL). */
-  function children<T extends Record<string, unknown>>(sql: (limit: string) => string, parentColumn: string) {
-    const bound = tenant;
-    return childrenLoader<T>(
-      parentColumn,
-      bound && ((ids, limit) => plainQuery<T>(sql('$limit'), { ...bound.bind, ids, limit })),
-    );
-  }
-
   return {
-    /** project → its assessments, newest first. */
-    assessmentsByProject: children<RecordOf<AssessmentModel>>(
-      (limit) => `SELECT a.* FROM unnest($ids::uuid[]) AS k(id)
-          CROSS JOIN LATERAL (SELECT * FROM airt_assessments x WHERE x.project_id = k.id ORDER BY x.created_at DESC, x.id DESC LIMIT ${limit}) a
-         WHERE ${tenant?.where('a') ?? 'FALSE'}
-         ORDER BY a.created_at DESC, a.id DESC`,
+    /** project → its assessments, newest first, the batch held to the request's reply budget (rows of up to ~400 KB). */
+    assessmentsByProject: childrenLoader<RecordOf<AssessmentModel>>(
       'project_id',
+      tenant &&
+        request &&
+        ((ids, limit) =>
+          rowsWithinReply<RecordOf<AssessmentModel>>(request, {
+            rows: `SELECT a.*, ${assessmentBytes('a')} AS size FROM unnest($ids::uuid[]) AS k(id)
+                    CROSS JOIN LATERAL (SELECT * FROM airt_assessments x WHERE x.project_id = k.id ORDER BY x.created_at DESC, x.id DESC LIMIT $limit) a
+                   WHERE ${tenant.where('a')}`,
+            order: ['project_id', 'created_at DESC', 'id DESC'],
+            bind: { ...tenant.bind, ids, limit },
+          })),
     ),
 
     /** assessment → its attack spans in ingest order, the batch held to the request's reply budget (spans of ~1 MiB each). */

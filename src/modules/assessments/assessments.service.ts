@@ -4,7 +4,7 @@ import type { Transaction } from 'sequelize';
 import { AssessmentModel, SessionModel, type AssessmentStatus, type RecordOf } from '../../../models';
 import type { AppContext } from '../../core/context';
 import { ConflictError, NotFoundError } from '../../core/errors';
-import { readNewestPage } from '../../core/pagination';
+import { readPage } from '../../core/pagination';
 import { can, requireScope, resolveWorkspace, type WorkspaceScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
@@ -12,7 +12,7 @@ import { compiledShare, rowsWithinReply, withinCompiledShareSql } from '../../co
 import { resolveProject } from '../projects/projects.service';
 import { visibleWhere } from '../sessions/session.policy';
 import { ASSESSMENT_PAGE, attackWindow, MAX_ATTACK_OFFSET, type AssessmentCreateRequest, type AssessmentListArgs, type AssessmentUpdateRequest, type AttackListArgs, type AttackSpanIngestRequest, type AttackSpanInput } from './assessments.inputs';
-import { attackBytes, insertSpansSql, spanRowColumns, RECOMPUTE_SQL, TRACE_STATS_SQL } from './assessments.sql';
+import { assessmentBytes, attackBytes, insertSpansSql, spanRowColumns, RECOMPUTE_SQL, TRACE_STATS_SQL } from './assessments.sql';
 
 /**
  * Red-team assessments (spec 11–14, decisions §8 and §13). Every service
@@ -101,14 +101,28 @@ export async function listAssessments(
   org: string,
   ws: string,
   args: AssessmentListArgs,
-): Promise<{ items: AssessmentModel[]; total: number; page: number; page_size: number }> {
+): Promise<{ items: RecordOf<AssessmentModel>[]; total: number; page: number; page_size: number }> {
   const scope = await resolveWorkspace(ctx, org, ws);
   const page = args.page ?? 1;
   const pageSize = args.page_size ?? ASSESSMENT_PAGE.fallback;
   // A project of another workspace is 404, as for workflow runs (never an empty list that hides the mistake).
   if (args.project_id) await resolveProject(scope, args.project_id);
-  const where = { workspace_id: scope.workspace.id, ...(args.project_id ? { project_id: args.project_id } : {}) };
-  const { rows, total } = await readNewestPage<AssessmentModel>(AssessmentModel, where, page, pageSize);
+  const filter = `a.workspace_id = $workspace_id${args.project_id ? ' AND a.project_id = $project_id' : ''}`;
+  const bind = { workspace_id: scope.workspace.id, ...(args.project_id ? { project_id: args.project_id } : {}) };
+  // Each row may hold some 400 KB (its script, configurations and manifest), read whether asked for or not: within the reply budget.
+  const { rows, total } = await readPage(
+    page,
+    pageSize,
+    async () => (await plainQuery<{ total: number }>(`SELECT count(*)::int AS total FROM airt_assessments a WHERE ${filter}`, bind, { prepare: true }))[0].total,
+    () =>
+      rowsWithinReply<RecordOf<AssessmentModel>>(ctx, {
+        rows: `SELECT ${ASSESSMENT_COLUMNS}, ${assessmentBytes('a')} AS size FROM airt_assessments a WHERE ${filter}
+                ORDER BY a.created_at DESC, a.id DESC LIMIT $limit OFFSET $offset`,
+        order: ['created_at DESC', 'id DESC'],
+        bind: { ...bind, limit: pageSize, offset: (page - 1) * pageSize },
+        prepare: true,
+      }),
+  );
   return { items: rows, total, page, page_size: pageSize };
 }
 

@@ -32,6 +32,13 @@ const SPAN_COLUMNS = `attack_name, goal, goal_category, asr, attacker_model, tar
 export const attackBytes = (alias: string) =>
   `coalesce(octet_length(${alias}.reply_json), octet_length(concat(${alias}.goal, ${alias}.best_candidate, ${alias}.best_response, ${alias}.best_candidate_parts::text, ${alias}.best_response_parts::text)))`;
 
+/**
+ * What assessment row `alias` counts against the reply budget: its text
+ * (every column, its script, configurations and manifest above all), a
+ * little more than its JSON reply.
+ */
+export const assessmentBytes = (alias: string) => `octet_length(${alias}::text)`;
+
 /** A span row as the GraphQL resolvers read it: its keys and AttackSpanResponse's fields as they declare them. */
 export const spanRowColumns = (alias: string) => `${alias}.assessment_id, ${alias}.seq, ${alias}.organization_id, ${alias}.workspace_id, ${rowSelect(AttackSpanResponse, alias)}`;
 

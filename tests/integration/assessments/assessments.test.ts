@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import { CUT_SQL } from '../../../migrations/0075-analytics-top-categories';
+import { config, overrideConfig } from '../../../src/config/config';
 import { database } from '../../../src/db/database';
 import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { createProject, defaultProject, saveSession } from '../../factories/sessions';
-import { rest } from '../../helpers/http';
+import { gql, rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
 import { countStatements } from '../../helpers/statements';
 import { useTestApp } from '../../helpers/test-app';
@@ -192,6 +193,32 @@ describe('list and get assessments (spec 12, 13)', () => {
     expect(list.body.data.assessments).toMatchObject({ total: 5, page_size: 2 });
     const one = await runOperation(api, 'Assessment', { org: user.orgKey, workspace: 'default', assessment_id: ids[1] }, user.token);
     expect(one.body.data.assessment.id).toBe(ids[1]);
+  });
+});
+
+describe('reading large assessments within the reply budget', () => {
+  it('reads assessment lists and project navigation within the reply budget: aliased reads of large rows stop before they are all loaded', async () => {
+    const project = (await rest(api, 'POST', `/org/${owner.orgKey}/ws/default/projects`, { token: owner.token, body: { key: 'large-scripts', name: 'Large scripts' } })).body;
+    for (let index = 0; index < 3; index += 1) await create({ name: `Large ${index}`, workflow_script: 's'.repeat(50_000) }, { project_id: project.id });
+    const before = config().MAX_REPLY_BYTES;
+    overrideConfig({ MAX_REPLY_BYTES: 200 * 1024 });
+    try {
+      // One page (about 150 KB) is answered.
+      const page = await rest(api, 'GET', BASE, { token: owner.token, query: { project_id: project.id } });
+      expect([page.status, page.body.items?.length]).toEqual([200, 3]);
+      // Aliased pages asking for ids only: their rows are loaded whole, so they count; the second is cut, the third reads nothing.
+      const list = (alias: string) => `${alias}: assessments(org: "${owner.orgKey}", workspace: "default", project_id: "${project.id}", page_size: 100) { items { id } }`;
+      const aliased = await countStatements(() => gql(api, `{ ${['a', 'b', 'c', 'd'].map(list).join(' ')} }`, {}, owner.token));
+      expect(aliased.result.body.errors?.[0]?.extensions).toMatchObject({ status: 422, errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
+      expect(aliased.statements.filter((sql) => sql.includes('FROM airt_assessments a WHERE') && sql.includes('loaded')).length).toBeLessThanOrEqual(2);
+      // The same for a project's assessments in the navigation.
+      // (Each alias asks for another limit: one batch each, where the same one would be read once.)
+      const navigation = (alias: string, limit: number) => `${alias}: workspace(org: "${owner.orgKey}", workspace: "default") { projects(limit: 50) { assessments(limit: ${limit}) { id } } }`;
+      const nested = await gql(api, `{ ${[3, 4, 5].map((limit) => navigation(`n${limit}`, limit)).join(' ')} }`, {}, owner.token);
+      expect(nested.body.errors?.[0]?.extensions).toMatchObject({ status: 422, errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
+    } finally {
+      overrideConfig({ MAX_REPLY_BYTES: before });
+    }
   });
 });
 
