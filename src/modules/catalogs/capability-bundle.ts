@@ -4,6 +4,7 @@ import type { PublishCapabilityRequest } from './catalogs.inputs';
 import { isPlainObject } from '../../core/validation/coerce';
 import { bundlePathProblem } from './capability-file-rules';
 import { ComponentType, type CapabilityComponentDetail, type CapabilityFileEntry, type CapabilitySecretRequirement } from './catalogs.types';
+import { MAX_TAG_LENGTH, MAX_TAGS } from './catalogs.limits';
 
 /**
  * A capability upload turned into what is stored: each file decoded with its
@@ -168,8 +169,14 @@ function readSecrets(manifest: Record<string, unknown>, errors: ValidationItem[]
 function readKeywords(manifest: Record<string, unknown>, errors: ValidationItem[]): string[] {
   const raw = manifest.keywords ?? manifest.tags;
   if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw) || raw.some((item) => typeof item !== 'string') || raw.length > 100) {
-    errors.push({ loc: ['input', 'manifest', 'keywords'], msg: 'Input should be a list of at most 100 strings', type: 'list_type' });
+  if (!Array.isArray(raw) || raw.some((item) => typeof item !== 'string') || raw.length > MAX_TAGS) {
+    errors.push({ loc: ['input', 'manifest', 'keywords'], msg: `Input should be a list of at most ${MAX_TAGS} strings`, type: 'list_type' });
+    return [];
+  }
+  // As tags are: a keyword is listed with every capability of a list.
+  const long = (raw as string[]).findIndex((item) => item.length > MAX_TAG_LENGTH);
+  if (long >= 0) {
+    errors.push({ loc: ['input', 'manifest', 'keywords', long], msg: `String should have at most ${MAX_TAG_LENGTH} characters`, type: 'string_too_long' });
     return [];
   }
   return [...new Set(raw as string[])];

@@ -7,7 +7,7 @@ import { ApiInput } from '../../core/validation/api-input';
 import { bundlePathProblem, isStrictBase64, MAX_BUNDLE_PATH_LENGTH } from './capability-file-rules';
 import { DEFAULT_DATASET_FORMAT } from './dataset-format';
 import { isCatalogVersion } from './semver-key';
-import { MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_JUDGE_TEXT, MAX_MANIFEST_BYTES, MAX_ORIGIN_BYTES, MAX_TAGS, MAX_TASK_SET_MEMBERS, MAX_VERIFICATION_SCRIPT } from './catalogs.limits';
+import { MAX_CAPABILITY_FILES, MAX_DATASET_FILES, MAX_JUDGE_TEXT, MAX_MANIFEST_BYTES, MAX_ORIGIN_BYTES, MAX_TAG_LENGTH, MAX_TAGS, MAX_TASK_SET_MEMBERS, MAX_VERIFICATION_SCRIPT } from './catalogs.limits';
 import {
   CapabilitySortBy,
   CatalogSortDirection,
@@ -206,17 +206,17 @@ export class PublishDatasetRequest {
 
   @Field(() => [String], { nullable: true, description: 'Languages of the data (at most 100, each at most 100 characters).' })
   @ArrayMaxSize(MAX_TAGS)
-  @EachMaxLength(100)
+  @EachMaxLength(MAX_TAG_LENGTH)
   language?: string[] | null;
 
   @Field(() => [String], { nullable: true, description: 'Tags (at most 100, each at most 100 characters).' })
   @ArrayMaxSize(MAX_TAGS)
-  @EachMaxLength(100)
+  @EachMaxLength(MAX_TAG_LENGTH)
   tags?: string[] | null;
 
   @Field(() => [String], { nullable: true, description: 'Task categories the data serves (at most 100, each at most 100 characters).' })
   @ArrayMaxSize(MAX_TAGS)
-  @EachMaxLength(100)
+  @EachMaxLength(MAX_TAG_LENGTH)
   task_categories?: string[] | null;
 
   @Field(() => Int, { nullable: true, description: 'Number of columns (at least 0).' })
@@ -405,7 +405,7 @@ export class PublishTaskRequest {
 
   @Field(() => [String], { nullable: true, description: 'Tags (at most 100, each at most 100 characters).' })
   @ArrayMaxSize(MAX_TAGS)
-  @EachMaxLength(100)
+  @EachMaxLength(MAX_TAG_LENGTH)
   tags?: string[] | null;
 
   @Field(() => JSONObjectScalar, { nullable: true, description: `Key → list of port numbers (1 to 65535); ${FREE_FORM_JSON_LIMIT}.` })
@@ -469,7 +469,7 @@ export class TaskSetRequest {
 
   @Field(() => [String], { nullable: true, description: 'Tags (at most 100, each at most 100 characters).' })
   @ArrayMaxSize(MAX_TAGS)
-  @EachMaxLength(100)
+  @EachMaxLength(MAX_TAG_LENGTH)
   tags?: string[] | null;
 }
 

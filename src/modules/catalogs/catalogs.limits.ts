@@ -8,7 +8,9 @@
 export const MAX_MANIFEST_BYTES = 128 * 1024;
 export const MAX_ORIGIN_BYTES = 16 * 1024;
 
+/** Tags (and languages, task categories, a capability's keywords): at most MAX_TAGS of at most MAX_TAG_LENGTH characters each. */
 export const MAX_TAGS = 100;
+export const MAX_TAG_LENGTH = 100;
 export const MAX_TASK_SET_MEMBERS = 10_000;
 export const MAX_CAPABILITY_FILES = 2000;
 export const MAX_DATASET_FILES = 2000;

@@ -500,6 +500,8 @@ export class CapabilityArtifactSummary {
   @Sql(derived((row) => ((row.component_details ?? []) as object[]).map((c) => fromRow(CapabilityComponentDetail, c))))
   @Field(() => [CapabilityComponentDetail], { description: 'The components the manifest declares.' })
   @MaxItems(NOMINAL_MAX_ITEMS)
+  // Their descriptions and metadata are bounded only by the manifest they come from.
+  @MaxBytes(MAX_MANIFEST_BYTES)
   component_details: CapabilityComponentDetail[];
 
   @Sql(derived((row) => ((row.secrets ?? []) as object[]).map((s) => fromRow(CapabilitySecretRequirement, s))))

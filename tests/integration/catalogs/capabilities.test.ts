@@ -108,6 +108,9 @@ describe('capability publishing', () => {
     expect(locs(manifest.body)).toEqual(
       expect.arrayContaining([['body', 'manifest', 'components', 0, 'type'], ['body', 'manifest', 'components', 0, 'path'], ['body', 'manifest', 'secrets', 0]]),
     );
+    // A keyword is at most 100 characters, as a tag is (every capability of a list carries its keywords).
+    const longKeyword = await rest(api, 'POST', `/org/${org}/capabilities`, { token: owner.token, body: { name, version: '1.0.0', manifest: { keywords: ['ok', 'k'.repeat(101)] }, files: [] } });
+    expect([longKeyword.status, longKeyword.body.errors]).toEqual([422, [expect.objectContaining({ loc: ['body', 'manifest', 'keywords', 1], type: 'string_too_long' })]]);
     // Bounded: the manifest's size as JSON, the secrets it declares; a dataset's origin. Each is 422 at its field, at once.
     const secrets = Array.from({ length: 101 }, (_, index) => `S${index}`);
     const tooMany = await rest(api, 'POST', `/org/${org}/capabilities`, { token: owner.token, body: { name, version: '1.0.0', manifest: { secrets }, files: [] } });

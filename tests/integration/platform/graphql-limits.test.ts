@@ -425,8 +425,8 @@ describe('GraphQL resource limits', () => {
     }
     expect(atDefault).toEqual([]);
     // Pages whose worst case (every large value at its bound: a transcript's 1,000 messages, 100 evaluations with their run
-    // configurations) is priced past the budget: GraphQL asks for them in smaller pages.
-    expect(atLargest.sort()).toEqual(['evaluation_item_transcript', 'evaluation_trace_items', 'evaluations', 'session', 'session_transcript', 'task_sets', 'tasks']);
+    // configurations, 200 capabilities with their components) is priced past the budget: GraphQL asks for them in smaller pages.
+    expect(atLargest.sort()).toEqual(['capabilities', 'evaluation_item_transcript', 'evaluation_trace_items', 'evaluations', 'session', 'session_transcript', 'task_sets', 'tasks']);
   });
 
   it("prices an evaluation's run configuration by what its inputs allow, so aliased pages of them are refused before any is read", async () => {

@@ -224,7 +224,7 @@ describe('bounded lists', () => {
       'AttackSpanResponse.best_modality_scores': "an attack's stored reply, read within the reply budget (attackBytes)",
       'CapabilityArtifactDetail.component_counts': 'a count per component type',
       'CapabilityArtifactSummary.component_counts': 'a count per component type',
-      'CapabilityComponentDetail.metadata': "part of one capability's manifest (@MaxBytes there), single reads only",
+      'CapabilityComponentDetail.metadata': "part of its capability's component_details, priced at the manifest's bound (@MaxBytes)",
       'ChatConnectionResponse.masked_credentials': 'one per organization, masked',
       'EvaluationJobResponse.dataset_ref': '{rows: n}',
       'EvaluationJobResponse.summary_json': 'written by no route (null)',
