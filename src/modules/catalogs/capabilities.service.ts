@@ -64,7 +64,7 @@ export async function listCapabilities(ctx: AppContext, orgKey: string, args: Ca
     nullable: false,
     direction: args.sort_dir,
   });
-  const { rows, total } = await pageAndCount<CapabilityRow>(query, page, limit);
+  const { rows, total } = await pageAndCount<CapabilityRow>(ctx, query, page, limit);
   return { capabilities: rows.map((row) => toCapability(CapabilityArtifactSummary, row, scope.org.id)), total, page, limit };
 }
 

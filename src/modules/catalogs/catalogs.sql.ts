@@ -82,10 +82,10 @@ export function whereSql(where: CatalogWhere, except?: string): string {
   return parts.join('\n AND ');
 }
 
-/** ORDER BY of a page: the sort column (nulls last), then the id, so the order is total. */
-function orderSql(column: string, direction: CatalogSortDirection | null | undefined, nullable: boolean): string {
+/** ORDER BY terms of a page: the sort column (nulls last), then the id, so the order is total. */
+function orderTerms(column: string, id: string, direction: CatalogSortDirection | null | undefined, nullable: boolean): string[] {
   const dir = direction === CatalogSortDirection.asc ? 'ASC' : 'DESC';
-  return `${column} ${dir}${nullable ? ' NULLS LAST' : ''}, a.id ${dir}`;
+  return [`${column} ${dir}${nullable ? ' NULLS LAST' : ''}`, `${id} ${dir}`];
 }
 
 /**
@@ -96,6 +96,9 @@ export interface CatalogListQuery {
   columns: string;
   from: string;
   order: string;
+  /** The sort column and id selected beside the columns as `sort_key` and `sort_id`, and the list's order over them (a read cut at the reply budget). */
+  sortColumns: string;
+  sortedOrder: string[];
   countSql: string;
   bind: Record<string, unknown>;
 }
@@ -110,7 +113,9 @@ export function catalogListQuery(
   return {
     columns,
     from: `FROM ${readFrom(table)} a JOIN organizations o ON o.id = a.organization_id WHERE ${condition}`,
-    order: orderSql(sort.column, sort.direction, sort.nullable),
+    order: orderTerms(sort.column, 'a.id', sort.direction, sort.nullable).join(', '),
+    sortColumns: `${sort.column} AS sort_key, a.id AS sort_id`,
+    sortedOrder: orderTerms('sort_key', 'sort_id', sort.direction, sort.nullable),
     countSql: `SELECT count(*) AS total FROM ${table} a WHERE ${condition}`,
     bind: where.bind,
   };

@@ -73,7 +73,7 @@ function datasetListQuery(scope: OrgScope, args: DatasetListArgs) {
 
 export async function listDatasets(ctx: AppContext, orgKey: string, args: DatasetListArgs) {
   const { page, limit } = catalogPage(args, ARTIFACT_PAGE);
-  const { rows, total } = await pageAndCount<DatasetArtifactSummary>(datasetListQuery(await resolveOrg(ctx, orgKey), args), page, limit);
+  const { rows, total } = await pageAndCount<DatasetArtifactSummary>(ctx, datasetListQuery(await resolveOrg(ctx, orgKey), args), page, limit);
   return { datasets: rows, total, page, limit };
 }
 

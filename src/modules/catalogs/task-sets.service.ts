@@ -104,7 +104,7 @@ export async function listTaskSets(ctx: AppContext, orgKey: string, args: TaskSe
     nullable: false,
     direction: args.sort_dir,
   });
-  const { rows, total } = await pageAndCount<TaskSetRow>(query, page, limit);
+  const { rows, total } = await pageAndCount<TaskSetRow>(ctx, query, page, limit);
   return { task_sets: rows.map((row) => toTaskSet(row, scope.org.id)), total, page, limit };
 }
 

@@ -66,7 +66,7 @@ function taskListQuery(orgId: string, args: TaskListArgs) {
 export async function listTasks(ctx: AppContext, orgKey: string, args: TaskListArgs) {
   const { page, limit } = catalogPage(args, TASK_PAGE);
   const scope = await resolveOrg(ctx, orgKey);
-  const { rows, total } = await pageAndCount<TaskSummary>(taskListQuery(scope.org.id, args), page, limit);
+  const { rows, total } = await pageAndCount<TaskSummary>(ctx, taskListQuery(scope.org.id, args), page, limit);
   return { tasks: rows, total, page, limit };
 }
 

@@ -1,5 +1,4 @@
 import { UniqueConstraintError, type Transaction } from 'sequelize';
-import type { QueryResultRow } from 'pg';
 import { AlreadyExistsError, NotFoundError, validationFailure } from '../../core/errors';
 import { pageRow, readPage, type PageSize } from '../../core/pagination';
 import type { SqlParams } from '../../core/graphql-sql/sql-fields';
@@ -7,6 +6,7 @@ import type { AppContext } from '../../core/context';
 import { requireScope, resolveOrg, type OrgScope } from '../../core/tenancy/tenant-scope';
 import { database } from '../../db/database';
 import { plainQuery } from '../../db/hot';
+import { rowsWithinReply, type ReplyRequest } from '../../core/reply-budget';
 import { readFrom, type ArtifactTable, type CatalogListQuery } from './catalogs.sql';
 import { isCatalogVersion, versionKey } from './semver-key';
 
@@ -226,13 +226,24 @@ export function catalogPage(args: { page?: number | null; limit?: number | null 
   return { page: args.page ?? 1, limit: args.limit ?? size.fallback };
 }
 
-/** A list page's rows and count (readPage). */
-export function pageAndCount<T extends object>(query: CatalogListQuery, page: number, limit: number): Promise<{ rows: T[]; total: number }> {
+/**
+ * A list page's rows and count (readPage), the rows read within the
+ * request's reply budget, each counted by the text of the columns it
+ * carries (a capability's components, a task's texts: up to a few hundred
+ * KB a row, read whether the query asks for them or not).
+ */
+export function pageAndCount<T extends object>(request: ReplyRequest, query: CatalogListQuery, page: number, limit: number): Promise<{ rows: T[]; total: number }> {
   return readPage(
     page,
     limit,
     async () => Number((await plainQuery<{ total: string }>(query.countSql, query.bind))[0]?.total ?? 0),
-    () => plainQuery<T & QueryResultRow>(`SELECT ${query.columns} ${query.from} ORDER BY ${query.order} LIMIT $limit OFFSET $offset`, { ...query.bind, limit, offset: (page - 1) * limit }),
+    () =>
+      rowsWithinReply<T>(request, {
+        rows: `SELECT q.*, octet_length(q::text) AS size
+                 FROM (SELECT ${query.columns}, ${query.sortColumns} ${query.from} ORDER BY ${query.order} LIMIT $limit OFFSET $offset) q`,
+        order: query.sortedOrder,
+        bind: { ...query.bind, limit, offset: (page - 1) * limit },
+      }),
   );
 }
 

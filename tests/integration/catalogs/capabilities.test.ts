@@ -1,7 +1,9 @@
+import { config, overrideConfig } from '../../../src/config/config';
 import { createOrgWithRoles, createUser, type TestUser } from '../../factories/accounts';
 import { b64, capabilityBody, catalogName, publishCapability } from '../../factories/catalogs';
 import { gql as graphqlRequest, rest } from '../../helpers/http';
 import { runOperation } from '../../helpers/operations';
+import { countStatements } from '../../helpers/statements';
 import { useTestApp } from '../../helpers/test-app';
 
 const api = useTestApp();
@@ -175,5 +177,27 @@ describe('capability publishing', () => {
     const bad = await rest(api, 'GET', `/org/${org}/capabilities`, { token: reader.token, query: { limit: 201 } });
     expect(bad.status).toBe(422);
     expect(locs(bad.body)).toEqual([['query', 'limit']]);
+  });
+});
+
+describe('catalog lists within the reply budget', () => {
+  it('reads a page of a catalog list within the reply budget: aliased pages of large rows stop before they are all loaded', async () => {
+    const publisher = await createUser();
+    for (let index = 0; index < 3; index += 1) {
+      await publishCapability(api, publisher, capabilityBody(catalogName('large'), '1.0.0', { description: 'd'.repeat(10_000) }), publisher.orgKey);
+    }
+    const before = config().MAX_REPLY_BYTES;
+    overrideConfig({ MAX_REPLY_BYTES: 40 * 1024 });
+    try {
+      const page = await rest(api, 'GET', `/org/${publisher.orgKey}/capabilities`, { token: publisher.token });
+      expect([page.status, page.body.capabilities?.length]).toEqual([200, 3]);
+      // Names only, but each row is read whole (about 10 KB): the second alias is cut, the third reads nothing.
+      const list = (alias: string) => `${alias}: capabilities(org: "${publisher.orgKey}") { capabilities { name } }`;
+      const aliased = await countStatements(() => graphqlRequest(api, `{ ${['a', 'b', 'c', 'd'].map(list).join(' ')} }`, {}, publisher.token));
+      expect(aliased.result.body.errors?.[0]?.extensions).toMatchObject({ status: 422, errors: [{ loc: ['body', 'query'], type: 'reply_too_large' }] });
+      expect(aliased.statements.filter((sql) => sql.includes('AS sort_key')).length).toBeLessThanOrEqual(2);
+    } finally {
+      overrideConfig({ MAX_REPLY_BYTES: before });
+    }
   });
 });
