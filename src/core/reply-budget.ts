@@ -82,15 +82,17 @@ export function withinBudgetSql(rows: string, order: string[], select = 'y.*'): 
  * services and loaders read rows that may each be large: withinBudgetSql
  * over `rows` (its rows carry their size as `size`) in `order`, `select`ed,
  * run by plainQuery with `bind` and the budget (`$budget`), its load
- * counted (loadWithinReply). Each row comes with `loaded`.
+ * counted (loadWithinReply). The rows come without the read's own `size`
+ * and `loaded` (they would otherwise travel on into replies built from the
+ * rows as they are: a generated report's findings).
  */
 export function rowsWithinReply<T extends object>(
   request: ReplyRequest,
   read: { rows: string; order: string[]; select?: string; bind: Record<string, unknown>; prepare?: boolean },
-): Promise<(T & { loaded: string })[]> {
+): Promise<T[]> {
   return loadWithinReply(request, async (budget) => {
-    const found = await plainQuery<T & { loaded: string }>(withinBudgetSql(read.rows, read.order, read.select), { ...read.bind, budget }, { prepare: read.prepare });
-    return { value: found, bytes: loadedBytes(found.map((row) => row.loaded)) };
+    const found = await plainQuery<T & { size?: unknown; loaded: string }>(withinBudgetSql(read.rows, read.order, read.select), { ...read.bind, budget }, { prepare: read.prepare });
+    return { value: found.map(({ size: _size, loaded: _loaded, ...row }) => row as T), bytes: loadedBytes(found.map((row) => row.loaded)) };
   });
 }
 

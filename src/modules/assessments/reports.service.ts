@@ -101,7 +101,7 @@ const FROM_FINDINGS = 'FROM airt_attack_spans s JOIN airt_assessments a ON a.id 
 /** A page of findings, read within the request's reply budget (a finding's goal may come to 400 KB: findingBytes). */
 async function findings(ctx: AppContext, query: FindingQuery, sortBy: string, sortDir: string, limit: number, offset: number): Promise<FindingResponse[]> {
   const direction = sortDir === 'asc' ? 'ASC' : 'DESC';
-  const rows = await rowsWithinReply<FindingResponse>(ctx, {
+  return rowsWithinReply<FindingResponse>(ctx, {
     rows: `SELECT ${findingColumns('s', 'a')}, ${FINDING_ORDER[sortBy]('s')} AS sort_key, s.seq, ${findingBytes('s', 'a')} AS size ${FROM_FINDINGS} WHERE ${query.where}
             ORDER BY ${FINDING_ORDER[sortBy]('s')} ${direction}, s.best_score DESC, s.assessment_id, s.seq LIMIT $limit OFFSET $offset`,
     order: [`sort_key ${direction}`, 'best_score DESC', 'assessment_id', 'seq'],
@@ -109,8 +109,6 @@ async function findings(ctx: AppContext, query: FindingQuery, sortBy: string, so
     bind: { ...query.bind, limit, offset },
     prepare: true,
   });
-  // Findings go into a generated report's JSON as they are: nothing of the read's own.
-  return rows.map(({ loaded: _loaded, ...finding }) => finding as FindingResponse);
 }
 
 export async function listFindings(ctx: AppContext, org: string, ws: string, projectRef: string, args: FindingListArgs): Promise<FindingListResponse> {

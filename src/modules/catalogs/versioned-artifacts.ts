@@ -238,14 +238,14 @@ export function pageAndCount<T extends object>(request: ReplyRequest, query: Cat
     limit,
     async () => Number((await plainQuery<{ total: string }>(query.countSql, query.bind))[0]?.total ?? 0),
     async () => {
-      const rows = await rowsWithinReply<T & { sort_key?: unknown; sort_id?: unknown; size?: unknown }>(request, {
+      const rows = await rowsWithinReply<T & { sort_key?: unknown; sort_id?: unknown }>(request, {
         rows: `SELECT q.*, octet_length(q::text) AS size
                  FROM (SELECT ${query.columns}, ${query.sortColumns} ${query.from} ORDER BY ${query.order} LIMIT $limit OFFSET $offset) q`,
         order: query.sortedOrder,
         bind: { ...query.bind, limit, offset: (page - 1) * limit },
       });
-      // The rows as the list's columns alone: nothing of the read's own goes on to a reply.
-      return rows.map(({ sort_key: _key, sort_id: _id, size: _size, loaded: _loaded, ...row }) => row as unknown as T);
+      // The rows as the list's columns alone: its sort key and id were the read's own.
+      return rows.map(({ sort_key: _key, sort_id: _id, ...row }) => row as unknown as T);
     },
   );
 }
