@@ -1,9 +1,10 @@
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import { getNamedType, getNullableType, isLeafType, isListType, isObjectType, Kind, validate, type DocumentNode, type GraphQLField, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
+import { getNamedType, getNullableType, isLeafType, isListType, isObjectType, Kind, validate, type DocumentNode, type GraphQLField, type FragmentDefinitionNode, type GraphQLSchema } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import { config } from '../config/config';
 import { clampChildLimit } from './child-limit';
+import { collectFields } from './graphql-selection';
 import { ValidationError } from './errors';
 
 /**
@@ -119,31 +120,19 @@ export function wholeEmbeddedListCost(listField: string, most: () => number): Co
     const returned = getNamedType(field.type);
     const list = isObjectType(returned) ? returned.getFields()[listField] : undefined;
     const held = list ? listBound(list) : null;
-    if (typeof held !== 'number') throw new Error(`wholeEmbeddedListCost: ${field.name} returns no ${listField} with @MaxItems`);
-    const asked = timesSelected(node.selectionSet, listField, (context as CostContext).fragments, new Set());
+    if (!isObjectType(returned) || typeof held !== 'number') throw new Error(`wholeEmbeddedListCost: ${field.name} returns no ${listField} with @MaxItems`);
+    const { schema, fragments, variables } = context as CostContext;
+    // Each response key that selects the list reads it whole once (aliases, fragments: the fields graphql-js executes).
+    const asked = [...collectFields(schema, fragments, variables, returned, [node.selectionSet]).values()].filter((nodes) => nodes[0].name.value === listField).length;
     return 1 + childComplexity + asked * Math.ceil(Math.max(0, most() - held) / EMBEDDED_OBJECTS_PER_UNIT);
   };
 }
 
-/** What the estimators get beside the field: the document's fragments by name. */
+/** What the estimators get beside the field: the schema, the document's fragments by name and the variables. */
 interface CostContext {
-  fragments: Map<string, FragmentDefinitionNode>;
-}
-
-/** How many times a selection set selects `name` directly (aliases counted; through inline fragments and the fragments it spreads). */
-function timesSelected(selectionSet: SelectionSetNode | undefined, name: string, fragments: Map<string, FragmentDefinitionNode>, spreading: Set<string>): number {
-  let count = 0;
-  for (const selection of selectionSet?.selections ?? []) {
-    if (selection.kind === Kind.FIELD) count += selection.name.value === name ? 1 : 0;
-    else if (selection.kind === Kind.INLINE_FRAGMENT) count += timesSelected(selection.selectionSet, name, fragments, spreading);
-    else if (!spreading.has(selection.name.value)) {
-      // (Validation has refused cycles; the set only keeps a spread from being followed inside itself.)
-      spreading.add(selection.name.value);
-      count += timesSelected(fragments.get(selection.name.value)?.selectionSet, name, fragments, spreading);
-      spreading.delete(selection.name.value);
-    }
-  }
-  return count;
+  schema: GraphQLSchema;
+  fragments: Record<string, FragmentDefinitionNode>;
+  variables: Record<string, unknown>;
 }
 
 /**
@@ -170,7 +159,9 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, var
     estimators: [fieldExtensionsEstimator(), pageAwareEstimator],
     maxQueryNodes: MAX_QUERY_NODES,
     context: {
-      fragments: new Map(document.definitions.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition]] : []))),
+      schema,
+      fragments: Object.fromEntries(document.definitions.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition]] : []))),
+      variables: variables ?? {},
     } satisfies CostContext,
   });
 }
